@@ -1,0 +1,49 @@
+import Decimal from 'decimal.js';
+
+/**
+ * Decimals travel as strings end to end. A decimal string is an optional minus,
+ * digits, and optionally a dot followed by digits: no exponent, no grouping,
+ * no locale comma, no NaN or Infinity, no surrounding space.
+ */
+export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
+
+export type DecimalParse =
+  { ok: true; value: string; decimal: Decimal } | { ok: false; error: string };
+
+/** Parses a decimal string strictly; on success `value` is the input, unchanged. */
+export function parseDecimal(input: unknown): DecimalParse {
+  if (typeof input !== 'string')
+    return { ok: false, error: 'must be a decimal number written as text' };
+  if (input === '') return { ok: false, error: 'is empty' };
+  if (!DECIMAL_PATTERN.test(input)) return { ok: false, error: describeBadDecimal(input) };
+  return { ok: true, value: input, decimal: new Decimal(input) };
+}
+
+export function isDecimalString(input: unknown): input is string {
+  return typeof input === 'string' && DECIMAL_PATTERN.test(input);
+}
+
+/** Converts a decimal string known to be valid; throws on anything else. */
+export function toDecimal(value: string): Decimal {
+  const parsed = parseDecimal(value);
+  if (!parsed.ok) throw new RangeError(`"${value}" ${parsed.error}`);
+  return parsed.decimal;
+}
+
+/** Formats a Decimal as a plain decimal string (never exponent notation). */
+export function formatDecimal(value: Decimal): string {
+  return value.toFixed();
+}
+
+function describeBadDecimal(input: string): string {
+  if (input.trim() !== input) return 'has spaces around it';
+  if (/^[+-]?(nan|infinity|inf)$/i.test(input)) return 'is not a number';
+  if (/e/i.test(input)) return 'uses exponent notation; write the number out in full';
+  if (input.includes(','))
+    return 'uses a comma; use a dot for decimals and no thousands separators';
+  if (input.startsWith('+')) return 'has a plus sign; write the number without it';
+  if (input.startsWith('.') || input.endsWith('.')) return 'needs a digit on each side of the dot';
+  return 'is not a decimal number';
+}
+
+export { Decimal };

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { DECIMAL_PATTERN } from '../decimal';
+
+/**
+ * The service's resources (service interface section 2), as zod schemas with
+ * their inferred types. Decimals stay strings exactly as the service sent them.
+ */
+
+export const decimalString = z.string().regex(DECIMAL_PATTERN, 'must be a decimal string');
+/** Any 8-4-4-4-12 hex id: the production service may use any UUID version. */
+export const uuid = z.guid();
+/** ISO 8601 timestamp; kept as sent (the sandbox sends microseconds and Z). */
+export const timestamp = z
+  .string()
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 timestamp');
+
+export const VERSION_STATUSES = [
+  'SCHEDULED',
+  'PENDING',
+  'CREATING_ORDERS',
+  'IN_PROGRESS',
+  'CANCELLED',
+  'COMPLETE',
+  'FAILED',
+] as const;
+export const versionStatus = z.enum(VERSION_STATUSES);
+export type VersionStatus = z.infer<typeof versionStatus>;
+/** A version in one of these states will not change again. */
+export const TERMINAL_VERSION_STATUSES: ReadonlySet<VersionStatus> = new Set([
+  'COMPLETE',
+  'FAILED',
+  'CANCELLED',
+]);
+
+export const ORDER_STATUSES = ['PENDING', 'IGNORED', 'SENT', 'FILLED', 'FAILED'] as const;
+export const orderStatus = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof orderStatus>;
+
+export const orderSide = z.enum(['BUY', 'SELL']);
+export type OrderSide = z.infer<typeof orderSide>;
+
+export const POSITION_ACTIONS = ['ADD', 'CHANGE', 'REMOVE', 'IGNORE'] as const;
+export const positionAction = z.enum(POSITION_ACTIONS);
+export type PositionAction = z.infer<typeof positionAction>;
+
+export const SCOPES = [
+  'strategies:read',
+  'strategy_versions:create',
+  'strategy_versions:read',
+  'strategy_versions:execute',
+  'strategy_versions:delete',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const order = z.object({
+  id: uuid,
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD'),
+  side: orderSide,
+  symbol: z.string().min(1),
+  status: orderStatus,
+  status_reason: z.string().nullable(),
+  order_quantity: decimalString,
+  order_value: decimalString,
+  filled_quantity: decimalString.nullable(),
+  filled_value: decimalString.nullable(),
+  filled_average_price: decimalString.nullable(),
+  inserted_at: timestamp,
+  updated_at: timestamp,
+});
+export type Order = z.infer<typeof order>;
+
+export const versionPosition = z.object({
+  id: uuid,
+  symbol: z.string().min(1),
+  old_weight: decimalString,
+  weight: decimalString,
+  action: positionAction,
+});
+export type VersionPosition = z.infer<typeof versionPosition>;
+
+export const version = z.object({
+  id: uuid,
+  strategy_id: uuid,
+  cash_weight: decimalString,
+  old_cash_weight: decimalString,
+  scheduled_for: timestamp.nullable(),
+  status: versionStatus.nullable(),
+  executed_at: timestamp.nullable(),
+  inserted_at: timestamp,
+  orders: z.array(order).optional(),
+  positions: z.array(versionPosition).optional(),
+});
+export type Version = z.infer<typeof version>;
+
+/** A strategy position: what the strategy holds now (a holding). */
+export const holding = z.object({
+  id: uuid,
+  symbol: z.string().min(1),
+  quantity: decimalString,
+  inserted_at: timestamp,
+  updated_at: timestamp,
+});
+export type Holding = z.infer<typeof holding>;
+
+export const strategy = z.object({
+  id: uuid,
+  name: z.string(),
+  description: z.string(),
+  fee_percent: decimalString,
+  is_liquidate_only: z.boolean(),
+  liquidate_only_reason: z.string().nullable(),
+  inserted_at: timestamp,
+  updated_at: timestamp,
+  positions: z.array(holding).optional(),
+});
+export type Strategy = z.infer<typeof strategy>;
+
+/** Execute request body (service interface 4.4). */
+export const executeRequest = z.object({
+  data: z.object({
+    positions: z.array(z.object({ symbol: z.string(), weight: z.string() })),
+  }),
+});
+export type ExecuteRequest = z.infer<typeof executeRequest>;
+
+export const tokenResponse = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().int().positive(),
+  scope: z.string(),
+});
+export type TokenResponse = z.infer<typeof tokenResponse>;
