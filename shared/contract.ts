@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { uuid, versionStatus } from './domain/resources';
+import {
+  appStatus,
+  draftRow,
+  draftStart,
+  draftSummary,
+  draftView,
+  exportResult,
+  journalEntryView,
+  profileView,
+  reportSelection,
+  strategyListItem,
+  strategyView,
+  versionDetail,
+  versionSummary,
+} from './views';
+
+/**
+ * The one contract between the renderer and the main process. Each method is
+ * a channel `area.method` with a zod schema for its input and its output; the
+ * preload, the IPC handlers, the browser host and its bridge are all derived
+ * from this table, so they cannot drift apart.
+ */
+
+const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({
+  input,
+  output,
+});
+const none = z.object({}).strict();
+const ok = z.object({ ok: z.literal(true) });
+
+const profileRef = z.object({ profileId: uuid }).strict();
+const strategyRef = z.object({ profileId: uuid, strategyId: uuid }).strict();
+const versionRef = z.object({ profileId: uuid, strategyId: uuid, versionId: uuid }).strict();
+const draftRef = z.object({ draftId: uuid }).strict();
+const journalRef = z.object({ journalId: uuid }).strict();
+
+const profileName = z.string().trim().min(1, 'Give the profile a name').max(100);
+const baseUrl = z.string().trim().min(1, 'Enter the service address').max(2000);
+const clientId = z.string().trim().min(1, 'Enter the client id').max(200);
+const secret = z.string().min(1, 'Enter the client secret').max(4096);
+
+export const contract = {
+  profiles: {
+    list: method(none, z.array(profileView)),
+    create: method(
+      z.object({ name: profileName, baseUrl, clientId, secret }).strict(),
+      profileView,
+    ),
+    update: method(
+      z
+        .object({
+          profileId: uuid,
+          name: profileName.optional(),
+          baseUrl: baseUrl.optional(),
+          clientId: clientId.optional(),
+          secret: secret.optional(),
+        })
+        .strict(),
+      profileView,
+    ),
+    remove: method(profileRef, ok),
+    testConnection: method(profileRef, z.object({ grantedScopes: z.array(z.string()) })),
+    /** "Try the built-in sandbox": starts it in-process, creates its profile, adds the demo strategies. */
+    useSandbox: method(none, profileView),
+  },
+  strategies: {
+    list: method(profileRef, z.array(strategyListItem)),
+    add: method(strategyRef, strategyView),
+    get: method(strategyRef, strategyView),
+    refresh: method(strategyRef, strategyView),
+    remove: method(strategyRef, ok),
+  },
+  drafts: {
+    list: method(strategyRef, z.array(draftSummary)),
+    create: method(
+      z
+        .object({
+          profileId: uuid,
+          strategyId: uuid,
+          name: z.string().trim().min(1).max(100),
+          start: draftStart,
+        })
+        .strict(),
+      draftView,
+    ),
+    get: method(draftRef, draftView),
+    saveRows: method(
+      z.object({ draftId: uuid, rows: z.array(draftRow).max(5000) }).strict(),
+      draftSummary,
+    ),
+    rename: method(
+      z.object({ draftId: uuid, name: z.string().trim().min(1).max(100) }).strict(),
+      draftSummary,
+    ),
+    remove: method(draftRef, ok),
+  },
+  versions: {
+    list: method(strategyRef, z.array(versionSummary)),
+    get: method(versionRef, versionDetail),
+    import: method(versionRef, versionDetail),
+    execute: method(draftRef, z.object({ journalId: uuid, version: versionDetail })),
+    retryExecution: method(journalRef, z.object({ journalId: uuid, version: versionDetail })),
+    dismissExecution: method(journalRef, ok),
+    journal: method(profileRef, z.array(journalEntryView)),
+    delete: method(versionRef, ok),
+  },
+  reports: {
+    /** Writes a CSV of orders; the host chooses where (a save dialog in the desktop app). */
+    exportOrders: method(
+      z.object({ profileId: uuid, selection: reportSelection }).strict(),
+      exportResult.nullable(),
+    ),
+  },
+  app: {
+    status: method(none, appStatus),
+  },
+} as const;
+
+export type Contract = typeof contract;
+export type Area = keyof Contract;
+export type MethodName<A extends Area> = keyof Contract[A] & string;
+export type Channel = { [A in Area]: `${A}.${MethodName<A>}` }[Area];
+
+type MethodInput<A extends Area, M extends MethodName<A>> = Contract[A][M] extends {
+  input: infer I extends z.ZodType;
+}
+  ? z.input<I>
+  : never;
+type MethodOutput<A extends Area, M extends MethodName<A>> = Contract[A][M] extends {
+  output: infer O extends z.ZodType;
+}
+  ? z.output<O>
+  : never;
+
+/** The API the renderer is written against; both bridges implement exactly this. */
+export type DeskApi = {
+  [A in Area]: {
+    [M in MethodName<A>]: (input: MethodInput<A, M>) => Promise<MethodOutput<A, M>>;
+  };
+} & { events: DeskEvents };
+
+/** What the main process implements: the same methods, without the event bridge. */
+export type DeskHandlers = Omit<DeskApi, 'events'>;
+
+export const deskEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('version-status-changed'),
+    profileId: uuid,
+    strategyId: uuid,
+    versionId: uuid,
+    previousStatus: versionStatus.nullable(),
+    status: versionStatus.nullable(),
+    ended: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('connectivity-changed'),
+    profileId: uuid,
+    online: z.boolean(),
+    message: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal('export-progress'),
+    exportId: z.string(),
+    rows: z.number().int().nonnegative(),
+    done: z.boolean(),
+  }),
+  z.object({ type: z.literal('journal-changed'), profileId: uuid }),
+]);
+export type DeskEvent = z.infer<typeof deskEvent>;
+
+export interface DeskEvents {
+  /** Calls the listener for every event; returns the unsubscribe function. */
+  subscribe(listener: (event: DeskEvent) => void): () => void;
+}
+
+/** Every channel with its schemas, for the generic IPC and HTTP layers. */
+export function listChannels(): {
+  channel: Channel;
+  area: Area;
+  method: string;
+  input: z.ZodType;
+  output: z.ZodType;
+}[] {
+  return (Object.keys(contract) as Area[]).flatMap((area) =>
+    Object.entries(contract[area]).map(([name, m]) => ({
+      channel: `${area}.${name}` as Channel,
+      area,
+      method: name,
+      input: (m as { input: z.ZodType }).input,
+      output: (m as { output: z.ZodType }).output,
+    })),
+  );
+}

@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import {
+  decimalString,
+  holding,
+  order,
+  timestamp,
+  uuid,
+  versionPosition,
+  versionStatus,
+} from './domain/resources';
+
+/**
+ * What the renderer sees: views of the domain, as the contract carries them.
+ * Never a secret, never a token.
+ */
+
+export const profileEnvironment = z.enum(['sandbox', 'service']);
+
+export const profileView = z.object({
+  id: uuid,
+  name: z.string(),
+  baseUrl: z.string(),
+  clientId: z.string(),
+  environment: profileEnvironment,
+  /** Where the secret lives: the OS keychain, or memory for this session only. */
+  secretStorage: z.enum(['keychain', 'session']),
+  hasSecret: z.boolean(),
+  /** Scopes granted by the last token; null until the first connection. */
+  grantedScopes: z.array(z.string()).nullable(),
+  createdAt: timestamp,
+});
+export type ProfileView = z.infer<typeof profileView>;
+
+export const targetPosition = z.object({ symbol: z.string(), weight: decimalString });
+export type TargetPosition = z.infer<typeof targetPosition>;
+
+/** The current target: the latest executed version known to the app. */
+export const currentTarget = z.object({
+  versionId: uuid,
+  executedAt: timestamp.nullable(),
+  status: versionStatus.nullable(),
+  cashWeight: decimalString,
+  positions: z.array(targetPosition),
+});
+export type CurrentTarget = z.infer<typeof currentTarget>;
+
+export const strategyListItem = z.object({
+  id: uuid,
+  name: z.string(),
+  isLiquidateOnly: z.boolean(),
+  /** A version of this strategy is still rebalancing. */
+  running: z.boolean(),
+  /** An execution of this strategy has an unknown outcome. */
+  needsAttention: z.boolean(),
+  syncedAt: timestamp,
+});
+export type StrategyListItem = z.infer<typeof strategyListItem>;
+
+export const strategyView = z.object({
+  profileId: uuid,
+  id: uuid,
+  name: z.string(),
+  description: z.string(),
+  feePercent: decimalString,
+  isLiquidateOnly: z.boolean(),
+  liquidateOnlyReason: z.string().nullable(),
+  holdings: z.array(holding),
+  currentTarget: currentTarget.nullable(),
+  runningVersionId: uuid.nullable(),
+  syncedAt: timestamp,
+});
+export type StrategyView = z.infer<typeof strategyView>;
+
+export const draftRow = z.object({
+  symbol: z.string().max(64),
+  weight: z.string().max(64),
+  locked: z.boolean(),
+});
+export type DraftRow = z.infer<typeof draftRow>;
+
+export const draftStart = z.enum(['empty', 'target', 'holdings']);
+export type DraftStart = z.infer<typeof draftStart>;
+
+export const draftSummary = z.object({
+  id: uuid,
+  strategyId: uuid,
+  name: z.string(),
+  rowCount: z.number().int().nonnegative(),
+  valid: z.boolean(),
+  updatedAt: timestamp,
+});
+export type DraftSummary = z.infer<typeof draftSummary>;
+
+export const draftView = z.object({
+  id: uuid,
+  profileId: uuid,
+  strategyId: uuid,
+  name: z.string(),
+  rows: z.array(draftRow),
+  updatedAt: timestamp,
+});
+export type DraftView = z.infer<typeof draftView>;
+
+export const versionSummary = z.object({
+  id: uuid,
+  strategyId: uuid,
+  status: versionStatus.nullable(),
+  cashWeight: decimalString,
+  oldCashWeight: decimalString,
+  scheduledFor: timestamp.nullable(),
+  executedAt: timestamp.nullable(),
+  insertedAt: timestamp,
+  origin: z.enum(['created', 'imported']),
+  syncedAt: timestamp,
+});
+export type VersionSummary = z.infer<typeof versionSummary>;
+
+export const versionDetail = versionSummary.extend({
+  orders: z.array(order),
+  positions: z.array(versionPosition),
+  tracking: z.boolean(),
+});
+export type VersionDetail = z.infer<typeof versionDetail>;
+
+export const journalEntryView = z.object({
+  id: uuid,
+  strategyId: uuid,
+  draftId: uuid.nullable(),
+  state: z.enum(['pending', 'accepted', 'rejected', 'unknown', 'dismissed']),
+  versionId: uuid.nullable(),
+  error: z.string().nullable(),
+  attempts: z.number().int().nonnegative(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type JournalEntryView = z.infer<typeof journalEntryView>;
+
+export const reportSelection = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('version'), strategyId: uuid, versionId: uuid }),
+  z.object({ kind: z.literal('strategy'), strategyId: uuid }),
+  z.object({ kind: z.literal('range'), from: timestamp, to: timestamp }),
+]);
+export type ReportSelection = z.infer<typeof reportSelection>;
+
+export const exportResult = z.object({
+  exportId: z.string(),
+  path: z.string(),
+  rows: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+});
+export type ExportResult = z.infer<typeof exportResult>;
+
+export const appStatus = z.object({
+  online: z.boolean(),
+  lastSyncAt: timestamp.nullable(),
+  runningVersions: z.number().int().nonnegative(),
+  needsAttention: z.number().int().nonnegative(),
+  secretStorage: z.enum(['keychain', 'session']),
+  /** Why the secret is kept for this session only, when it is. */
+  secretStorageReason: z.string().nullable(),
+});
+export type AppStatus = z.infer<typeof appStatus>;
+
+/** Errors cross the boundary as data; the bridge rethrows them as DeskError. */
+export const deskErrorData = z.object({
+  kind: z.string(),
+  message: z.string(),
+  status: z.number().int().optional(),
+  serviceMessage: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type DeskErrorData = z.infer<typeof deskErrorData>;
+
+export class DeskError extends Error {
+  readonly kind: string;
+  readonly status: number | undefined;
+  readonly serviceMessage: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  constructor(data: DeskErrorData) {
+    super(data.message);
+    this.name = 'DeskError';
+    this.kind = data.kind;
+    this.status = data.status;
+    this.serviceMessage = data.serviceMessage;
+    this.details = data.details;
+  }
+  toData(): DeskErrorData {
+    return {
+      kind: this.kind,
+      message: this.message,
+      ...(this.status !== undefined && { status: this.status }),
+      ...(this.serviceMessage !== undefined && { serviceMessage: this.serviceMessage }),
+      ...(this.details !== undefined && { details: this.details }),
+    };
+  }
+}
