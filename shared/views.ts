@@ -14,7 +14,7 @@ import {
  * Never a secret, never a token.
  */
 
-export const profileEnvironment = z.enum(['sandbox', 'service']);
+export const profileEnvironment = z.enum(['sandbox', 'production']);
 
 export const profileView = z.object({
   id: uuid,

@@ -1,47 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecuteRequest, Version } from '../../shared/domain/resources';
+import type { JournalEntry } from './store';
+import type { JournalRepository } from './store/repositories/journal';
 
 /**
  * The execution journal: every execute request is written down, with its
- * Idempotency-Key, before it is sent, and its outcome after. An execution is
- * never sent twice with different keys, so the service can never accept one
- * intended execution twice.
+ * Idempotency-Key, before it is sent, and its outcome after. A request is
+ * only ever re-sent with the same key and the same body, so the service can
+ * never accept one intended execution twice.
  *
- * States: pending (written, being sent) -> accepted (202) | rejected (the
- * service said no, definitively) | unknown (no definite answer: timeout,
- * reset, 5xx, or the app stopped while it was in flight). An unknown entry is
- * resolved only by the manager: retry with the same key (the service replays
- * its first answer if it had accepted) or dismiss it.
+ * States: pending (journaled) -> sent (on the wire) -> accepted (202) |
+ * rejected (a definite refusal) | unknown (no definite answer: timeout, reset,
+ * 5xx, or the app stopped). An unknown entry is resolved by the manager:
+ * retry with the same key (the service replays its first answer if it had
+ * accepted) or dismiss it. It is never re-sent on its own: executing hours
+ * later at other prices is not what the manager asked for.
  */
-export type JournalState = 'pending' | 'accepted' | 'rejected' | 'unknown' | 'dismissed';
-
-export interface JournalEntry {
-  id: string;
-  profileId: string;
-  strategyId: string;
-  draftId: string | null;
-  idempotencyKey: string;
-  requestBody: string;
-  state: JournalState;
-  versionId: string | null;
-  location: string | null;
-  error: string | null;
-  attempts: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface JournalPort {
-  /** Must be durable when it returns (synchronous=FULL). */
-  insert(entry: JournalEntry): void;
-  update(
-    id: string,
-    patch: Partial<Pick<JournalEntry, 'state' | 'versionId' | 'location' | 'error' | 'attempts'>>,
-  ): void;
-  get(id: string): JournalEntry | undefined;
-  /** Entries not yet known to be accepted, rejected or dismissed. */
-  listInFlight(profileId?: string): JournalEntry[];
-}
+export type JournalPort = Pick<
+  JournalRepository,
+  | 'create'
+  | 'markSent'
+  | 'markAccepted'
+  | 'markUnknown'
+  | 'markRejected'
+  | 'markDismissed'
+  | 'get'
+  | 'listInFlight'
+>;
 
 export interface ExecutePort {
   executeVersion(
@@ -66,16 +51,17 @@ export interface ExecutionJournalDeps {
   /** True when a failure leaves it unknown whether the service accepted the request. */
   isAmbiguous(error: unknown): boolean;
   describe(error: unknown): string;
-  now?: () => string;
 }
 
 export class ExecutionJournal {
-  /** Strategies with a request on the wire: a second click never sends a second request. */
+  /** Strategies with a request on the wire in this process: a second click sends nothing. */
   private readonly sending = new Set<string>();
-  private readonly now: () => string;
 
-  constructor(private readonly deps: ExecutionJournalDeps) {
-    this.now = deps.now ?? (() => new Date().toISOString());
+  constructor(private readonly deps: ExecutionJournalDeps) {}
+
+  /** Entries of a profile whose outcome is not known yet. */
+  inFlight(profileId: string): JournalEntry[] {
+    return this.deps.journal.listInFlight().filter((e) => e.profileId === profileId);
   }
 
   /** Journals a new execution and sends it once. */
@@ -88,92 +74,89 @@ export class ExecutionJournal {
       body: ExecuteRequest;
     },
   ): Promise<ExecutionOutcome> {
-    const blocking = this.deps.journal
-      .listInFlight(request.profileId)
-      .find((e) => e.strategyId === request.strategyId);
-    if (blocking) throw new ExecutionBlockedError(blocking);
-    const at = this.now();
-    const entry: JournalEntry = {
-      id: randomUUID(),
+    const blocking = this.inFlight(request.profileId).find(
+      (e) => e.strategyId === request.strategyId,
+    );
+    if (blocking || this.sending.has(request.strategyId)) {
+      throw new ExecutionBlockedError(blocking?.state ?? 'sent');
+    }
+    const entry = this.deps.journal.create({
       profileId: request.profileId,
       strategyId: request.strategyId,
       draftId: request.draftId,
       idempotencyKey: randomUUID(),
       requestBody: JSON.stringify(request.body),
-      state: 'pending',
-      versionId: null,
-      location: null,
-      error: null,
-      attempts: 0,
-      createdAt: at,
-      updatedAt: at,
-    };
-    this.deps.journal.insert(entry);
+    });
     return this.send(client, entry);
   }
 
-  /** Sends an unknown entry again with the same key and the same body. */
+  /** Sends an unknown entry again, with its own key and body. */
   async retry(client: ExecutePort, entryId: string): Promise<ExecutionOutcome> {
     const entry = this.deps.journal.get(entryId);
-    if (!entry) throw new Error(`No execution journal entry ${entryId}`);
+    if (!entry) throw new Error(`There is no execution ${entryId} in the journal.`);
     if (entry.state !== 'unknown') {
       throw new Error(
-        `This execution is ${entry.state}, not unknown: only an execution whose outcome is unknown can be sent again`,
+        `This execution is ${entry.state}: only an execution whose outcome is unknown can be sent again.`,
       );
     }
+    if (this.sending.has(entry.strategyId)) throw new ExecutionBlockedError('sent');
     return this.send(client, entry);
   }
 
-  /** The manager decides an unknown entry needs no more attention. */
-  dismiss(entryId: string): void {
+  /** The manager leaves an unknown entry as it is. */
+  dismiss(entryId: string): JournalEntry {
     const entry = this.deps.journal.get(entryId);
-    if (!entry) throw new Error(`No execution journal entry ${entryId}`);
-    if (entry.state !== 'unknown') throw new Error(`Only an unknown execution can be dismissed`);
-    this.deps.journal.update(entryId, { state: 'dismissed' });
+    if (!entry) throw new Error(`There is no execution ${entryId} in the journal.`);
+    if (entry.state !== 'unknown')
+      throw new Error('Only an execution whose outcome is unknown can be dismissed.');
+    return this.deps.journal.markDismissed(entryId);
   }
 
   /**
-   * At start-up: an entry still pending was cut off mid-flight by a stop or a
-   * crash, so whether the service accepted it is unknown. It is never re-sent
-   * on its own: the manager sees it and chooses.
+   * At start-up, entries cut off by a stop or a crash become unknown: a pending
+   * one was never sent, a sent one may or may not have reached the service.
+   * Nothing is sent here; the manager sees them and chooses.
    */
   reconcileAtStartup(): JournalEntry[] {
-    const left = this.deps.journal.listInFlight().filter((e) => e.state === 'pending');
-    for (const entry of left) {
-      this.deps.journal.update(entry.id, {
-        state: 'unknown',
-        error: 'The app stopped before the service answered this execution.',
-      });
+    for (const entry of this.deps.journal.listInFlight()) {
+      if (entry.state === 'pending') {
+        this.deps.journal.markUnknown(
+          entry.id,
+          'The app stopped before sending this execution; nothing was sent.',
+        );
+      } else if (entry.state === 'sent') {
+        this.deps.journal.markUnknown(
+          entry.id,
+          'The app stopped before the service answered; the execution may or may not have been accepted.',
+        );
+      }
     }
     return this.deps.journal.listInFlight();
   }
 
   private async send(client: ExecutePort, entry: JournalEntry): Promise<ExecutionOutcome> {
-    if (this.sending.has(entry.strategyId)) throw new ExecutionBlockedError(entry);
     this.sending.add(entry.strategyId);
     try {
-      const attempts = entry.attempts + 1;
-      this.deps.journal.update(entry.id, { state: 'pending', attempts });
-      const body = JSON.parse(entry.requestBody) as ExecuteRequest;
+      const sent = this.deps.journal.markSent(entry.id);
+      const body = JSON.parse(sent.requestBody) as ExecuteRequest;
       let outcome: { version: Version; location: string };
       try {
-        outcome = await client.executeVersion(entry.strategyId, body, entry.idempotencyKey);
+        outcome = await client.executeVersion(sent.strategyId, body, sent.idempotencyKey);
       } catch (error) {
-        const state: JournalState = this.deps.isAmbiguous(error) ? 'unknown' : 'rejected';
-        this.deps.journal.update(entry.id, { state, error: this.deps.describe(error) });
+        if (this.deps.isAmbiguous(error))
+          this.deps.journal.markUnknown(sent.id, this.deps.describe(error));
+        else this.deps.journal.markRejected(sent.id, this.deps.describe(error));
         throw error;
       }
-      const accepted = { ...entry, attempts, state: 'accepted' as const };
-      this.deps.saveAcceptedVersion(accepted, outcome.version, outcome.location);
-      this.deps.journal.update(entry.id, {
-        state: 'accepted',
+      // Stored before the journal says accepted: a crash in between leaves the entry
+      // "sent", and a retry with the same key replays the same version.
+      this.deps.saveAcceptedVersion(sent, outcome.version, outcome.location);
+      const accepted = this.deps.journal.markAccepted(sent.id, {
         versionId: outcome.version.id,
         location: outcome.location,
-        error: null,
       });
-      const stored = { ...accepted, versionId: outcome.version.id, location: outcome.location };
-      this.deps.startTracking(stored, outcome.version, outcome.location);
-      return { entry: stored, ...outcome };
+      this.deps.startTracking(accepted, outcome.version, outcome.location);
+      return { entry: accepted, ...outcome };
     } finally {
       this.sending.delete(entry.strategyId);
     }
@@ -182,11 +165,11 @@ export class ExecutionJournal {
 
 /** A new execution of a strategy while an earlier one has no definite outcome. */
 export class ExecutionBlockedError extends Error {
-  constructor(readonly entry: JournalEntry) {
+  constructor(readonly state: string) {
     super(
-      entry.state === 'pending'
-        ? 'An execution of this strategy is being sent; wait for its answer.'
-        : 'An earlier execution of this strategy has an unknown outcome: retry it with the same key or dismiss it first.',
+      state === 'unknown'
+        ? 'An earlier execution of this strategy has an unknown outcome: retry it with the same key or dismiss it first.'
+        : 'An execution of this strategy is being sent; wait for its answer.',
     );
     this.name = 'ExecutionBlockedError';
   }

@@ -7,8 +7,8 @@ export interface TrackedVersion {
   profileId: string;
   strategyId: string;
   versionId: string;
-  /** The execute response's Location (or the version's own path): polled as given. */
-  location: string;
+  /** The execute response's Location, polled as given; null for an imported version (read by id). */
+  location: string | null;
   status: VersionStatus | null;
 }
 
@@ -74,9 +74,14 @@ export class VersionTracker {
     if (entry.status !== null && TERMINAL_VERSION_STATUSES.has(entry.status)) return;
     const controller = new AbortController();
     this.loops.set(entry.versionId, controller);
-    void this.follow({ ...entry }, controller.signal).finally(() => {
-      if (this.loops.get(entry.versionId) === controller) this.loops.delete(entry.versionId);
-    });
+    void this.follow({ ...entry }, controller.signal).finally(() =>
+      this.release(entry.versionId, controller.signal),
+    );
+  }
+
+  /** Forgets a loop, unless another loop has taken the version over since. */
+  private release(versionId: string, signal: AbortSignal): void {
+    if (this.loops.get(versionId)?.signal === signal) this.loops.delete(versionId);
   }
 
   untrack(versionId: string): void {
@@ -108,6 +113,8 @@ export class VersionTracker {
         // Every answer is stored (fills move while the status stays IN_PROGRESS).
         this.deps.saveVersion(entry, version);
         const ended = version.status !== null && TERMINAL_VERSION_STATUSES.has(version.status);
+        // Not tracked any more by the time anyone hears it ended.
+        if (ended) this.release(entry.versionId, signal);
         if (changed) {
           const previousStatus = entry.status;
           entry.status = version.status;
@@ -129,6 +136,7 @@ export class VersionTracker {
       } catch (error) {
         if (signal.aborted) return;
         const final = this.deps.isFinalFailure(error);
+        if (final) this.release(entry.versionId, signal);
         this.deps.onEvent({
           type: 'poll-failed',
           profileId: entry.profileId,

@@ -1,0 +1,375 @@
+import type { Agent } from 'undici';
+import type { z } from 'zod';
+import {
+  executeRequest,
+  type ExecuteRequest,
+  type Strategy,
+  type Version,
+} from '../../../shared/domain/resources';
+import { ServiceError, type Operation } from './errors';
+import { errorFromResponse } from './error-mapping';
+import { DEFAULT_TIMEOUTS, createAgent, send, type HttpResponse, type Timeouts } from './http';
+import {
+  DEFAULT_RETRY,
+  planRetry,
+  sleep,
+  type RetryMode,
+  type RetryPolicy,
+  type WaitInfo,
+} from './retry';
+import {
+  ValidatedBodies,
+  badResponse,
+  parseBody,
+  strategyResponse,
+  versionResponse,
+} from './schemas';
+import { TokenManager, type TokenInfo } from './token-manager';
+
+/**
+ * The service client of one profile: token handling, the retry policy per operation, response
+ * validation and error mapping. Reads retry; DELETE retries only when no answer came; execute
+ * never retries (an unclear outcome is an error with `ambiguous: true`).
+ */
+
+export interface ServiceClientOptions {
+  baseUrl: string;
+  clientId: string;
+  /** Read from the keychain at each token request; never stored by the client. */
+  getSecret: () => Promise<string>;
+  timeouts?: Partial<Timeouts>;
+  retry?: Partial<RetryPolicy>;
+  /** Told about every wait before a retry, and about a Retry-After too long to wait for. */
+  onWait?: (info: WaitInfo) => void;
+  /** For tests: the jitter source. */
+  random?: () => number;
+  /** Skip the second zod pass for a body identical to one already validated (default true). */
+  memoizeValidation?: boolean;
+}
+
+export interface ExecuteResult {
+  version: Version;
+  /** The Location header exactly as the service sent it (follow it with getVersionAt). */
+  location: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const JSON_HEADERS = { accept: 'application/json' } as const;
+
+export class ServiceClient {
+  readonly baseUrl: string;
+  private readonly origin: string;
+  /** The base URL's path without a trailing slash ('' for a bare origin). */
+  private readonly prefix: string;
+  private readonly agent: Agent;
+  private readonly tokens: TokenManager;
+  private readonly timeouts: Timeouts;
+  private readonly policy: RetryPolicy;
+  private readonly onWait?: (info: WaitInfo) => void;
+  private readonly random: () => number;
+  private readonly bodies: ValidatedBodies | undefined;
+  private closed = false;
+
+  constructor(options: ServiceClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {
+      throw new ServiceError({
+        kind: 'bad_request',
+        message: 'The service address is not a valid URL',
+      });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new ServiceError({
+        kind: 'bad_request',
+        message: 'The service address must start with http:// or https://',
+      });
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.baseUrl = this.origin + this.prefix;
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.policy = { ...DEFAULT_RETRY, ...options.retry };
+    this.onWait = options.onWait;
+    this.random = options.random ?? Math.random;
+    this.agent = createAgent(this.timeouts);
+    this.bodies = options.memoizeValidation === false ? undefined : new ValidatedBodies();
+    this.tokens = new TokenManager({
+      clientId: options.clientId,
+      getSecret: options.getSecret,
+      postToken: (body) =>
+        this.exchange('token', 'read', 'POST', `${this.prefix}/api/auth/token`, false, body),
+    });
+  }
+
+  /** A valid token (cached or new); the token itself never leaves the client. */
+  getToken(): Promise<TokenInfo> {
+    return this.tokens.info();
+  }
+
+  /** Proves the credentials now: always requests a new token. Returns the granted scopes. */
+  async testConnection(): Promise<string[]> {
+    this.tokens.clear();
+    return (await this.tokens.info()).grantedScopes;
+  }
+
+  /** Scopes of the current token; null before the first token. */
+  grantedScopes(): string[] | null {
+    return this.tokens.grantedScopes();
+  }
+
+  hasScope(scope: string): boolean {
+    return this.tokens.grantedScopes()?.includes(scope) ?? false;
+  }
+
+  /** Token requests this client has sent. */
+  get tokenRequestCount(): number {
+    return this.tokens.requestCount;
+  }
+
+  async getStrategy(id: string, opts: { includePositions?: boolean } = {}): Promise<Strategy> {
+    checkId(id, 'strategy');
+    const path = `${this.prefix}/api/v1/strategies/${id}${opts.includePositions ? '?include=positions' : ''}`;
+    const res = await this.exchange('getStrategy', 'read', 'GET', path);
+    const data = this.parse(strategyResponse, res.text, 'getStrategy').data;
+    if (opts.includePositions && !data.positions)
+      throw badResponse('getStrategy', ['data.positions: missing although requested']);
+    return data;
+  }
+
+  async getVersion(
+    strategyId: string,
+    versionId: string,
+    opts: { orders?: boolean; positions?: boolean } = {},
+  ): Promise<Version> {
+    checkId(strategyId, 'strategy');
+    checkId(versionId, 'version');
+    const include = [opts.orders && 'orders', opts.positions && 'positions'].filter(Boolean);
+    const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}${
+      include.length ? `?include=${include.join(',')}` : ''
+    }`;
+    return this.readVersion(path, !!opts.orders, !!opts.positions);
+  }
+
+  /** Follows a Location (path or absolute URL) as given; refuses another origin. */
+  async getVersionAt(location: string): Promise<Version> {
+    let url: URL;
+    try {
+      url = new URL(location, `${this.baseUrl}/`);
+    } catch {
+      throw badResponse('getVersion', ['the version address is not a valid URL']);
+    }
+    if (url.origin !== this.origin)
+      throw new ServiceError({
+        kind: 'bad_response',
+        operation: 'getVersion',
+        message: `The version address points to another server (${url.origin}); it was not followed`,
+      });
+    const include = (url.searchParams.get('include') ?? '').split(',');
+    return this.readVersion(
+      url.pathname + url.search,
+      include.includes('orders'),
+      include.includes('positions'),
+    );
+  }
+
+  /**
+   * Create and execute a version. Never retried: a timeout, a lost connection or a 5xx is an
+   * error with `ambiguous: true`; send the same idempotency key again to find out.
+   */
+  async executeVersion(
+    strategyId: string,
+    body: ExecuteRequest,
+    idempotencyKey: string,
+  ): Promise<ExecuteResult> {
+    checkId(strategyId, 'strategy');
+    const request = executeRequest.safeParse(body);
+    if (!request.success)
+      throw new ServiceError({
+        kind: 'bad_request',
+        operation: 'execute',
+        message: `The execution request is malformed (${request.error.issues[0]?.message ?? 'invalid'})`,
+      });
+    if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
+      throw new ServiceError({
+        kind: 'bad_request',
+        operation: 'execute',
+        message: 'The execution key must be 1 to 255 visible ASCII characters',
+      });
+    const res = await this.exchange(
+      'execute',
+      'never',
+      'POST',
+      `${this.prefix}/api/v1/strategies/${strategyId}/versions/execute`,
+      true,
+      JSON.stringify(request.data),
+      idempotencyKey,
+    );
+    // From here the service accepted something: every failure is ambiguous.
+    const bad = (issue: string) =>
+      badResponse('execute', [issue], { ambiguous: true, status: res.status });
+    if (res.status !== 202) throw bad(`status ${res.status} instead of 202 Accepted`);
+    const header = res.headers.location;
+    const location = (Array.isArray(header) ? header[0] : header)?.trim();
+    if (!location) throw bad('no Location header');
+    let url: URL | undefined;
+    try {
+      url = new URL(location, `${this.baseUrl}/`);
+    } catch {
+      url = undefined;
+    }
+    if (!url || url.origin !== this.origin) throw bad('the Location header is not on this server');
+    let version: Version;
+    try {
+      version = parseBody(versionResponse, res.text, 'execute').data;
+    } catch (e) {
+      throw e instanceof ServiceError ? e.with({ ambiguous: true, status: res.status }) : e;
+    }
+    if (!version.orders || !version.positions) throw bad('data.orders or data.positions missing');
+    if (version.strategy_id.toLowerCase() !== strategyId.toLowerCase())
+      throw bad('the new version belongs to another strategy');
+    return { version, location };
+  }
+
+  /** Delete an unexecuted version (204). A 404 after a lost answer means it is gone. */
+  async deleteVersion(strategyId: string, versionId: string): Promise<void> {
+    checkId(strategyId, 'strategy');
+    checkId(versionId, 'version');
+    const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}`;
+    const res = await this.exchange('delete', 'delete', 'DELETE', path);
+    if (res.status !== 204 && res.status !== 200)
+      throw badResponse('delete', [`status ${res.status} instead of 204 No Content`], {
+        status: res.status,
+      });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.tokens.clear();
+    await this.agent.close();
+  }
+
+  private parse<T>(schema: z.ZodType<T>, text: string, operation: Operation): T {
+    return this.bodies
+      ? this.bodies.parse(schema, text, operation)
+      : parseBody(schema, text, operation);
+  }
+
+  private async readVersion(path: string, orders: boolean, positions: boolean): Promise<Version> {
+    const res = await this.exchange('getVersion', 'read', 'GET', path);
+    const data = this.parse(versionResponse, res.text, 'getVersion').data;
+    if ((orders && !data.orders) || (positions && !data.positions))
+      throw badResponse('getVersion', ['data.orders or data.positions missing although requested']);
+    return data;
+  }
+
+  /**
+   * One operation: attempts, the 401 refresh-and-retry-once, the retry policy of `mode`.
+   * Returns a 2xx response or throws a ServiceError.
+   */
+  private async exchange(
+    operation: Operation,
+    mode: RetryMode,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    authorized = true,
+    body?: string,
+    idempotencyKey?: string,
+  ): Promise<HttpResponse> {
+    let failed = 0;
+    let reauthorized = false;
+    let lostAnswer = false;
+    for (;;) {
+      if (this.closed)
+        throw new ServiceError({
+          kind: 'closed',
+          operation,
+          message: 'The service client was closed',
+        });
+      let auth: string | undefined;
+      let headers: Record<string, string> = JSON_HEADERS;
+      if (authorized) {
+        auth = this.tokens.current() ?? (await this.tokens.authorization());
+        headers = { accept: 'application/json', authorization: auth };
+      }
+      if (body !== undefined) headers = { ...headers, 'content-type': 'application/json' };
+      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+
+      let error: ServiceError;
+      try {
+        const res = await send(
+          this.agent,
+          { origin: this.origin, path, method, headers, body, timeoutMs: this.timeouts.requestMs },
+          operation,
+        );
+        if (res.status >= 200 && res.status < 300) return res;
+        // A DELETE whose first answer was lost may have succeeded: the version is gone.
+        if (mode === 'delete' && lostAnswer && res.status === 404) return { ...res, status: 204 };
+        if (res.status === 401 && authorized && !reauthorized) {
+          reauthorized = true;
+          this.tokens.invalidate(auth);
+          continue;
+        }
+        error = errorFromResponse({
+          operation,
+          status: res.status,
+          headers: res.headers,
+          text: res.text,
+          granted: this.tokens.grantedScopes() ?? undefined,
+        });
+      } catch (e) {
+        if (!(e instanceof ServiceError)) throw e;
+        error = e;
+        if (e.kind === 'network' || e.kind === 'timeout') lostAnswer = true;
+      }
+      failed++;
+      const delay = this.retryDelay(error, failed, mode, operation);
+      if (delay === undefined) throw this.final(error, operation);
+      await sleep(delay);
+    }
+  }
+
+  /** Milliseconds to wait before the next attempt, or undefined to give up. */
+  private retryDelay(
+    e: ServiceError,
+    failed: number,
+    mode: RetryMode,
+    operation: Operation,
+  ): number | undefined {
+    const plan = planRetry(e, failed, mode, this.policy, this.random);
+    if (plan) this.onWait?.({ operation, attempt: failed, ...plan });
+    return plan && !plan.givingUp ? plan.delayMs : undefined;
+  }
+
+  /** The error handed to the caller: operation, ambiguity for execute, token redacted. */
+  private final(e: ServiceError, operation: Operation): ServiceError {
+    let out = e.operation === operation ? e : e.with({ operation });
+    if (operation === 'execute') {
+      const mayHaveRun =
+        ((e.kind === 'network' || e.kind === 'timeout') && e.details.requestSent !== false) ||
+        e.kind === 'server';
+      if (mayHaveRun) {
+        out = out.with({
+          ambiguous: true,
+          message: `${e.message}. The version may or may not have been executed: check before trying again with the same execution key`,
+        });
+      }
+    }
+    return this.tokens.redact(out);
+  }
+}
+
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  return new ServiceClient(options);
+}
+
+function checkId(id: string, what: 'strategy' | 'version'): void {
+  if (!UUID.test(id))
+    throw new ServiceError({
+      kind: 'bad_request',
+      message: `The ${what} id is not a valid id (expected a UUID)`,
+    });
+}
+
+export type { HttpResponse };

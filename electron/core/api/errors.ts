@@ -1,0 +1,114 @@
+/**
+ * One error type for everything the service client can fail with. `message` is written for a
+ * strategy manager; `serviceMessage` keeps the service's own words; `details` carries what the
+ * app needs to act (unknown symbols to mark, the version id to delete, the missing scope).
+ * Never put a secret or a token in any of these fields.
+ */
+
+export type ServiceErrorKind =
+  | 'network' // no answer: connection refused, reset, closed
+  | 'timeout' // connect or request took too long
+  | 'unauthorized' // 401 on a resource, even after a fresh token
+  | 'forbidden' // 403: a scope is missing
+  | 'not_found' // 404
+  | 'bad_request' // 400 (or another 4xx the client does not expect)
+  | 'validation' // 422: weights or request shape
+  | 'unknown_symbols' // 422: symbols the service does not recognize
+  | 'unexecuted_version' // 422: an unexecuted version must be deleted first
+  | 'conflict' // 422/409: a rebalance of the strategy has not ended yet
+  | 'liquidate_only' // 422: weights of a liquidate-only strategy may only go down
+  | 'version_executed' // 422 on delete: an executed version cannot be deleted
+  | 'idempotency_mismatch' // 422: the key was used before with another request
+  | 'rate_limited' // 429 (or a Retry-After longer than the client will wait)
+  | 'server' // 5xx
+  | 'bad_response' // the answer did not have the documented form
+  | 'invalid_client' // token endpoint: wrong client id or secret
+  | 'invalid_scope' // token endpoint: scope not allowed for this client
+  | 'no_secret' // the client secret could not be read
+  | 'closed'; // the client was closed
+
+export interface ServiceErrorDetails {
+  unknownSymbols?: string[];
+  versionId?: string;
+  missingScope?: string;
+  missingScopes?: string[];
+  retryAfterSeconds?: number;
+  /** Per-field messages from a `{errors: {...}}` body, e.g. `{positions: ['...']}`. */
+  fields?: Record<string, string[]>;
+  /** Where the response failed its schema (bad_response). */
+  issues?: string[];
+  /** For network/timeout: false when the request surely never reached the service. */
+  requestSent?: boolean;
+  /** OAuth2 `error` code or another machine-readable code from the body. */
+  code?: string;
+}
+
+export interface ServiceErrorInit {
+  kind: ServiceErrorKind;
+  message: string;
+  status?: number;
+  serviceMessage?: string;
+  details?: ServiceErrorDetails;
+  ambiguous?: boolean;
+  operation?: Operation;
+  cause?: unknown;
+}
+
+export type Operation = 'token' | 'getStrategy' | 'getVersion' | 'execute' | 'delete';
+
+export class ServiceError extends Error {
+  readonly kind: ServiceErrorKind;
+  readonly status?: number;
+  readonly serviceMessage?: string;
+  readonly details: ServiceErrorDetails;
+  /** True when the service may have acted on the request (an execute that may have happened). */
+  readonly ambiguous: boolean;
+  readonly operation?: Operation;
+
+  constructor(init: ServiceErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ServiceError';
+    this.kind = init.kind;
+    this.status = init.status;
+    this.serviceMessage = init.serviceMessage;
+    this.details = init.details ?? {};
+    this.ambiguous = init.ambiguous ?? false;
+    this.operation = init.operation;
+  }
+
+  /** A copy with some fields changed (operation context, ambiguity). */
+  with(change: Partial<ServiceErrorInit>): ServiceError {
+    return new ServiceError({
+      kind: this.kind,
+      message: this.message,
+      status: this.status,
+      serviceMessage: this.serviceMessage,
+      details: this.details,
+      ambiguous: this.ambiguous,
+      operation: this.operation,
+      cause: this.cause,
+      ...change,
+    });
+  }
+}
+
+export function isServiceError(e: unknown): e is ServiceError {
+  return e instanceof ServiceError;
+}
+
+/** Replace every occurrence of the given secrets (token, client secret) by a marker. */
+export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
+  return out;
+}
+
+export function redactError(
+  e: ServiceError,
+  secrets: readonly (string | undefined)[],
+): ServiceError {
+  const message = redact(e.message, secrets);
+  const serviceMessage = e.serviceMessage && redact(e.serviceMessage, secrets);
+  if (message === e.message && serviceMessage === e.serviceMessage) return e;
+  return e.with({ message, serviceMessage });
+}

@@ -1,0 +1,11 @@
+/** The service client's public surface. */
+export { ServiceClient, createServiceClient } from './client';
+export type { ExecuteResult, ServiceClientOptions } from './client';
+export { ServiceError, isServiceError } from './errors';
+export type { Operation, ServiceErrorDetails, ServiceErrorKind } from './errors';
+export { DEFAULT_RETRY, backoffDelay, parseRetryAfter, planRetry } from './retry';
+export type { RetryMode, RetryPolicy, WaitInfo } from './retry';
+export { DEFAULT_TIMEOUTS } from './http';
+export type { Timeouts } from './http';
+export type { TokenInfo } from './token-manager';
+export { parseErrorBody, scopeFromWwwAuthenticate } from './error-mapping';

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { DeskHandlers } from '../../../shared/contract';
+import type { ReportSelection } from '../../../shared/views';
+import { writeOrderReport, type OrderReportRow } from '../reports';
+import type { OrderReportQuery } from '../store';
+import type { DeskContext } from './context';
+
+/** Where an export goes: the desktop shell asks with a save dialog; null means cancelled. */
+export type ChooseExportPath = (suggestedName: string) => Promise<string | null>;
+
+function suggestedName(selection: ReportSelection): string {
+  const day = (iso: string) => iso.slice(0, 10);
+  switch (selection.kind) {
+    case 'version':
+      return `orders-version-${selection.versionId}.csv`;
+    case 'strategy':
+      return `orders-strategy-${selection.strategyId}.csv`;
+    case 'range':
+      return `orders-${day(selection.from)}-to-${day(selection.to)}.csv`;
+  }
+}
+
+function queryOf(profileId: string, selection: ReportSelection): OrderReportQuery {
+  switch (selection.kind) {
+    case 'version':
+      return { profileId, versionId: selection.versionId };
+    case 'strategy':
+      return { profileId, strategyId: selection.strategyId };
+    case 'range':
+      return { profileId, from: selection.from, to: selection.to };
+  }
+}
+
+export function reportHandlers(
+  ctx: DeskContext,
+  choosePath: ChooseExportPath,
+): DeskHandlers['reports'] {
+  return {
+    async exportOrders({ profileId, selection }) {
+      const path = await choosePath(suggestedName(selection));
+      if (path === null) return null;
+      const exportId = randomUUID();
+      // The store's rows carry the report's columns; the writer validates every numeric cell.
+      const rows = ctx.store.reports.iterateOrderReportRows(
+        queryOf(profileId, selection),
+      ) as Iterable<OrderReportRow>;
+      const written = await writeOrderReport(rows, path, {
+        onProgress: (n) => ctx.emit({ type: 'export-progress', exportId, rows: n, done: false }),
+      });
+      ctx.emit({ type: 'export-progress', exportId, rows: written.rows, done: true });
+      return { exportId, path: written.path, rows: written.rows, bytes: written.bytes };
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { DeskHandlers } from '../../../shared/contract';
+import type { DeskContext } from './context';
+import { notFound } from './errors';
+import { strategyView } from './views';
+
+/** The version of a strategy still rebalancing, if any (newest first). */
+export function runningVersionId(
+  ctx: DeskContext,
+  profileId: string,
+  strategyId: string,
+): string | null {
+  const running = ctx.store.versions
+    .listActive()
+    .filter((v) => v.profile_id === profileId && v.strategy_id === strategyId);
+  return running.at(-1)?.id ?? null;
+}
+
+export function strategyHandlers(ctx: DeskContext): DeskHandlers['strategies'] {
+  const view = (profileId: string, strategyId: string) => {
+    const stored = ctx.store.strategies.get(profileId, strategyId);
+    if (!stored) throw notFound('This strategy');
+    return strategyView(ctx.store, profileId, stored, runningVersionId(ctx, profileId, strategyId));
+  };
+  /** Reads the strategy with its holdings from the service; the cache changes only on success. */
+  const sync = async (profileId: string, strategyId: string) => {
+    const strategy = await ctx.connections.call(profileId, (c) =>
+      c.getStrategy(strategyId, { includePositions: true }),
+    );
+    ctx.store.strategies.upsert(profileId, strategy, { syncedAt: ctx.now() });
+    return view(profileId, strategyId);
+  };
+
+  return {
+    async list({ profileId }) {
+      const active = ctx.store.versions.listActive().filter((v) => v.profile_id === profileId);
+      const attention = ctx.executions.inFlight(profileId).filter((e) => e.state === 'unknown');
+      return ctx.store.strategies.list(profileId).map((s) => ({
+        id: s.id,
+        name: s.name,
+        isLiquidateOnly: s.is_liquidate_only,
+        running: active.some((v) => v.strategy_id === s.id),
+        needsAttention: attention.some((e) => e.strategyId === s.id),
+        syncedAt: s.synced_at,
+      }));
+    },
+    add: ({ profileId, strategyId }) => sync(profileId, strategyId),
+    refresh: ({ profileId, strategyId }) => sync(profileId, strategyId),
+    async get({ profileId, strategyId }) {
+      return view(profileId, strategyId);
+    },
+    async remove({ profileId, strategyId }) {
+      for (const v of ctx.store.versions.listActive()) {
+        if (v.profile_id === profileId && v.strategy_id === strategyId) ctx.tracker.untrack(v.id);
+      }
+      if (!ctx.store.strategies.remove(profileId, strategyId)) throw notFound('This strategy');
+      return { ok: true as const };
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import type { DeskHandlers } from '../../../shared/contract';
+import { buildExecuteBody } from '../../../shared/draft';
+import type { ServiceClient } from '../api';
+import type { DeskContext } from './context';
+import { notFound } from './errors';
+import { currentTargetOf, journalEntryView, versionDetail, versionSummary } from './views';
+
+export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
+  const detail = (profileId: string, versionId: string) => {
+    const stored = ctx.store.versions.get(profileId, versionId, { orders: true, positions: true });
+    if (!stored) throw notFound('This version');
+    return versionDetail(stored, ctx.tracker.isTracking(versionId));
+  };
+  const client = (profileId: string) => ({
+    executeVersion: (...args: Parameters<ServiceClient['executeVersion']>) =>
+      ctx.connections.call(profileId, (c) => c.executeVersion(...args)),
+  });
+  const announceJournal = (profileId: string) => ctx.emit({ type: 'journal-changed', profileId });
+
+  return {
+    async list({ profileId, strategyId }) {
+      return ctx.store.versions.listForStrategy(profileId, strategyId).map(versionSummary);
+    },
+    async get({ profileId, strategyId, versionId }) {
+      const d = detail(profileId, versionId);
+      if (d.strategyId !== strategyId) throw notFound('This version');
+      return d;
+    },
+    /** Imports a version by id: the interface has no listing, so the history is what the app knows. */
+    async import({ profileId, strategyId, versionId }) {
+      const version = await ctx.connections.call(profileId, (c) =>
+        c.getVersion(strategyId, versionId, { orders: true, positions: true }),
+      );
+      ctx.store.versions.upsert(profileId, version, { origin: 'imported', syncedAt: ctx.now() });
+      if (version.executed_at !== null) {
+        ctx.tracker.track({
+          profileId,
+          strategyId,
+          versionId,
+          location: null,
+          status: version.status,
+        });
+      }
+      return detail(profileId, versionId);
+    },
+    async execute({ draftId }) {
+      const draft = ctx.store.drafts.get(draftId);
+      if (!draft) throw notFound('This draft');
+      const { profileId, strategyId } = draft;
+      if (!ctx.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
+      const target = currentTargetOf(ctx.store, profileId, strategyId);
+      const body = buildExecuteBody(draft.rows, target?.positions ?? []);
+      try {
+        const outcome = await ctx.executions.execute(client(profileId), {
+          profileId,
+          strategyId,
+          draftId,
+          body,
+        });
+        return { journalId: outcome.entry.id, version: detail(profileId, outcome.version.id) };
+      } finally {
+        announceJournal(profileId);
+      }
+    },
+    async retryExecution({ journalId }) {
+      const entry = ctx.store.journal.get(journalId);
+      if (!entry) throw notFound('This execution');
+      try {
+        const outcome = await ctx.executions.retry(client(entry.profileId), journalId);
+        return { journalId, version: detail(entry.profileId, outcome.version.id) };
+      } finally {
+        announceJournal(entry.profileId);
+      }
+    },
+    async dismissExecution({ journalId }) {
+      const entry = ctx.executions.dismiss(journalId);
+      announceJournal(entry.profileId);
+      return { ok: true as const };
+    },
+    async journal({ profileId }) {
+      return ctx.executions.inFlight(profileId).map(journalEntryView);
+    },
+    async delete({ profileId, strategyId, versionId }) {
+      await ctx.connections.call(profileId, (c) => c.deleteVersion(strategyId, versionId));
+      ctx.store.versions.remove(profileId, versionId);
+      return { ok: true as const };
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { toDecimal } from '../../../shared/decimal';
+import type { Profile, StoredStrategy, StoredVersion } from '../store';
+import type { Store } from '../store';
+import type { JournalEntry } from '../store';
+import type {
+  CurrentTarget,
+  JournalEntryView,
+  ProfileView,
+  StrategyView,
+  VersionDetail,
+  VersionSummary,
+} from '../../../shared/views';
+
+/** Store rows to the views the contract carries. */
+
+export function profileView(
+  profile: Profile,
+  secret: { storage: 'keychain' | 'session'; present: boolean },
+): ProfileView {
+  return {
+    id: profile.id,
+    name: profile.name,
+    baseUrl: profile.baseUrl,
+    clientId: profile.clientId,
+    environment: profile.environment,
+    secretStorage: secret.storage,
+    hasSecret: secret.present,
+    grantedScopes: profile.grantedScopes,
+    createdAt: profile.createdAt,
+  };
+}
+
+export function currentTargetOf(
+  store: Store,
+  profileId: string,
+  strategyId: string,
+): CurrentTarget | null {
+  const latest = store.versions.latestExecuted(profileId, strategyId);
+  if (!latest) return null;
+  return {
+    versionId: latest.id,
+    executedAt: latest.executed_at,
+    status: latest.status,
+    cashWeight: latest.cash_weight,
+    positions: (latest.positions ?? store.versions.positions(profileId, latest.id))
+      .filter((p) => !toDecimal(p.weight).isZero())
+      .map((p) => ({ symbol: p.symbol, weight: p.weight })),
+  };
+}
+
+export function strategyView(
+  store: Store,
+  profileId: string,
+  strategy: StoredStrategy,
+  runningVersionId: string | null,
+): StrategyView {
+  return {
+    profileId,
+    id: strategy.id,
+    name: strategy.name,
+    description: strategy.description,
+    feePercent: strategy.fee_percent,
+    isLiquidateOnly: strategy.is_liquidate_only,
+    liquidateOnlyReason: strategy.liquidate_only_reason,
+    holdings: (strategy.positions ?? store.strategies.holdings(profileId, strategy.id)).map(
+      ({ id, symbol, quantity, inserted_at, updated_at }) => ({
+        id,
+        symbol,
+        quantity,
+        inserted_at,
+        updated_at,
+      }),
+    ),
+    currentTarget: currentTargetOf(store, profileId, strategy.id),
+    runningVersionId,
+    syncedAt: strategy.synced_at,
+  };
+}
+
+export function versionSummary(v: StoredVersion): VersionSummary {
+  return {
+    id: v.id,
+    strategyId: v.strategy_id,
+    status: v.status,
+    cashWeight: v.cash_weight,
+    oldCashWeight: v.old_cash_weight,
+    scheduledFor: v.scheduled_for,
+    executedAt: v.executed_at,
+    insertedAt: v.inserted_at,
+    origin: v.origin,
+    syncedAt: v.synced_at,
+  };
+}
+
+export function versionDetail(v: StoredVersion, tracking: boolean): VersionDetail {
+  return { ...versionSummary(v), orders: v.orders ?? [], positions: v.positions ?? [], tracking };
+}
+
+export function journalEntryView(e: JournalEntry): JournalEntryView {
+  return {
+    id: e.id,
+    strategyId: e.strategyId,
+    draftId: e.draftId,
+    // "sent" is an in-process detail: to the manager it is still being sent.
+    state: e.state === 'sent' ? 'pending' : e.state,
+    versionId: e.versionId,
+    error: e.error,
+    attempts: e.attempts,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+  };
+}

@@ -1,0 +1,3 @@
+export { APP_ID, MemorySecretStore, type SecretStore } from './secret-store';
+export { KeychainSecretStore, type KeytarApi } from './keychain';
+export { openSecretStore, type OpenSecretStoreOptions } from './open';

@@ -1,0 +1,13 @@
+export { openStore, type Store, type StoreOptions } from './open';
+export { StoreError, type StoreErrorCode } from './errors';
+export { LATEST_SCHEMA_VERSION, MIGRATIONS, applyMigrations, type Migration } from './migrations';
+export type { Profile, NewProfile, ProfilePatch, Environment } from './repositories/profiles';
+export type { StoredStrategy, StoredHolding } from './repositories/strategies';
+export type { StoredVersion, VersionOrigin, VersionUpsertOptions } from './repositories/versions';
+export type { Draft, DraftRow, DraftSummary } from './repositories/drafts';
+export { IN_FLIGHT_STATES, type JournalEntry, type JournalState } from './repositories/journal';
+export {
+  ORDER_REPORT_COLUMNS,
+  type OrderReportQuery,
+  type OrderReportRow,
+} from './repositories/reports';

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DeskEvent } from '../../shared/contract';
+import { createDesk, type Desk, type DeskOptions } from '../../electron/core/desk';
+import { openSecretStore, type SecretStore } from '../../electron/core/secrets';
+import { startSandbox, type RunningSandbox } from '../../electron/sandbox';
+
+/**
+ * A desk on real parts: a temp data folder with a real SQLite file, the OS
+ * keychain under a unique service name (memory when none answers), and the
+ * built-in sandbox over loopback HTTP with fast rebalance steps.
+ */
+export interface DeskHarness {
+  desk: Desk;
+  dataDir: string;
+  secrets: SecretStore;
+  sandbox: () => RunningSandbox | null;
+  events: DeskEvent[];
+  /** Resolves with the first event that matches. */
+  waitFor(match: (e: DeskEvent) => boolean, timeoutMs?: number): Promise<DeskEvent>;
+  /** Closes the desk and opens a new one on the same folder, keychain and sandbox. */
+  restart(): Promise<Desk>;
+  close(): Promise<void>;
+}
+
+export async function openDeskHarness(
+  options: Partial<DeskOptions> & { stepMs?: number } = {},
+): Promise<DeskHarness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'strategy-desk-desk-'));
+  const secrets = await openSecretStore({ service: `strategy-desk-test-${randomUUID()}` });
+  let sandbox: RunningSandbox | null = null;
+  const events: DeskEvent[] = [];
+  const waiters = new Set<() => void>();
+  const open = () =>
+    createDesk({
+      dataDir,
+      secretStore: secrets,
+      // One sandbox for the whole harness: a desk restart finds the same service again.
+      startSandbox: async () => {
+        sandbox ??= await startSandbox({ port: 0, stepMs: options.stepMs ?? 20 });
+        const running = sandbox;
+        return { baseUrl: running.baseUrl, close: async () => undefined };
+      },
+      trackerBackoff: { initialMs: 10, factor: 1.5, maxMs: 100 },
+      offlineProbeMs: 50,
+      ...options,
+    });
+  let desk = await open();
+  const listen = (d: Desk) =>
+    d.subscribe((e) => {
+      events.push(e);
+      for (const w of [...waiters]) w();
+    });
+  listen(desk);
+  return {
+    get desk() {
+      return desk;
+    },
+    dataDir,
+    secrets,
+    sandbox: () => sandbox,
+    events,
+    waitFor(match, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = events.find(match);
+          if (!found) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`No matching desk event within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    async restart() {
+      await desk.close();
+      desk = await open();
+      listen(desk);
+      return desk;
+    },
+    async close() {
+      // Leave nothing in the keychain: the harness's service name is unique to this run.
+      for (const profile of desk.store.profiles.list()) await secrets.delete(profile.id);
+      await desk.close();
+      await (sandbox as RunningSandbox | null)?.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Calls a sandbox admin route. */
+export async function sandboxAdmin(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      'x-sandbox-admin': '1',
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  if (!response.ok)
+    throw new Error(`sandbox admin ${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? null : response.json();
+}

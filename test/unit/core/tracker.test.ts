@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { Version, VersionStatus } from '../../../shared/domain/resources';
+import {
+  VersionTracker,
+  type TrackedVersion,
+  type TrackerEvent,
+} from '../../../electron/core/tracker';
+
+const SID = '11111111-1111-4111-8111-111111111111';
+
+function versionWith(id: string, status: VersionStatus): Version {
+  return {
+    id,
+    strategy_id: SID,
+    cash_weight: '10',
+    old_cash_weight: '100',
+    scheduled_for: null,
+    status,
+    executed_at: '2026-11-22T10:00:00.000000Z',
+    inserted_at: '2026-11-22T10:00:00.000000Z',
+  };
+}
+
+function entry(id: string): TrackedVersion {
+  return {
+    profileId: SID,
+    strategyId: SID,
+    versionId: id,
+    location: `/v/${id}`,
+    status: 'PENDING',
+  };
+}
+
+/** A scripted service: each version walks through its own list of statuses, one per poll. */
+function scripted(scripts: Record<string, (VersionStatus | Error)[]>) {
+  const polls: Record<string, number> = {};
+  return {
+    polls,
+    fetch: async (e: TrackedVersion) => {
+      const n = (polls[e.versionId] = (polls[e.versionId] ?? 0) + 1);
+      const script = scripts[e.versionId]!;
+      const step = script[Math.min(n - 1, script.length - 1)]!;
+      if (step instanceof Error) throw step;
+      return versionWith(e.versionId, step);
+    },
+  };
+}
+
+function makeTracker(
+  fetchVersion: (e: TrackedVersion) => Promise<Version>,
+  opts: { final?: (e: unknown) => boolean } = {},
+) {
+  const events: TrackerEvent[] = [];
+  const saved: Version[] = [];
+  const tracker = new VersionTracker({
+    fetchVersion,
+    saveVersion: (_e, v) => saved.push(v),
+    waitUntilOnline: async () => {},
+    isFinalFailure: opts.final ?? (() => false),
+    describeFailure: (e) => String((e as Error).message),
+    onEvent: (e) => events.push(e),
+    backoff: { initialMs: 1, factor: 1.5, maxMs: 5 },
+  });
+  const settle = async () => {
+    while (tracker.size > 0) await new Promise((r) => setTimeout(r, 2));
+  };
+  return { tracker, events, saved, settle };
+}
+
+describe('VersionTracker', () => {
+  it('follows a version to COMPLETE, storing every answer and announcing each change once', async () => {
+    const service = scripted({
+      a: ['PENDING', 'PENDING', 'CREATING_ORDERS', 'IN_PROGRESS', 'IN_PROGRESS', 'COMPLETE'],
+    });
+    const { tracker, events, saved, settle } = makeTracker(service.fetch);
+    tracker.track(entry('a'));
+    await settle();
+    expect(saved.map((v) => v.status)).toEqual([
+      'PENDING',
+      'PENDING',
+      'CREATING_ORDERS',
+      'IN_PROGRESS',
+      'IN_PROGRESS',
+      'COMPLETE',
+    ]);
+    const changes = events.filter((e) => e.type === 'status-changed');
+    expect(changes.map((e) => [e.previousStatus, e.status, e.ended])).toEqual([
+      ['PENDING', 'CREATING_ORDERS', false],
+      ['CREATING_ORDERS', 'IN_PROGRESS', false],
+      ['IN_PROGRESS', 'COMPLETE', true],
+    ]);
+    expect(service.polls.a).toBe(6);
+  });
+
+  it('keeps polling through passing failures and stops on a final one', async () => {
+    const service = scripted({
+      a: [new Error('reset'), 'PENDING', 'FAILED'],
+      b: [new Error('gone')],
+    });
+    const { tracker, events, settle } = makeTracker(service.fetch, {
+      final: (e) => (e as Error).message === 'gone',
+    });
+    tracker.track(entry('a'));
+    tracker.track(entry('b'));
+    await settle();
+    const failures = events.filter((e) => e.type === 'poll-failed');
+    expect(failures.map((e) => [e.versionId, e.willRetry])).toEqual(
+      expect.arrayContaining([
+        ['a', true],
+        ['b', false],
+      ]),
+    );
+    expect(
+      events.some(
+        (e) => e.type === 'status-changed' && e.versionId === 'a' && e.status === 'FAILED',
+      ),
+    ).toBe(true);
+    expect(service.polls.b).toBe(1);
+  });
+
+  it('follows 50 versions at once; one that never ends stalls none of the others', async () => {
+    const scripts: Record<string, VersionStatus[]> = { stuck: ['IN_PROGRESS'] };
+    for (let i = 0; i < 50; i++) scripts[`v${i}`] = ['PENDING', 'IN_PROGRESS', 'COMPLETE'];
+    const service = scripted(scripts);
+    const { tracker, events } = makeTracker(service.fetch);
+    tracker.track(entry('stuck'));
+    for (let i = 0; i < 50; i++) tracker.track(entry(`v${i}`));
+    while (events.filter((e) => e.type === 'status-changed' && e.ended).length < 50) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(tracker.isTracking('stuck')).toBe(true);
+    expect(tracker.size).toBe(1);
+    tracker.stopAll();
+    expect(tracker.size).toBe(0);
+  });
+
+  it('does not follow a version that already ended, nor the same version twice', async () => {
+    const service = scripted({ a: ['COMPLETE'] });
+    const { tracker } = makeTracker(service.fetch);
+    tracker.track({ ...entry('done'), status: 'COMPLETE' });
+    expect(tracker.size).toBe(0);
+    tracker.track(entry('a'));
+    tracker.track(entry('a'));
+    expect(tracker.size).toBe(1);
+  });
+});

@@ -1,0 +1,112 @@
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTemp, seedStrategy } from './fixtures';
+
+describe('execution journal repository', () => {
+  let t: ReturnType<typeof openTemp>;
+  let profileId: string;
+  let strategyId: string;
+  beforeEach(() => {
+    t = openTemp();
+    ({ profileId, strategyId } = seedStrategy(t.store));
+  });
+  afterEach(() => t.close());
+
+  const body = JSON.stringify({ data: { positions: [{ symbol: 'AAPL', weight: '12.500000' }] } });
+
+  it('walks an entry from pending through sent to accepted', () => {
+    const entry = t.store.journal.create({
+      profileId,
+      strategyId,
+      idempotencyKey: 'k-1',
+      requestBody: body,
+    });
+    expect(entry).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+      draftId: null,
+      requestBody: body,
+      versionId: null,
+    });
+    expect(t.store.journal.markSent(entry.id)).toMatchObject({ state: 'sent', attempts: 1 });
+    expect(
+      t.store.journal.markAccepted(entry.id, { versionId: 'v-1', location: '/loc' }),
+    ).toMatchObject({
+      state: 'accepted',
+      versionId: 'v-1',
+      location: '/loc',
+      error: null,
+    });
+    expect(t.store.journal.listInFlight()).toEqual([]);
+  });
+
+  it('lists the entries in flight (pending, sent, unknown) and counts retries', () => {
+    const key = (n: number) => ({
+      profileId,
+      strategyId,
+      idempotencyKey: `k-${n}`,
+      requestBody: body,
+    });
+    const pending = t.store.journal.create(key(1));
+    const unknown = t.store.journal.create(key(2));
+    const rejected = t.store.journal.create(key(3));
+    t.store.journal.markSent(unknown.id);
+    t.store.journal.markUnknown(
+      unknown.id,
+      'The connection was reset before the service answered.',
+    );
+    t.store.journal.markSent(rejected.id);
+    expect(t.store.journal.markRejected(rejected.id, 'Unknown symbols: ZZZ')).toMatchObject({
+      state: 'rejected',
+      error: 'Unknown symbols: ZZZ',
+    });
+    expect(t.store.journal.listInFlight().map((e) => [e.id, e.state])).toEqual([
+      [pending.id, 'pending'],
+      [unknown.id, 'unknown'],
+    ]);
+    // A retry with the same key: sent again, attempts counted, the error cleared.
+    expect(t.store.journal.markSent(unknown.id)).toMatchObject({
+      state: 'sent',
+      attempts: 2,
+      error: null,
+    });
+    expect(t.store.journal.listForStrategy(profileId, strategyId)).toHaveLength(3);
+  });
+
+  it('refuses a reused idempotency key for the same profile, and an unknown entry', () => {
+    t.store.journal.create({ profileId, strategyId, idempotencyKey: 'same', requestBody: body });
+    expect(() =>
+      t.store.journal.create({ profileId, strategyId, idempotencyKey: 'same', requestBody: body }),
+    ).toThrow(/UNIQUE/);
+    expect(() => t.store.journal.markSent('missing')).toThrow(
+      'No execution journal entry missing.',
+    );
+  });
+
+  it('keeps the entry when its draft is deleted', () => {
+    const draft = t.store.drafts.create({ profileId, strategyId, name: 'D' });
+    const entry = t.store.journal.create({
+      profileId,
+      strategyId,
+      draftId: draft.id,
+      idempotencyKey: 'k',
+      requestBody: body,
+    });
+    t.store.drafts.delete(draft.id);
+    expect(t.store.journal.get(entry.id)).toMatchObject({ draftId: null, state: 'pending' });
+  });
+
+  it('the entry is in the file (committed) as soon as create returns', () => {
+    const entry = t.store.journal.create({
+      profileId,
+      strategyId,
+      idempotencyKey: 'k',
+      requestBody: body,
+    });
+    const reader = new Database(t.store.path, { readonly: true });
+    expect(
+      reader.prepare('SELECT state FROM execution_journal WHERE id = ?').get(entry.id),
+    ).toEqual({ state: 'pending' });
+    reader.close();
+  });
+});
