@@ -1,0 +1,128 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { SandboxContext } from './context';
+import { createUnexecutedVersion } from './engine';
+import { isRecognizedSymbol } from './prices';
+import { resourceError } from './replies';
+import { currentTarget, latestExecuted, latestVersion, serializeVersion } from './state';
+import {
+  checkTarget,
+  faultsPatch,
+  isUuid,
+  issueLines,
+  parseJsonBody,
+  timingBody,
+  unexecutedBody,
+} from './validation';
+
+/**
+ * Sandbox-only routes under /sandbox/ (the X-Sandbox-Admin guard lives in
+ * server.ts): reset, listing, unexecuted versions, faults, timing, counters.
+ */
+
+type Req = FastifyRequest<{ Params: Record<string, string | undefined> }>;
+
+/** A zod-checked JSON body, or a 400 already sent. */
+function readBody<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  schema: z.ZodType<T>,
+): T | undefined {
+  // An empty body means "no fields", e.g. a PUT /sandbox/faults that changes nothing.
+  const empty = typeof request.body !== 'string' || request.body.trim() === '';
+  const body = empty
+    ? parseJsonBody('{}', 'application/json')
+    : parseJsonBody(request.body, request.headers['content-type']);
+  if (!body.ok) {
+    resourceError(reply, 400, body.detail);
+    return undefined;
+  }
+  const parsed = schema.safeParse(body.value);
+  if (!parsed.success) {
+    const lines = issueLines(parsed.error);
+    resourceError(reply, 400, `The request is not valid: ${lines[0]}.`, { body: lines });
+    return undefined;
+  }
+  return parsed.data;
+}
+
+export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.post('/sandbox/reset', async (_request, reply) => {
+    ctx.reset();
+    return reply.code(204).send();
+  });
+
+  app.get('/sandbox/strategies', async () => ({
+    data: [...ctx.state.strategies.values()].map((s) => ({
+      id: s.id,
+      name: s.name,
+      organization: s.organization,
+      latest_version_id: latestVersion(s)?.id ?? null,
+      latest_executed_version_id: latestExecuted(s)?.id ?? null,
+      cash: s.cash,
+    })),
+  }));
+
+  app.post('/sandbox/strategies/:id/unexecuted-versions', async (request: Req, reply) => {
+    const id = request.params.id;
+    if (!isUuid(id)) return resourceError(reply, 400, `id "${id ?? ''}" is not a UUID.`);
+    const body = readBody(request, reply, unexecutedBody);
+    if (!body) return reply;
+    const strategy = ctx.state.strategy(id);
+    if (!strategy) return resourceError(reply, 404, `Strategy ${id} was not found.`);
+    const requested =
+      body.positions ??
+      [...currentTarget(strategy)].map(([symbol, weight]) => ({ symbol, weight }));
+    if (requested.length > 0) {
+      const target = checkTarget({ data: { positions: requested } });
+      if (!target.ok)
+        return resourceError(reply, 400, target.detail, { positions: target.messages });
+      const unknown = requested.map((p) => p.symbol).filter((s) => !isRecognizedSymbol(s));
+      if (unknown.length > 0) {
+        return resourceError(reply, 400, `Unknown symbols: ${unknown.join(', ')}.`, {
+          symbols: unknown,
+        });
+      }
+    }
+    const scheduledFor = body.scheduled_for
+      ? new Date(body.scheduled_for).toISOString().replace('Z', '000Z')
+      : null;
+    const version = createUnexecutedVersion(strategy, requested, scheduledFor);
+    return reply
+      .code(201)
+      .send({ data: serializeVersion(version, { orders: true, positions: true }) });
+  });
+
+  app.get('/sandbox/faults', async () => ({ data: ctx.faults }));
+
+  app.put('/sandbox/faults', async (request, reply) => {
+    const patch = readBody(request, reply, faultsPatch);
+    if (!patch) return reply;
+    ctx.faults = { ...ctx.faults, ...patch };
+    if (patch.token_rate_limit !== undefined) ctx.tokenWindow.clear();
+    if (patch.api_rate_limit !== undefined) ctx.apiWindow.clear();
+    return { data: ctx.faults };
+  });
+
+  app.delete('/sandbox/faults', async (_request, reply) => {
+    ctx.clearFaults();
+    return reply.code(204).send();
+  });
+
+  app.put('/sandbox/timing', async (request, reply) => {
+    const timing = readBody(request, reply, timingBody);
+    if (!timing) return reply;
+    ctx.stepMs = timing.step_ms;
+    return { data: { step_ms: ctx.stepMs } };
+  });
+
+  app.get('/sandbox/counters', async () => ({
+    data: {
+      executions_accepted: Object.fromEntries(
+        [...ctx.state.strategies.keys()].map((id) => [id, ctx.executionsAccepted.get(id) ?? 0]),
+      ),
+      token_requests: ctx.tokenRequests,
+      api_requests: ctx.apiRequests,
+    },
+  }));
+}

@@ -1,0 +1,93 @@
+/**
+ * Fault injection: what the admin routes switch on to exercise the client's
+ * failure handling (latency, 5xx, dropped connections, bad bodies, token
+ * lifetime, rate limits).
+ */
+
+export interface RateLimit {
+  limit: number;
+  window_s: number;
+}
+
+export interface Faults {
+  latency_ms: number;
+  fail_next: number;
+  fail_status: 500 | 502 | 503 | 504;
+  fail_rate: number;
+  drop_after_commit_next: number;
+  malformed_json_next: number;
+  wrong_types_next: number;
+  token_lifetime_s: number;
+  token_rate_limit: RateLimit | null;
+  api_rate_limit: RateLimit | null;
+}
+
+export const DEFAULT_TOKEN_LIFETIME_S = 3600;
+
+export function defaultFaults(): Faults {
+  return {
+    latency_ms: 0,
+    fail_next: 0,
+    fail_status: 503,
+    fail_rate: 0,
+    drop_after_commit_next: 0,
+    malformed_json_next: 0,
+    wrong_types_next: 0,
+    token_lifetime_s: DEFAULT_TOKEN_LIFETIME_S,
+    token_rate_limit: null,
+    api_rate_limit: null,
+  };
+}
+
+/**
+ * A sliding-window limiter over the whole sandbox (not per client): at most
+ * `limit` admitted requests in any `window_s` seconds. Refused requests do not count.
+ */
+export class SlidingWindow {
+  private admitted: number[] = [];
+
+  /** Admits the request (returns 0) or says how many seconds until the window frees. */
+  take(rule: RateLimit, now: number = Date.now()): number {
+    const windowMs = rule.window_s * 1000;
+    this.admitted = this.admitted.filter((t) => t > now - windowMs);
+    if (this.admitted.length < rule.limit) {
+      this.admitted.push(now);
+      return 0;
+    }
+    const oldest = this.admitted[this.admitted.length - rule.limit]!;
+    return Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
+  }
+
+  clear(): void {
+    this.admitted = [];
+  }
+}
+
+/** Takes one from a countdown fault; true when the fault applies to this request. */
+export function consume(
+  faults: Faults,
+  key: 'fail_next' | 'drop_after_commit_next' | 'malformed_json_next' | 'wrong_types_next',
+): boolean {
+  if (faults[key] <= 0) return false;
+  faults[key] -= 1;
+  return true;
+}
+
+/**
+ * The "wrong types" fault: the same JSON with every decimal string turned
+ * into a number (cash_weight, fee_percent, quantities...), and booleans into strings.
+ */
+export function withWrongTypes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withWrongTypes);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withWrongTypes(v)]));
+  }
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  if (typeof value === 'boolean') return String(value);
+  return value;
+}
+
+/** The "malformed JSON" fault: the body cut in half, so it no longer parses. */
+export function truncated(payload: string): string {
+  return payload.slice(0, Math.max(1, Math.floor(payload.length / 2)));
+}
