@@ -29,10 +29,30 @@ describe('the desk, on the built-in sandbox, a real SQLite file and the keychain
   let h: DeskHarness;
   let profileId: string;
 
+  // Everything the session writes to the console or the standard streams, to look for the secret in.
+  const logged: string[] = [];
+  const restore: (() => void)[] = [];
   beforeAll(async () => {
+    for (const stream of [process.stdout, process.stderr]) {
+      const write = stream.write.bind(stream);
+      stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+        logged.push(String(chunk));
+        return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+      }) as typeof stream.write;
+      restore.push(() => (stream.write = write));
+    }
+    for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+      const original = console[level];
+      console[level] = (...args: unknown[]) => {
+        logged.push(args.map(String).join(' '));
+        original(...args);
+      };
+      restore.push(() => (console[level] = original));
+    }
     h = await openDeskHarness();
   });
   afterAll(async () => {
+    for (const undo of restore) undo();
     await h?.close();
   });
 
@@ -152,8 +172,9 @@ describe('the desk, on the built-in sandbox, a real SQLite file and the keychain
     expect(error.message).toMatch(/strategyId/);
   });
 
-  it('keeps the secret in the keychain only: its bytes are nowhere under the data folder', async () => {
+  it('keeps the secret in the keychain only: its bytes are nowhere under the data folder or in the logs', async () => {
     const secret = Buffer.from(DEMO_CLIENTS.manager.client_secret);
+    expect(logged.join('\n')).not.toContain(DEMO_CLIENTS.manager.client_secret);
     const files = filesUnder(h.dataDir);
     expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
     for (const file of files) expect(readFileSync(file).includes(secret), file).toBe(false);

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DeskError } from '../../../shared/views';
+import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
+import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
+
+const CORE = DEMO_STRATEGY_IDS.coreEquity;
+let h: DeskHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function executeCore(harness: DeskHarness) {
+  const profileId = (await harness.desk.profiles.useSandbox({})).id;
+  const draft = await harness.desk.drafts.create({
+    profileId,
+    strategyId: CORE,
+    name: 'd',
+    start: 'target',
+  });
+  const { version } = await harness.desk.versions.execute({ draftId: draft.id });
+  return { profileId, versionId: version.id };
+}
+
+describe('tracking through the desk', () => {
+  it('resumes following a version after a restart', async () => {
+    h = await openDeskHarness({ stepMs: 250 });
+    const { profileId, versionId } = await executeCore(h);
+    await h.restart();
+    const ended = await h.waitFor(
+      (e) => e.type === 'version-status-changed' && e.versionId === versionId && e.ended,
+    );
+    expect(ended).toMatchObject({ status: 'COMPLETE' });
+    const version = await h.desk.versions.get({ profileId, strategyId: CORE, versionId });
+    expect(version.status).toBe('COMPLETE');
+    expect(version.orders.every((o) => o.status === 'FILLED' || o.status === 'IGNORED')).toBe(true);
+  });
+
+  it('goes offline when the service stops answering, pauses, and finishes once it answers again', async () => {
+    h = await openDeskHarness({
+      stepMs: 100,
+      clientOptions: { timeouts: { requestMs: 150 }, retry: { attempts: 1 } },
+    });
+    const { versionId } = await executeCore(h);
+    const base = h.sandbox()!.baseUrl;
+    await sandboxAdmin(base, 'PUT', '/sandbox/faults', { latency_ms: 400 });
+    await h.waitFor((e) => e.type === 'connectivity-changed' && !e.online);
+    expect((await h.desk.app.status({})).online).toBe(false);
+    await sandboxAdmin(base, 'DELETE', '/sandbox/faults');
+    await h.waitFor((e) => e.type === 'connectivity-changed' && e.online);
+    await h.waitFor(
+      (e) => e.type === 'version-status-changed' && e.versionId === versionId && e.ended,
+    );
+    expect((await h.desk.app.status({})).online).toBe(true);
+  });
+
+  it('a malformed or mistyped answer is a typed error and leaves the cache as it was', async () => {
+    h = await openDeskHarness({ stepMs: 0 });
+    const profileId = (await h.desk.profiles.useSandbox({})).id;
+    const before = await h.desk.strategies.get({ profileId, strategyId: CORE });
+    const base = h.sandbox()!.baseUrl;
+    for (const fault of [{ malformed_json_next: 1 }, { wrong_types_next: 1 }]) {
+      await sandboxAdmin(base, 'PUT', '/sandbox/faults', fault);
+      const error = await h.desk.strategies
+        .refresh({ profileId, strategyId: CORE })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DeskError);
+      expect((error as DeskError).kind).toBe('bad_response');
+      expect((error as DeskError).message).not.toMatch(/[{}]/);
+      expect(await h.desk.strategies.get({ profileId, strategyId: CORE })).toEqual(before);
+    }
+  });
+});
