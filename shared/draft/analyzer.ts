@@ -1,0 +1,278 @@
+import type { Decimal } from '../decimal';
+import { cashOf, draftDiffRow, leftOutRows } from './diff';
+import { Exact, HUNDRED, isZeroString, plain } from './exact';
+import {
+  draftErrors,
+  indexHoldings,
+  indexTarget,
+  inspectRow,
+  rowErrors,
+  type RowCore,
+  type TargetEntry,
+} from './rules';
+import type {
+  DiffRow,
+  DraftDiff,
+  DraftRowInput,
+  DraftValidation,
+  HeldPosition,
+  TargetPosition,
+  ValidatedRow,
+} from './types';
+
+export interface DraftAnalysis {
+  validation: DraftValidation;
+  diff: DraftDiff;
+}
+
+export interface DraftAnalyzer {
+  /**
+   * Sets the current target and holdings the draft is compared with (copied: later changes
+   * to the arrays passed in are not seen). Call it again whenever either changes.
+   */
+  setContext(target: readonly TargetPosition[], holdings: readonly HeldPosition[]): void;
+  /**
+   * Validates the draft and diffs it against the context. The answer equals
+   * validateDraft(rows, {previousTarget: target}) and diffDraft(that, target, holdings).
+   */
+  analyze(rows: readonly DraftRowInput[]): DraftAnalysis;
+}
+
+/** Beyond this many changed rows in one call, starting over is as cheap as patching. */
+const PATCH_LIMIT = 64;
+
+/**
+ * The draft editor's validator: one per open draft. It remembers the last rows it saw and,
+ * when the row count is unchanged, redoes only the rows whose symbol or weight changed (plus
+ * the rows sharing their symbols, for duplicates), patches the total and the left-out rows.
+ * A keystroke then costs a string comparison per row instead of a Decimal parse per row.
+ * Inserting or deleting rows, or a new context, starts over (linear).
+ */
+export function createDraftAnalyzer(
+  target: readonly TargetPosition[] = [],
+  holdings: readonly HeldPosition[] = [],
+): DraftAnalyzer {
+  let context = makeContext(target, holdings);
+  let state: State | null = null;
+  return {
+    setContext(nextTarget, nextHoldings) {
+      context = makeContext(nextTarget, nextHoldings);
+      state = null;
+    },
+    analyze(rows) {
+      if (!state || rows.length !== state.symbols.length || !patch(state, rows))
+        state = rebuild(rows, context);
+      return answer(state);
+    },
+  };
+}
+
+interface Context {
+  targetMap: Map<string, TargetEntry>;
+  held: Map<string, string>;
+  /** Where a left-out symbol's row goes: target order, then holdings order. */
+  order: Map<string, number>;
+  oldCash: string;
+}
+
+function makeContext(
+  target: readonly TargetPosition[],
+  holdings: readonly HeldPosition[],
+): Context {
+  const targetMap = indexTarget(target);
+  const held = indexHoldings(holdings);
+  const order = new Map<string, number>();
+  for (const symbol of targetMap.keys()) order.set(symbol, order.size);
+  for (const [symbol, quantity] of held)
+    if (!order.has(symbol) && !isZeroString(quantity)) order.set(symbol, order.size);
+  return { targetMap, held, order, oldCash: cashOf(targetMap) };
+}
+
+interface State {
+  /** The raw strings last seen, to spot changed rows. */
+  symbols: string[];
+  weights: string[];
+  cores: RowCore[];
+  validated: ValidatedRow[];
+  diffRows: DiffRow[];
+  /** Row indexes per normalized symbol, ascending (as validateDraft lists them). */
+  bySymbol: Map<string, number[]>;
+  total: Decimal;
+  zeroRows: number;
+  errorRows: number;
+  /** Target symbols no row names. */
+  leftOut: number;
+  /** Rows of symbols the draft leaves out, in context order, with their order keys. */
+  leftOutRows: DiffRow[];
+  leftOutKeys: number[];
+  context: Context;
+}
+
+function rebuild(rows: readonly DraftRowInput[], context: Context): State {
+  const state: State = {
+    symbols: rows.map((r) => r.symbol),
+    weights: rows.map((r) => r.weight),
+    cores: new Array(rows.length),
+    validated: new Array(rows.length),
+    diffRows: new Array(rows.length),
+    bySymbol: new Map(),
+    total: new Exact(0),
+    zeroRows: 0,
+    errorRows: 0,
+    leftOut: 0,
+    leftOutRows: [],
+    leftOutKeys: [],
+    context,
+  };
+  for (let i = 0; i < rows.length; i++) {
+    const core = inspectRow(rows[i]!.symbol, rows[i]!.weight);
+    state.cores[i] = core;
+    if (core.decimal) state.total = state.total.plus(core.decimal);
+    if (core.zero) state.zeroRows++;
+    if (core.symbol !== '') {
+      const list = state.bySymbol.get(core.symbol);
+      if (list) list.push(i);
+      else state.bySymbol.set(core.symbol, [i]);
+    }
+  }
+  for (let i = 0; i < rows.length; i++) refreshRow(state, i);
+  const { targetMap, held, order } = context;
+  for (const symbol of targetMap.keys()) if (!state.bySymbol.has(symbol)) state.leftOut++;
+  state.leftOutRows = leftOutRows(targetMap, held, (s) => state.bySymbol.has(s));
+  state.leftOutKeys = state.leftOutRows.map((row) => order.get(row.symbol)!);
+  return state;
+}
+
+/** Applies the changed rows; false when too many changed (the caller rebuilds). */
+function patch(state: State, rows: readonly DraftRowInput[]): boolean {
+  const changed: number[] = [];
+  // The hot loop of every keystroke: locals, so nothing is reloaded per row.
+  const symbols = state.symbols;
+  const weights = state.weights;
+  const n = rows.length;
+  for (let i = 0; i < n; i++) {
+    const row = rows[i]!;
+    if (row.symbol !== symbols[i] || row.weight !== weights[i]) {
+      if (changed.push(i) > PATCH_LIMIT) return false;
+    }
+  }
+  if (changed.length === 0) return true;
+
+  const touchedSymbols = new Set<string>();
+  const dirty = new Set<number>(changed);
+  for (const i of changed) {
+    const before = state.cores[i]!;
+    const after = inspectRow(rows[i]!.symbol, rows[i]!.weight);
+    state.symbols[i] = rows[i]!.symbol;
+    state.weights[i] = rows[i]!.weight;
+    state.cores[i] = after;
+    if (before.decimal) state.total = state.total.minus(before.decimal);
+    if (after.decimal) state.total = state.total.plus(after.decimal);
+    state.zeroRows += Number(after.zero) - Number(before.zero);
+    if (before.symbol === after.symbol) continue;
+    touchedSymbols.add(before.symbol);
+    touchedSymbols.add(after.symbol);
+    if (before.symbol !== '') removeIndex(state, before.symbol, i);
+    if (after.symbol !== '') addIndex(state, after.symbol, i);
+  }
+  // Rows sharing a touched symbol may gain or lose their duplicate error.
+  for (const symbol of touchedSymbols)
+    for (const j of state.bySymbol.get(symbol) ?? []) dirty.add(j);
+  for (const i of dirty) refreshRow(state, i);
+  return true;
+}
+
+function removeIndex(state: State, symbol: string, index: number): void {
+  const list = state.bySymbol.get(symbol)!;
+  list.splice(list.indexOf(index), 1);
+  if (list.length > 0) return;
+  state.bySymbol.delete(symbol);
+  if (state.context.targetMap.has(symbol)) state.leftOut++;
+  const key = state.context.order.get(symbol);
+  if (key === undefined) return;
+  // The symbol is now left out: its row joins the left-out rows at its place.
+  const at = searchKey(state.leftOutKeys, key);
+  state.leftOutKeys.splice(at, 0, key);
+  state.leftOutRows.splice(at, 0, leftOutRowOf(state.context, symbol));
+}
+
+function leftOutRowOf(context: Context, symbol: string): DiffRow {
+  return leftOutRows(
+    context.targetMap.has(symbol) ? new Map([[symbol, context.targetMap.get(symbol)!]]) : new Map(),
+    new Map([[symbol, context.held.get(symbol) ?? '0']]),
+    () => false,
+  )[0]!;
+}
+
+/** First position whose key is >= key (keys ascending). */
+function searchKey(keys: readonly number[], key: number): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function addIndex(state: State, symbol: string, index: number): void {
+  const list = state.bySymbol.get(symbol);
+  if (!list) {
+    state.bySymbol.set(symbol, [index]);
+    if (state.context.targetMap.has(symbol)) state.leftOut--;
+    const key = state.context.order.get(symbol);
+    if (key !== undefined) {
+      const at = searchKey(state.leftOutKeys, key);
+      state.leftOutKeys.splice(at, 1);
+      state.leftOutRows.splice(at, 1);
+    }
+    return;
+  }
+  let at = list.length;
+  while (at > 0 && list[at - 1]! > index) at--;
+  list.splice(at, 0, index);
+}
+
+const NONE: readonly number[] = [];
+
+function refreshRow(state: State, i: number): void {
+  const core = state.cores[i]!;
+  const same = core.symbol === '' ? NONE : (state.bySymbol.get(core.symbol) ?? NONE);
+  const errors = rowErrors(i, core, same);
+  const previous = state.validated[i];
+  if (previous && previous.errors.length > 0) state.errorRows--;
+  if (errors.length > 0) state.errorRows++;
+  const row: ValidatedRow = { index: i, symbol: core.symbol, weight: core.weight, errors };
+  state.validated[i] = row;
+  state.diffRows[i] = draftDiffRow(row, core.decimal, state.context.targetMap, state.context.held);
+}
+
+function answer(state: State): DraftAnalysis {
+  const rowCount = state.cores.length;
+  const errors = draftErrors({
+    rowCount,
+    total: state.total,
+    allZero: state.zeroRows === rowCount,
+    hasTarget: state.context.targetMap.size > 0,
+    leftOut: state.leftOut,
+  });
+  const cash = plain(HUNDRED.minus(state.total));
+  return {
+    validation: {
+      rows: state.validated.slice(),
+      errors,
+      total: plain(state.total),
+      cash,
+      valid: state.errorRows === 0 && errors.length === 0,
+    },
+    diff: {
+      rows:
+        state.leftOutRows.length === 0
+          ? state.diffRows.slice()
+          : state.diffRows.concat(state.leftOutRows),
+      oldCash: state.context.oldCash,
+      newCash: cash,
+    },
+  };
+}

@@ -1,0 +1,13 @@
+/** The draft core: validation, diff, execute body, editing helpers and paste parsing. */
+export * from './types';
+export { validateDraft, parseImportedWeight } from './validate';
+export type { ValidateOptions, ImportedWeight } from './validate';
+export { diffDraft, predictAction } from './diff';
+export { createDraftAnalyzer } from './analyzer';
+export type { DraftAnalysis, DraftAnalyzer } from './analyzer';
+export { buildExecuteBody, InvalidDraftError } from './execute-body';
+export { rescaleToTotal, setToZero, RESCALE_PLACES } from './edit';
+export type { RescaleResult } from './edit';
+export { parseDraftPaste, describePaste } from './paste';
+export type { PastedRow, PasteError, PasteResult } from './paste';
+export { normalizeSymbol } from './rules';

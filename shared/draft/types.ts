@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import type { PositionAction } from '../domain/resources';
+
+/** One row of a draft as the manager typed it (decimal strings, never numbers). */
+export interface DraftRowInput {
+  symbol: string;
+  weight: string;
+}
+
+/** A position of the current target: the latest executed version's positions. */
+export interface TargetPosition {
+  symbol: string;
+  weight: string;
+}
+
+/** What the strategy holds now. */
+export interface HeldPosition {
+  symbol: string;
+  quantity: string;
+}
+
+/** Boundary schemas (IPC, SQLite rows, imports): plain strings, checked before use. */
+export const draftRowInput = z.object({ symbol: z.string(), weight: z.string() });
+export const draftRowsInput = z.array(draftRowInput);
+
+export type RowErrorCode =
+  | 'symbol-empty'
+  | 'symbol-invalid'
+  | 'symbol-duplicate'
+  | 'weight-empty'
+  | 'weight-not-decimal'
+  | 'weight-out-of-range';
+
+export type DraftErrorCode =
+  'no-positions' | 'too-many-rows' | 'too-many-positions' | 'total-over-98' | 'nothing-to-execute';
+
+export interface RowError {
+  code: RowErrorCode;
+  /** The cell the error belongs to, so the grid can mark it. */
+  field: 'symbol' | 'weight';
+  message: string;
+}
+
+export interface DraftError {
+  code: DraftErrorCode;
+  message: string;
+}
+
+export interface ValidatedRow {
+  /** Zero-based position in the draft; messages say "Row index+1". */
+  index: number;
+  /** Trimmed and upper-cased. */
+  symbol: string;
+  /** Trimmed, otherwise exactly as typed. */
+  weight: string;
+  errors: RowError[];
+}
+
+export interface DraftValidation {
+  rows: ValidatedRow[];
+  errors: DraftError[];
+  /** Sum of every weight that is a decimal string (out-of-range ones included). */
+  total: string;
+  /** 100 - total, exactly; present even when the draft is invalid. */
+  cash: string;
+  valid: boolean;
+}
+
+export interface DiffRow {
+  symbol: string;
+  /** Index of the draft row, or null for a symbol left out of the draft. */
+  draftIndex: number | null;
+  /** Current target weight as the service sent it, '0' when not in the target. */
+  oldWeight: string;
+  /** Draft weight as typed (trimmed); '0' for a symbol left out of the draft. */
+  newWeight: string;
+  /** new - old, or null when the draft weight is not a decimal string. */
+  change: string | null;
+  /**
+   * Predicted action (DESIGN section 3); null for a draft row with any error and for a
+   * held symbol that is neither in the draft nor in the target (the body does not name it).
+   */
+  action: PositionAction | null;
+  /** Quantity held now, '0' when not held. */
+  heldQuantity: string;
+  /** Held (non-zero quantity) and absent from the draft: the rebalance will sell it. */
+  heldNotInDraft: boolean;
+  /** In the current target and absent from the draft: sent with weight 0 (REMOVE). */
+  inTargetNotInDraft: boolean;
+}
+
+export interface DraftDiff {
+  /** Draft rows in draft order, then left-out target symbols, then other held symbols. */
+  rows: DiffRow[];
+  /** 100 - sum of the current target (100 when there is none). */
+  oldCash: string;
+  /** The draft's cash remainder (same as DraftValidation.cash). */
+  newCash: string;
+}
+
+/** The most one position may hold, and the most all positions may total (cash >= 2). */
+export const MAX_WEIGHT = '98';
+export const MAX_ROWS = 1000;

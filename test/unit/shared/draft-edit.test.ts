@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { rescaleToTotal, setToZero } from '../../../shared/draft/edit';
+import { describePaste, parseDraftPaste } from '../../../shared/draft/paste';
+import type { DraftRowInput } from '../../../shared/draft/types';
+
+const rows = (...weights: string[]): DraftRowInput[] =>
+  weights.map((weight, i) => ({ symbol: `S${i}`, weight }));
+const weightsOf = (result: ReturnType<typeof rescaleToTotal>) =>
+  result.ok ? result.rows.map((r) => r.weight) : result.error;
+
+describe('rescaleToTotal', () => {
+  it('scales proportionally', () => {
+    expect(weightsOf(rescaleToTotal(rows('10', '20', '30'), '90'))).toEqual(['15', '30', '45']);
+  });
+
+  it('rounds down to 6 places and puts the remainder on the largest row', () => {
+    expect(weightsOf(rescaleToTotal(rows('1', '2', '1'), '98'))).toEqual(['24.5', '49', '24.5']);
+    expect(weightsOf(rescaleToTotal(rows('1', '1', '1'), '98'))).toEqual([
+      '32.666668',
+      '32.666666',
+      '32.666666',
+    ]);
+  });
+
+  it('leaves locked rows and rows at 0 as typed', () => {
+    const result = rescaleToTotal(rows('10.50', '0', '20', '30'), '50.5', new Set([0]));
+    expect(weightsOf(result)).toEqual(['10.50', '0', '16', '24']);
+  });
+
+  it('rescales to 0: every unlocked row with a weight becomes 0', () => {
+    const result = rescaleToTotal(rows('0.7', '3', '0'), '0', new Set([2]));
+    expect(weightsOf(result)).toEqual(['0', '0', '0']);
+  });
+
+  it('accepts a total with % and spaces', () => {
+    expect(weightsOf(rescaleToTotal(rows('1', '1'), ' 50 % '))).toEqual(['25', '25']);
+  });
+
+  it('returns the same weights when they already sum to the total', () => {
+    expect(weightsOf(rescaleToTotal(rows('1.1234567', '2'), '3.1234567'))).toEqual([
+      '1.1234567',
+      '2',
+    ]);
+  });
+
+  it.each([
+    [rows('10'), '99', /from 0 to 98/],
+    [rows('10'), '-1', /from 0 to 98/],
+    [rows('10'), '1e2', /exponent/],
+    [[], '50', /no rows/],
+    [rows('10', 'abc'), '50', /^Row 2 \(S1\): weight "abc" is not a decimal number/],
+    [rows('10', '-1'), '50', /^Row 2 \(S1\): weight -1 is below 0/],
+    [rows('0', '0'), '50', /Every unlocked row is at 0/],
+  ])('refuses impossible cases clearly (%#)', (input, total, error) => {
+    const result = rescaleToTotal(input, total);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatch(error);
+  });
+
+  it('refuses when locked rows exceed the total or everything is locked', () => {
+    const locked = rescaleToTotal(rows('60', '10'), '50', new Set([0]));
+    expect(locked).toEqual({
+      ok: false,
+      error:
+        'The locked rows already total 60, more than 50; unlock some rows or choose a larger total.',
+    });
+    const all = rescaleToTotal(rows('10', '10'), '50', new Set([0, 1]));
+    expect(all.ok === false && all.error).toMatch(/^Every row is locked/);
+  });
+
+  it('does not touch its input', () => {
+    const input = rows('1', '3');
+    rescaleToTotal(input, '8');
+    expect(input.map((r) => r.weight)).toEqual(['1', '3']);
+  });
+});
+
+describe('setToZero', () => {
+  it('sets the chosen rows to 0 and keeps the others (same objects)', () => {
+    const input = rows('1', '2', '3');
+    const result = setToZero(input, [0, 2, 9]);
+    expect(result.map((r) => r.weight)).toEqual(['0', '2', '0']);
+    expect(result[1]).toBe(input[1]);
+    expect(input[0]!.weight).toBe('1');
+  });
+});
+
+describe('parseDraftPaste', () => {
+  it('reads TSV from a spreadsheet with a header, % and CRLF', () => {
+    const result = parseDraftPaste('Symbol\tWeight\r\naapl\t12.5%\r\nBRK.B\t 3 \r\n');
+    expect(result).toEqual({
+      rows: [
+        { symbol: 'AAPL', weight: '12.5', line: 2 },
+        { symbol: 'BRK.B', weight: '3', line: 3 },
+      ],
+      errors: [],
+      header: true,
+      delimiter: '\t',
+    });
+  });
+
+  it('reads CSV without a header, quoted fields, LF', () => {
+    const result = parseDraftPaste('"msft","1.25"\n"A""B",2\nGOOG,0\n');
+    expect(result.header).toBe(false);
+    expect(result.delimiter).toBe(',');
+    expect(result.rows).toEqual([
+      { symbol: 'MSFT', weight: '1.25', line: 1 },
+      { symbol: 'A"B', weight: '2', line: 2 },
+      { symbol: 'GOOG', weight: '0', line: 3 },
+    ]);
+  });
+
+  it('takes header columns in any order and case, ignoring extra columns', () => {
+    const result = parseDraftPaste('Name,WEIGHT,Ticker\r\n"Apple, Inc.",5,AAPL\r\n');
+    expect(result.rows).toEqual([{ symbol: 'AAPL', weight: '5', line: 2 }]);
+  });
+
+  it('reads semicolon CSV and refuses decimal commas with the line', () => {
+    const result = parseDraftPaste('symbol;weight\nAAPL;1,5\nMSFT;2\n');
+    expect(result.delimiter).toBe(';');
+    expect(result.rows).toEqual([{ symbol: 'MSFT', weight: '2', line: 3 }]);
+    expect(result.errors).toEqual([
+      {
+        line: 2,
+        message:
+          'Line 2 (AAPL): weight "1,5" uses a comma; use a dot for decimals and no thousands separators.',
+      },
+    ]);
+  });
+
+  it('reports each bad line by number and skips blank lines', () => {
+    const result = parseDraftPaste('AAPL,1e3\n\n,5\nMSFT\nGOOG,\nNVDA,abc\nAMD,2\n');
+    expect(result.rows).toEqual([{ symbol: 'AMD', weight: '2', line: 7 }]);
+    expect(result.errors.map((e) => e.message)).toEqual([
+      'Line 1 (AAPL): weight "1e3" uses exponent notation; write the number out in full.',
+      'Line 3: the symbol is empty.',
+      'Line 4 (MSFT): there is no weight.',
+      'Line 5 (GOOG): there is no weight.',
+      'Line 6 (NVDA): weight "abc" is not a decimal number.',
+    ]);
+    expect(describePaste(result)).toBe('Read 1 row; 5 lines could not be read.');
+  });
+
+  it('counts lines inside quoted fields and reports an unclosed quote', () => {
+    const result = parseDraftPaste('"A\nB",1\nC,2\n"D,3\n');
+    expect(result.rows.map((r) => r.line)).toEqual([1, 3]);
+    expect(result.errors).toEqual([{ line: 4, message: 'Line 4: a quote is never closed.' }]);
+  });
+
+  it('says when a header lacks a column', () => {
+    const result = parseDraftPaste('Symbol,Pct\nAAPL,1\n');
+    expect(result.errors[0]!.message).toBe(
+      'Line 1 looks like a header but needs both a Symbol and a Weight column.',
+    );
+    expect(result.rows).toEqual([{ symbol: 'AAPL', weight: '1', line: 2 }]);
+  });
+
+  it('ignores a byte order mark', () => {
+    expect(parseDraftPaste('\uFEFFsymbol,weight\nA,1').rows).toEqual([
+      { symbol: 'A', weight: '1', line: 2 },
+    ]);
+  });
+});
