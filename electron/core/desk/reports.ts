@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeskHandlers } from '../../../shared/contract';
 import type { ReportSelection } from '../../../shared/views';
-import { writeOrderReport, type OrderReportRow } from '../reports';
+import { writeOrderReport } from '../reports';
 import type { OrderReportQuery } from '../store';
 import type { DeskContext } from './context';
 
@@ -40,10 +40,8 @@ export function reportHandlers(
       const path = await choosePath(suggestedName(selection));
       if (path === null) return null;
       const exportId = randomUUID();
-      // The store's rows carry the report's columns; the writer validates every numeric cell.
-      const rows = ctx.store.reports.iterateOrderReportRows(
-        queryOf(profileId, selection),
-      ) as Iterable<OrderReportRow>;
+      // The writer validates every numeric cell as it goes.
+      const rows = ctx.store.reports.iterateOrderReportRows(queryOf(profileId, selection));
       const written = await writeOrderReport(rows, path, {
         onProgress: (n) => ctx.emit({ type: 'export-progress', exportId, rows: n, done: false }),
       });

@@ -6,8 +6,4 @@ export type { StoredStrategy, StoredHolding } from './repositories/strategies';
 export type { StoredVersion, VersionOrigin, VersionUpsertOptions } from './repositories/versions';
 export type { Draft, DraftRow, DraftSummary } from './repositories/drafts';
 export { IN_FLIGHT_STATES, type JournalEntry, type JournalState } from './repositories/journal';
-export {
-  ORDER_REPORT_COLUMNS,
-  type OrderReportQuery,
-  type OrderReportRow,
-} from './repositories/reports';
+export { type OrderReportQuery, type OrderReportRow } from './repositories/reports';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ORDER_REPORT_COLUMNS } from '../../../electron/core/store';
+import { ORDER_REPORT_COLUMNS } from '../../../electron/core/reports';
 import { openTemp, seedStrategy, strategyResponse, ts, versionResponse } from './fixtures';
 
 describe('order report rows', () => {

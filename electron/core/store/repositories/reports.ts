@@ -1,28 +1,8 @@
 import Database from 'better-sqlite3';
+import type { OrderReportRow } from '../../reports/columns';
 
-/** The CSV columns of an order report (DESIGN section 6), in order. */
-export const ORDER_REPORT_COLUMNS = [
-  'strategy_id',
-  'strategy_name',
-  'version_id',
-  'version_status',
-  'executed_at',
-  'order_id',
-  'date',
-  'side',
-  'symbol',
-  'status',
-  'status_reason',
-  'order_quantity',
-  'order_value',
-  'filled_quantity',
-  'filled_value',
-  'filled_average_price',
-  'inserted_at',
-  'updated_at',
-] as const;
-
-export type OrderReportRow = Record<(typeof ORDER_REPORT_COLUMNS)[number], string | null>;
+// The report's columns are the report module's: the query selects exactly those, in order.
+export type { OrderReportRow } from '../../reports/columns';
 
 /** Which orders: one version, every version of a strategy, or versions executed in [from, to). */
 export type OrderReportQuery =
