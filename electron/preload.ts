@@ -1,0 +1,67 @@
+import { contextBridge, ipcRenderer } from 'electron';
+import { listChannels, type Area, type DeskApi, type DeskEvent } from '../shared/contract';
+import { IPC_EVENT_CHANNEL, ipcChannelFor } from './shell/app-identity';
+import { toBridgeError, unwrapCallResult, validEvent } from './shell/dispatch';
+
+/**
+ * The renderer's only door to the main process: exactly the contract, as `window.desk`. Built
+ * from listChannels(), so a channel added to the contract appears here without an edit, and
+ * checked with `satisfies DeskApi`, so an area missing here fails to compile. A failure rejects
+ * with the DeskError's data (toBridgeError): contextBridge would strip a DeskError to its message,
+ * and the renderer's asDeskError rebuilds it. Bundled into one CommonJS file: a sandboxed preload
+ * can require only electron and a few built-ins.
+ */
+
+type AnyMethod = (input: unknown) => Promise<unknown>;
+
+const channels = listChannels();
+
+function area<A extends Area>(name: A): DeskApi[A] {
+  const methods: Record<string, AnyMethod> = {};
+  for (const entry of channels) {
+    if (entry.area !== name) continue;
+    // Only the input crosses; the renderer never gets ipcRenderer nor an IPC event object.
+    methods[entry.method] = async (input: unknown) => {
+      try {
+        const result: unknown = await ipcRenderer.invoke(ipcChannelFor(entry.channel), input);
+        return unwrapCallResult(entry.channel, result);
+      } catch (error) {
+        // A DeskError's fields would not survive contextBridge: reject with its data instead.
+        throw toBridgeError(error);
+      }
+    };
+  }
+  return methods as unknown as DeskApi[A];
+}
+
+const listeners = new Set<(event: DeskEvent) => void>();
+ipcRenderer.on(IPC_EVENT_CHANNEL, (_event, payload: unknown) => {
+  const event = validEvent(payload);
+  if (!event) return;
+  for (const listener of listeners) {
+    try {
+      listener(event);
+    } catch (error) {
+      console.error('A desk event listener failed', error);
+    }
+  }
+});
+
+const desk = {
+  profiles: area('profiles'),
+  strategies: area('strategies'),
+  drafts: area('drafts'),
+  versions: area('versions'),
+  reports: area('reports'),
+  app: area('app'),
+  events: {
+    subscribe(listener: (event: DeskEvent) => void): () => void {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  },
+} satisfies DeskApi;
+
+contextBridge.exposeInMainWorld('desk', desk);

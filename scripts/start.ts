@@ -1,0 +1,121 @@
+/**
+ * `npm start`: builds what is missing, then runs the Electron app; where Electron cannot run
+ * (no binary, no display), says why in one line and serves the same app from the browser host.
+ *   npm start -- --port 5180 --data-dir /some/folder   (both optional; the host picks a free port)
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultDataDir, appLayout } from '../electron/shell/paths';
+import { electronEnv, planLaunch } from '../electron/shell/launch';
+import { buildElectron, buildKeytarForElectron, buildSqliteForElectron } from './build-electron';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const layout = appLayout(root);
+
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+/** Newest modification time under a folder (the renderer's sources), in ms. */
+function newestMtime(path: string): number {
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return readdirSync(path).reduce(
+    (newest, name) => Math.max(newest, newestMtime(join(path, name))),
+    info.mtimeMs,
+  );
+}
+
+function buildRendererIfStale(): void {
+  const index = join(layout.rendererDir, 'index.html');
+  const sources = [
+    join(root, 'renderer'),
+    join(root, 'shared'),
+    join(root, 'vite.config.ts'),
+  ].filter(existsSync);
+  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
+  if (built > 0 && built >= Math.max(...sources.map(newestMtime))) return;
+  console.log('Building the renderer…');
+  const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) {
+    console.error('The renderer did not build (see above); fix that, then run npm start again.');
+    process.exit(1);
+  }
+}
+
+function relay(child: ChildProcess): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+const plan = planLaunch({
+  platform: process.platform,
+  env: process.env,
+  electronPackageDir: join(root, 'node_modules', 'electron'),
+  exists: existsSync,
+  readText: (path) => (existsSync(path) ? readFileSync(path, 'utf8') : null),
+  runs: (executable) =>
+    spawnSync(executable, ['--version'], {
+      timeout: 15_000,
+      env: electronEnv(process.env),
+      stdio: 'ignore',
+    }).status === 0,
+  isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
+});
+
+/** The Electron build of better-sqlite3, built once; null with the reason when it cannot be. */
+function electronSqliteProblem(): string | null {
+  if (existsSync(layout.electronSqliteBinding)) return null;
+  console.log('Building better-sqlite3 and keytar for Electron (once; this takes a few minutes)…');
+  try {
+    buildSqliteForElectron();
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  try {
+    buildKeytarForElectron();
+  } catch (error) {
+    // Not fatal: the app then keeps secrets for this session only and says so.
+    console.log(error instanceof Error ? error.message : String(error));
+  }
+  return null;
+}
+
+const sqliteProblem = plan.kind === 'electron' ? electronSqliteProblem() : null;
+if (plan.kind === 'electron' && sqliteProblem === null) {
+  buildRendererIfStale();
+  await buildElectron();
+  const env = electronEnv(process.env);
+  relay(spawn(plan.executable, [layout.mainBundle], { cwd: root, stdio: 'inherit', env }));
+} else {
+  console.log(
+    plan.kind === 'browser-host'
+      ? plan.reason
+      : `Electron is here but its database module is not (${sqliteProblem}): opening the browser host instead`,
+  );
+  buildRendererIfStale();
+  const dataDir = option('data-dir') ?? defaultDataDir(process.platform, process.env, homedir());
+  const port = option('port') ?? '0';
+  const cli = join(root, 'electron', 'host', 'cli.ts');
+  if (!existsSync(cli)) {
+    console.error(`The browser host is not there yet (${cli} is missing).`);
+    process.exit(1);
+  }
+  // The same Node with tsx's loader, the way `npm run serve` runs it; the host prints its URL.
+  relay(
+    spawn(process.execPath, ['--import', 'tsx', cli, '--port', port, '--data-dir', dataDir], {
+      cwd: root,
+      stdio: 'inherit',
+    }),
+  );
+}

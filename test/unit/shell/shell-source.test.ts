@@ -1,0 +1,213 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import {
+  CONTENT_SECURITY_POLICY,
+  HARDENED_WEB_PREFERENCES,
+} from '../../../electron/shell/security';
+
+/**
+ * The shell itself cannot run here (no Electron binary), so these tests read its source: they
+ * check that main.ts, preload.ts and ipc.ts apply the hardening the pure modules define.
+ */
+const root = join(__dirname, '..', '..', '..');
+const parse = (file: string) => {
+  const text = readFileSync(join(root, 'electron', file), 'utf8');
+  return { text, source: ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true) };
+};
+
+function nodesOf<T extends ts.Node>(node: ts.Node, test: (n: ts.Node) => n is T): T[] {
+  const found: T[] = [];
+  const visit = (n: ts.Node) => {
+    if (test(n)) found.push(n);
+    ts.forEachChild(n, visit);
+  };
+  visit(node);
+  return found;
+}
+const calls = (node: ts.Node) => nodesOf(node, ts.isCallExpression);
+/** Calls whose callee ends with `.name` (or is `name`). */
+const callsTo = (node: ts.Node, name: string) =>
+  calls(node).filter((c) => {
+    const callee = c.expression;
+    return ts.isPropertyAccessExpression(callee)
+      ? callee.name.text === name
+      : callee.getText() === name;
+  });
+const functionNamed = (source: ts.SourceFile, name: string) =>
+  nodesOf(source, ts.isFunctionDeclaration).find((f) => f.name?.text === name);
+
+function literalValue(node: ts.Expression): unknown {
+  if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
+  if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
+  if (ts.isStringLiteralLike(node)) return node.text;
+  return Symbol.for(node.getText());
+}
+function objectLiteral(node: ts.ObjectLiteralExpression): Record<string, unknown> {
+  return Object.fromEntries(
+    node.properties
+      .filter(ts.isPropertyAssignment)
+      .map((p) => [p.name.getText().replace(/['"]/g, ''), literalValue(p.initializer)]),
+  );
+}
+
+describe('main.ts', () => {
+  const { text, source } = parse('main.ts');
+
+  it('creates its window with every hardened webPreference, written out literally', () => {
+    const windows = nodesOf(source, ts.isNewExpression).filter(
+      (n) => n.expression.getText() === 'BrowserWindow',
+    );
+    expect(windows).toHaveLength(1);
+    const options = windows[0]!.arguments![0]!;
+    expect(ts.isObjectLiteralExpression(options)).toBe(true);
+    const prefsNode = (options as ts.ObjectLiteralExpression).properties
+      .filter(ts.isPropertyAssignment)
+      .find((p) => p.name.getText() === 'webPreferences')!.initializer;
+    expect(ts.isObjectLiteralExpression(prefsNode)).toBe(true);
+    const prefs = objectLiteral(prefsNode as ts.ObjectLiteralExpression);
+    expect(prefs).toMatchObject(HARDENED_WEB_PREFERENCES);
+    // Nothing else in there but the preload, devtools while developing, and Auxclick off.
+    expect(Object.keys(prefs).sort()).toEqual(
+      [
+        ...Object.keys(HARDENED_WEB_PREFERENCES),
+        'preload',
+        'devTools',
+        'disableBlinkFeatures',
+      ].sort(),
+    );
+    expect(prefs.disableBlinkFeatures).toBe('Auxclick');
+    expect(text).not.toMatch(/enableBlinkFeatures|webSecurity:\s*false|nodeIntegration:\s*true/);
+  });
+
+  it('holds the single-instance lock, sandboxes every renderer and keeps data in userData', () => {
+    expect(callsTo(source, 'requestSingleInstanceLock')).toHaveLength(1);
+    expect(callsTo(source, 'enableSandbox')).toHaveLength(1);
+    expect(text).toMatch(
+      /app\.setPath\('userData', join\(app\.getPath\('appData'\), DATA_DIR_NAME\)\)/,
+    );
+    expect(text).toMatch(/const dataDir = app\.getPath\('userData'\)/);
+  });
+
+  it('serves the renderer from its own privileged scheme, never from file://', () => {
+    const [registered] = callsTo(source, 'registerSchemesAsPrivileged');
+    expect(registered?.getText()).toMatch(/scheme: APP_SCHEME/);
+    expect(registered?.getText()).toMatch(/standard: true, secure: true/);
+    expect(registered?.getText()).not.toMatch(/bypassCSP|corsEnabled|allowServiceWorkers/);
+    const [handled] = callsTo(source, 'handle');
+    expect(handled?.expression.getText()).toBe('protocol.handle');
+    expect(handled?.getText()).toMatch(/answerAssetRequest\(layout\.rendererDir/);
+    expect(callsTo(source, 'loadURL').map((c) => c.arguments[0]!.getText())).toEqual([
+      'APP_ENTRY_URL',
+    ]);
+    expect(callsTo(source, 'loadFile')).toHaveLength(0);
+    expect(text).not.toMatch(/file:\/\//);
+  });
+
+  it('prevents every navigation, redirect and webview, and denies every new window', () => {
+    const ons = callsTo(source, 'on').map((c) => c.arguments.map((a) => a.getText()));
+    expect(ons).toContainEqual(["'will-navigate'", 'refuseNavigation']);
+    expect(ons).toContainEqual(["'will-redirect'", '(event) => event.preventDefault()']);
+    expect(ons).toContainEqual(["'will-attach-webview'", '(event) => event.preventDefault()']);
+    const refuse = functionNamed(source, 'refuseNavigation')!;
+    expect(refuse.body!.statements[0]!.getText()).toBe('event.preventDefault();');
+    const [windowOpen] = callsTo(source, 'setWindowOpenHandler');
+    const actions = nodesOf(windowOpen!, ts.isPropertyAssignment)
+      .filter((p) => p.name.getText() === 'action')
+      .map((p) => p.initializer.getText());
+    expect(actions).toEqual(["'deny'"]);
+    // Guarded for every webContents the app ever creates, not just the first window.
+    expect(text).toMatch(
+      /app\.on\('web-contents-created', \(_event, contents\) => guardContents\(contents\)\)/,
+    );
+  });
+
+  it('opens links outside only after decideLink has parsed them', () => {
+    const opens = callsTo(source, 'openExternal');
+    expect(opens).toHaveLength(1);
+    const open = functionNamed(source, 'openOutside')!.getText();
+    expect(open).toMatch(
+      /const target = decideLink\(url\)\.openExternally;\s+if \(!target\) return;/,
+    );
+  });
+
+  it('denies every permission request, check and device', () => {
+    expect(callsTo(source, 'setPermissionRequestHandler')[0]?.arguments[0]?.getText()).toBe(
+      'denyPermission',
+    );
+    expect(functionNamed(source, 'denyPermission')!.getText()).toMatch(
+      /callback\(permissionPolicy\.request\(permission\)\)/,
+    );
+    expect(callsTo(source, 'setPermissionCheckHandler')[0]?.getText()).toMatch(
+      /permissionPolicy\.check\(permission\)/,
+    );
+    expect(callsTo(source, 'setDevicePermissionHandler')[0]?.getText()).toMatch(/\(\) => false/);
+  });
+
+  it('sends the same CSP on other responses as the protocol does, and cancels foreign requests', () => {
+    const [headers] = callsTo(source, 'onHeadersReceived');
+    const csp = nodesOf(headers!, ts.isPropertyAssignment).find(
+      (p) => p.name.getText() === "'Content-Security-Policy'",
+    )!;
+    const [value] = (csp.initializer as ts.ArrayLiteralExpression).elements;
+    expect(literalValue(value!)).toBe(CONTENT_SECURITY_POLICY);
+    expect(callsTo(source, 'onBeforeRequest')[0]?.getText()).toMatch(
+      /cancel: !isAllowedRequest\(details\.url\)/,
+    );
+  });
+
+  it('suppresses Electronegativity findings only in place, each with a reason', () => {
+    const suppressions = text.split('\n').filter((l) => l.includes('eng-disable'));
+    for (const line of suppressions) expect(line).toMatch(/eng-disable [A-Z_ ]+: \S/);
+  });
+});
+
+describe('preload.ts', () => {
+  const { text, source } = parse('preload.ts');
+
+  it('exposes exactly the contract as window.desk, checked with satisfies DeskApi', () => {
+    const exposed = callsTo(source, 'exposeInMainWorld');
+    expect(exposed.map((c) => c.arguments.map((a) => a.getText()))).toEqual([["'desk'", 'desk']]);
+    expect(nodesOf(source, ts.isSatisfiesExpression).map((s) => s.type.getText())).toEqual([
+      'DeskApi',
+    ]);
+    expect(text).toMatch(/listChannels\(\)/);
+  });
+
+  it('never hands ipcRenderer or its events to the page', () => {
+    const desk = nodesOf(source, ts.isVariableDeclaration).find(
+      (d) => d.name.getText() === 'desk',
+    )!;
+    expect(desk.getText()).not.toMatch(/ipcRenderer/);
+    expect(callsTo(source, 'invoke')[0]?.arguments[0]?.getText()).toBe(
+      'ipcChannelFor(entry.channel)',
+    );
+    expect(callsTo(source, 'send')).toHaveLength(0);
+    expect(callsTo(source, 'sendSync')).toHaveLength(0);
+  });
+});
+
+describe('ipc.ts', () => {
+  const { source } = parse('ipc.ts');
+
+  it('checks the sender, then parses with the contract, for every channel', () => {
+    const handle = callsTo(source, 'handle')[0]!;
+    expect(handle.expression.getText()).toBe('ipcMain.handle');
+    const body = handle.arguments[1]!.getText();
+    expect(body.indexOf('senderProblem(')).toBeGreaterThan(-1);
+    expect(body.indexOf('senderProblem(')).toBeLessThan(body.indexOf('dispatchCall('));
+    expect(body).toMatch(
+      /isMainFrame: event\.senderFrame !== null && event\.senderFrame === event\.sender\.mainFrame/,
+    );
+  });
+
+  it('pushes only validated events, to pages of our origin', () => {
+    const push = nodesOf(source, ts.isVariableDeclaration).find(
+      (d) => d.name.getText() === 'push',
+    )!;
+    const text = push.getText();
+    expect(text.indexOf('validEvent(event)')).toBeLessThan(text.indexOf('webContents.send('));
+    expect(text).toMatch(/if \(!isAppUrl\(window\.webContents\.getURL\(\)\)\) continue;/);
+  });
+});
