@@ -4,17 +4,38 @@ import tseslint from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'crypto',
+  'http',
+  'https',
+  'net',
+  'child_process',
+];
 
 /** Import layering (DESIGN section 2): each runtime folder may only reach what it is allowed to. */
-const layer = (/** @type {string[]} */ files, /** @type {{group: string[], message: string}[]} */ patterns) => ({
+const layer = (
+  /** @type {string[]} */ files,
+  /** @type {{group: string[], message: string}[]} */ patterns,
+) => ({
   files,
   rules: { 'no-restricted-imports': ['error', { patterns }] },
 });
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'out/', 'coverage/', 'screenshots/', 'test-results/', '.vite/'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'out/',
+      'coverage/',
+      'screenshots/',
+      'test-results/',
+      '.vite/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -22,7 +43,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -45,7 +69,10 @@ export default tseslint.config(
   layer(
     ['renderer/**'],
     [
-      { group: ['electron', 'electron/*'], message: 'The renderer talks to the contract, not to electron.' },
+      {
+        group: ['electron', 'electron/*'],
+        message: 'The renderer talks to the contract, not to electron.',
+      },
       { group: ['**/electron/**'], message: 'renderer/ imports only renderer/ and shared/.' },
       { group: nodeBuiltins, message: 'The renderer has no Node modules.' },
     ],
@@ -53,7 +80,10 @@ export default tseslint.config(
   layer(
     ['electron/core/**', 'electron/sandbox/**', 'electron/host/**'],
     [
-      { group: ['electron', 'electron/*'], message: 'Only main.ts, preload.ts and ipc.ts import electron.' },
+      {
+        group: ['electron', 'electron/*'],
+        message: 'Only main.ts, preload.ts and ipc.ts import electron.',
+      },
       { group: ['**/renderer/**'], message: 'The main process does not import the renderer.' },
     ],
   ),
@@ -61,7 +91,10 @@ export default tseslint.config(
     ['electron/sandbox/**'],
     [
       { group: ['electron', 'electron/*'], message: 'The sandbox is plain Node.' },
-      { group: ['**/core/**', '../core/*'], message: 'The sandbox stands apart from the client it simulates.' },
+      {
+        group: ['**/core/**', '../core/*'],
+        message: 'The sandbox stands apart from the client it simulates.',
+      },
     ],
   ),
   {

@@ -1,0 +1,71 @@
+/**
+ * `npm run serve -- --port N --data-dir D`: the app in a browser, for machines where Electron
+ * cannot run. Prints the address to open (with its per-launch access key) and runs until stopped.
+ */
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDesk } from '../core/desk';
+import { openSecretStore } from '../core/secrets';
+import { defaultDataDir } from '../shell/paths';
+import { ensureRendererBuilt } from './build-renderer';
+import { startHost } from './index';
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(
+      `--port must be a whole number from 0 to 65535 (0 picks a free port), not "${raw}".`,
+    );
+  }
+  return port;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+    strict: true,
+  });
+  const port = parsePort(values.port);
+  const dataDir = resolve(
+    values['data-dir'] ?? defaultDataDir(process.platform, process.env, homedir()),
+  );
+  mkdirSync(dataDir, { recursive: true });
+
+  const staticDir = await ensureRendererBuilt();
+  const secretStore = await openSecretStore();
+  const desk = await createDesk({ dataDir, secretStore });
+  const host = await startHost({
+    handlers: desk,
+    subscribe: (listener) => desk.subscribe(listener),
+    port,
+    staticDir,
+  });
+
+  console.log(`Data folder: ${dataDir}`);
+  console.log(`Strategy desk is ready: ${host.url}`);
+  console.log(
+    "Open that address in your browser; it carries this launch's access key. Ctrl+C stops.",
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    await host.close();
+    await desk.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(
+    `Strategy desk could not start: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exit(1);
+});

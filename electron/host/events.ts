@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { deskEvent, type DeskEvent } from '../../shared/contract';
+
+export type Subscribe = (listener: (event: DeskEvent) => void) => () => void;
+
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * `GET /api/events`: the push channel as Server-Sent Events. The bridge reads it with fetch so
+ * the token travels in the Authorization header, never in a URL.
+ */
+export function registerEventRoute(
+  app: FastifyInstance,
+  subscribe: Subscribe,
+  streams: Set<() => void>,
+): void {
+  app.get('/api/events', (request, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write(': connected\n\n');
+
+    const unsubscribe = subscribe((event) => {
+      const parsed = deskEvent.safeParse(event);
+      if (!parsed.success) {
+        console.error(`[host] dropped an event outside its schema (type ${String(event?.type)})`);
+        return;
+      }
+      res.write(`event: desk\ndata: ${JSON.stringify(parsed.data)}\n\n`);
+    });
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    keepAlive.unref();
+
+    const end = () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+      streams.delete(end);
+      if (!res.writableEnded) res.end();
+    };
+    streams.add(end);
+    request.raw.on('close', end);
+    res.on('error', end);
+  });
+}

@@ -1,0 +1,117 @@
+import Fastify from 'fastify';
+import type { DeskHandlers } from '../../shared/contract';
+import { registerApiRoutes } from './api-routes';
+import { registerEventRoute, type Subscribe } from './events';
+import {
+  SECURITY_HEADERS,
+  allowedHost,
+  bearerToken,
+  crossSiteReason,
+  newToken,
+  refuse,
+  tokenMatches,
+} from './security';
+import { registerStaticFiles } from './static-files';
+
+export interface HostOptions {
+  handlers: DeskHandlers;
+  subscribe: Subscribe;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** The built renderer (dist/renderer). */
+  staticDir: string;
+  /** The per-launch token; a fresh random one unless given (tests only). */
+  token?: string;
+}
+
+export interface RunningHost {
+  /** Open this: it carries the token in the fragment, which never reaches a server log. */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** Request bodies larger than this are refused: a draft of 5000 rows is far smaller. */
+export const BODY_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * The browser host: the contract over loopback HTTP on 127.0.0.1, for headless machines and the
+ * end-to-end tests. Every call needs the per-launch token, our Host and our Origin.
+ */
+export async function startHost(options: HostOptions): Promise<RunningHost> {
+  const token = options.token ?? newToken();
+  // On close, cut every connection: a browser tab's keep-alive socket must not hold the app open.
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+  let port = -1;
+  const streams = new Set<() => void>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+    if (!allowedHost(request.headers.host, port)) {
+      return refuse(reply, 403, { kind: 'forbidden', message: 'Unknown host name.' });
+    }
+    const isApi = request.url === '/api' || request.url.startsWith('/api/');
+    if (!isApi) return;
+    const crossSite = crossSiteReason(request);
+    if (crossSite) return refuse(reply, 403, { kind: 'forbidden', message: crossSite });
+    if (!tokenMatches(token, bearerToken(request))) {
+      return refuse(reply, 401, {
+        kind: 'unauthorized',
+        message:
+          'This page has no valid access key. Open the address printed when the app started.',
+      });
+    }
+  });
+
+  // Only JSON crosses: a cross-site form cannot send it without a preflight we never answer.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, body === '' ? {} : JSON.parse(body as string));
+    } catch {
+      const error = new Error('The request body is not valid JSON.') as Error & {
+        statusCode: number;
+      };
+      error.statusCode = 400;
+      done(error, undefined);
+    }
+  });
+  app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) console.error(`[host] request failed: ${error.name}: ${error.message}`);
+    const message =
+      status === 413
+        ? 'The request is too large.'
+        : status === 415
+          ? 'Only JSON requests are accepted.'
+          : status < 500
+            ? error.message
+            : 'Something went wrong inside the app. Please try again.';
+    return refuse(reply, status, { kind: status < 500 ? 'bad-request' : 'internal', message });
+  });
+
+  app.setNotFoundHandler((_request, reply) =>
+    refuse(reply, 404, { kind: 'not-found', message: 'Not found.' }),
+  );
+
+  registerApiRoutes(app, options.handlers);
+  registerEventRoute(app, options.subscribe, streams);
+  await registerStaticFiles(app, options.staticDir);
+
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('The host has no port.');
+  port = address.port;
+
+  return {
+    url: `http://127.0.0.1:${port}/#token=${token}`,
+    port,
+    token,
+    async close() {
+      // Open event streams would keep the server from closing.
+      for (const end of [...streams]) end();
+      await app.close();
+    },
+  };
+}

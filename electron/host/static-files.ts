@@ -1,0 +1,59 @@
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Resolves a URL path to a file inside root, or null: no traversal (also through symlinks), no
+ * hidden files, no directory listing; `/` is index.html.
+ */
+export async function resolveStaticFile(root: string, urlPath: string): Promise<string | null> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const parts = decoded.split('/').filter((p) => p !== '');
+  if (parts.some((p) => p === '..' || p.startsWith('.'))) return null;
+  const relative = parts.length === 0 ? 'index.html' : parts.join('/');
+  const candidate = resolve(root, relative);
+  if (!candidate.startsWith(root + sep)) return null;
+  try {
+    const real = await realpath(candidate);
+    if (!real.startsWith(root + sep)) return null;
+    const info = await stat(real);
+    return info.isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function registerStaticFiles(app: FastifyInstance, staticDir: string): Promise<void> {
+  const root = await realpath(resolve(staticDir));
+  app.get('/*', async (request, reply) => {
+    const urlPath = request.url.split('?')[0] ?? '/';
+    const file = await resolveStaticFile(root, urlPath);
+    if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    // Hashed assets never change; index.html must always be fresh after a rebuild.
+    const cache = file.endsWith(`${sep}index.html`)
+      ? 'no-cache'
+      : 'public, max-age=31536000, immutable';
+    return reply.type(type).header('Cache-Control', cache).send(createReadStream(file));
+  });
+}

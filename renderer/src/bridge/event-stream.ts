@@ -1,0 +1,92 @@
+import { deskEvent, type DeskEvent } from '../../../shared/contract';
+
+/**
+ * Splits a Server-Sent Events byte stream into the data of each event. Chunks may cut lines and
+ * events anywhere; comments (keep-alives) are skipped.
+ */
+export class SseParser {
+  private buffer = '';
+  private data: string[] = [];
+
+  push(chunk: string): string[] {
+    this.buffer += chunk;
+    const out: string[] = [];
+    let newline: number;
+    while ((newline = this.buffer.search(/\r?\n/)) >= 0) {
+      const line = this.buffer.slice(0, newline);
+      this.buffer = this.buffer.slice(newline + (this.buffer[newline] === '\r' ? 2 : 1));
+      if (line === '') {
+        if (this.data.length > 0) out.push(this.data.join('\n'));
+        this.data = [];
+      } else if (line.startsWith('data:')) {
+        this.data.push(line.slice(line[5] === ' ' ? 6 : 5));
+      }
+    }
+    return out;
+  }
+}
+
+export interface EventStreamOptions {
+  url: string;
+  token: string;
+  fetch: typeof fetch;
+  onEvent: (event: DeskEvent) => void;
+  /** Told when the stream drops or comes back, so the screen can say the app is reconnecting. */
+  onState?: (connected: boolean) => void;
+}
+
+const MIN_DELAY_MS = 500;
+const MAX_DELAY_MS = 15_000;
+
+/**
+ * Reads the push channel with fetch (the token goes in a header, unlike EventSource) and
+ * reconnects with backoff until stopped. Returns the stop function.
+ */
+export function openEventStream(options: EventStreamOptions): () => void {
+  const controller = new AbortController();
+  let delay = MIN_DELAY_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const connect = async (): Promise<void> => {
+    try {
+      const response = await options.fetch(options.url, {
+        headers: { Authorization: `Bearer ${options.token}`, Accept: 'text/event-stream' },
+        signal: controller.signal,
+        cache: 'no-store',
+      });
+      if (!response.ok || !response.body) throw new Error(`status ${response.status}`);
+      options.onState?.(true);
+      delay = MIN_DELAY_MS;
+      const parser = new SseParser();
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        for (const data of parser.push(value)) dispatch(data, options.onEvent);
+      }
+    } catch {
+      // Dropped or refused: fall through to the retry below unless we were stopped.
+    }
+    if (controller.signal.aborted) return;
+    options.onState?.(false);
+    timer = setTimeout(() => void connect(), delay + Math.random() * delay * 0.3);
+    delay = Math.min(delay * 2, MAX_DELAY_MS);
+  };
+  void connect();
+
+  return () => {
+    controller.abort();
+    clearTimeout(timer);
+  };
+}
+
+function dispatch(data: string, onEvent: (event: DeskEvent) => void): void {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return;
+  }
+  const parsed = deskEvent.safeParse(json);
+  if (parsed.success) onEvent(parsed.data);
+}

@@ -1,0 +1,27 @@
+import { DeskError } from '../../../shared/views';
+
+/** Any failure as a DeskError, so every error on screen has a plain message and its details. */
+export function asDeskError(error: unknown): DeskError {
+  if (error instanceof DeskError) return error;
+  // Errors thrown across Electron's IPC lose their class but keep their fields.
+  if (typeof error === 'object' && error !== null && 'kind' in error && 'message' in error) {
+    const e = error as {
+      kind: unknown;
+      message: unknown;
+      status?: unknown;
+      serviceMessage?: unknown;
+    };
+    if (typeof e.kind === 'string' && typeof e.message === 'string') {
+      return new DeskError({
+        kind: e.kind,
+        message: e.message,
+        ...(typeof e.status === 'number' && { status: e.status }),
+        ...(typeof e.serviceMessage === 'string' && { serviceMessage: e.serviceMessage }),
+      });
+    }
+  }
+  return new DeskError({
+    kind: 'internal',
+    message: 'Something went wrong inside the app. Please try again.',
+  });
+}

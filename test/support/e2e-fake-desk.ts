@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import type { DeskEvent, DeskHandlers } from '../../shared/contract';
+import { DeskError, type ProfileView, type StrategyView } from '../../shared/views';
+
+/**
+ * A small in-memory DeskHandlers for the browser host's own tests: it checks the host's
+ * plumbing (auth, parsing, errors, events), not the desk. The end-to-end test uses the real desk.
+ */
+export function createFakeDesk() {
+  const listeners = new Set<(event: DeskEvent) => void>();
+  const profiles: ProfileView[] = [];
+  const calls: { channel: string; input: unknown }[] = [];
+  const now = new Date().toISOString();
+  const strategy = (profileId: string, id: string): StrategyView => ({
+    profileId,
+    id,
+    name: 'Core Equity',
+    description: 'A fake strategy',
+    feePercent: '0.25',
+    isLiquidateOnly: false,
+    liquidateOnlyReason: null,
+    holdings: [],
+    currentTarget: null,
+    runningVersionId: null,
+    syncedAt: now,
+  });
+  const notBuilt = (channel: string) => async () => {
+    throw new DeskError({ kind: 'not-built', message: `${channel} is not in the fake desk.` });
+  };
+  const track =
+    <I, O>(channel: string, fn: (input: I) => Promise<O>) =>
+    (input: I) => {
+      calls.push({ channel, input });
+      return fn(input);
+    };
+
+  const handlers: DeskHandlers = {
+    profiles: {
+      list: track('profiles.list', async () => profiles),
+      create: track('profiles.create', async (input) => {
+        const profile: ProfileView = {
+          id: randomUUID(),
+          name: input.name,
+          baseUrl: input.baseUrl,
+          clientId: input.clientId,
+          environment: 'production',
+          secretStorage: 'keychain',
+          hasSecret: true,
+          grantedScopes: null,
+          createdAt: now,
+        };
+        profiles.push(profile);
+        return profile;
+      }),
+      update: notBuilt('profiles.update'),
+      remove: notBuilt('profiles.remove'),
+      testConnection: track('profiles.testConnection', async () => {
+        throw new DeskError({
+          kind: 'unauthorized',
+          message: 'The service refused the client id or secret.',
+          status: 401,
+          serviceMessage: 'invalid_client',
+        });
+      }),
+      useSandbox: notBuilt('profiles.useSandbox'),
+    },
+    strategies: {
+      list: track('strategies.list', async () => []),
+      add: notBuilt('strategies.add'),
+      get: track('strategies.get', async (input) => strategy(input.profileId, input.strategyId)),
+      // A plain Error: the host must not pass its message on.
+      refresh: track('strategies.refresh', async () => {
+        throw new Error('SQLITE_BUSY at /home/someone/secret-path');
+      }),
+      // An answer outside the output schema: the host must refuse to pass it on.
+      remove: track('strategies.remove', async () => ({ ok: 'yes' }) as unknown as { ok: true }),
+    },
+    drafts: {
+      list: notBuilt('drafts.list'),
+      create: notBuilt('drafts.create'),
+      get: notBuilt('drafts.get'),
+      saveRows: notBuilt('drafts.saveRows'),
+      rename: notBuilt('drafts.rename'),
+      remove: notBuilt('drafts.remove'),
+    },
+    versions: {
+      list: notBuilt('versions.list'),
+      get: notBuilt('versions.get'),
+      import: notBuilt('versions.import'),
+      execute: notBuilt('versions.execute'),
+      retryExecution: notBuilt('versions.retryExecution'),
+      dismissExecution: notBuilt('versions.dismissExecution'),
+      journal: notBuilt('versions.journal'),
+      delete: notBuilt('versions.delete'),
+    },
+    reports: { exportOrders: notBuilt('reports.exportOrders') },
+    app: {
+      status: track('app.status', async () => {
+        return {
+          online: true,
+          lastSyncAt: null,
+          runningVersions: 0,
+          needsAttention: 0,
+          secretStorage: 'keychain' as const,
+          secretStorageReason: null,
+        };
+      }),
+    },
+  };
+
+  return {
+    handlers,
+    calls,
+    subscribe(listener: (event: DeskEvent) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emit(event: DeskEvent) {
+      for (const l of listeners) l(event);
+    },
+    listenerCount: () => listeners.size,
+  };
+}
