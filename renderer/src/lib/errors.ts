@@ -10,6 +10,7 @@ export function asDeskError(error: unknown): DeskError {
       message: unknown;
       status?: unknown;
       serviceMessage?: unknown;
+      details?: unknown;
     };
     if (typeof e.kind === 'string' && typeof e.message === 'string') {
       return new DeskError({
@@ -17,6 +18,8 @@ export function asDeskError(error: unknown): DeskError {
         message: e.message,
         ...(typeof e.status === 'number' && { status: e.status }),
         ...(typeof e.serviceMessage === 'string' && { serviceMessage: e.serviceMessage }),
+        ...(typeof e.details === 'object' &&
+          e.details !== null && { details: e.details as Record<string, unknown> }),
       });
     }
   }
