@@ -48,7 +48,7 @@ export function registerDeskIpc(options: DeskIpcOptions): DeskIpc {
             error: { kind: 'forbidden', message: 'This call did not come from the app window.' },
           };
         }
-        return dispatchCall(options.handlers, entry, payload, log);
+        return dispatchCall(options.handlers, entry, payload, (line) => log(`[ipc] ${line}`));
       },
     );
   }

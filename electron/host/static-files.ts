@@ -1,20 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { extname, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
+import { contentTypeFor } from '../shell/assets';
 
 /**
  * Resolves a URL path to a file inside root, or null: no traversal (also through symlinks), no
@@ -49,7 +37,7 @@ export async function registerStaticFiles(app: FastifyInstance, staticDir: strin
     const urlPath = request.url.split('?')[0] ?? '/';
     const file = await resolveStaticFile(root, urlPath);
     if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const type = contentTypeFor(file);
     // Hashed assets never change; index.html must always be fresh after a rebuild.
     const cache = file.endsWith(`${sep}index.html`)
       ? 'no-cache'

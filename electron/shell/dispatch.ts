@@ -25,7 +25,7 @@ export function toErrorData(error: unknown, channel: string, log = console.error
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
   // Channel, error name and message only: never the call's input, which may hold a secret.
-  log(`[ipc] ${channel} failed: ${name}: ${message}`);
+  log(`${channel} failed: ${name}: ${message}`);
   return { kind: 'internal', message: 'Something went wrong inside the app. Please try again.' };
 }
 
@@ -62,7 +62,7 @@ export async function dispatchCall(
   }
   const output = entry.output.safeParse(result);
   if (!output.success) {
-    log(`[ipc] ${entry.channel} answered outside its schema: ${describeIssues(output.error)}`);
+    log(`${entry.channel} answered outside its schema: ${describeIssues(output.error)}`);
     return {
       ok: false,
       error: {

@@ -111,7 +111,7 @@ describe('one IPC call', () => {
         message: 'Something went wrong inside the app. Please try again.',
       },
     });
-    expect(lines).toEqual(['[ipc] app.status failed: TypeError: x is undefined']);
+    expect(lines).toEqual(['app.status failed: TypeError: x is undefined']);
   });
 
   it('checks the answer against the output schema and strips fields the contract does not name', async () => {
@@ -172,7 +172,7 @@ describe('the preload side', () => {
   it('maps errors that are not DeskErrors to an internal error', () => {
     const logged: string[] = [];
     expect(toErrorData('boom', 'x.y', (l) => logged.push(l)).kind).toBe('internal');
-    expect(logged).toEqual(['[ipc] x.y failed: string: boom']);
+    expect(logged).toEqual(['x.y failed: string: boom']);
   });
 });
 
