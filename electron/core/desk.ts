@@ -132,7 +132,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     emit,
     now: () => new Date().toISOString(),
   };
-  const sandbox = new SandboxProfiles(ctx, options.startSandbox ?? defaultStartSandbox);
+  const sandbox = new SandboxProfiles(
+    ctx,
+    options.startSandbox ?? defaultStartSandbox,
+    options.dataDir,
+  );
   const exportsDir = join(options.dataDir, 'exports');
   const choosePath: ChooseExportPath =
     options.chooseExportPath ??

@@ -88,6 +88,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
       ? new Date(body.scheduled_for).toISOString().replace('Z', '000Z')
       : null;
     const version = createUnexecutedVersion(strategy, requested, scheduledFor);
+    ctx.changed();
     return reply
       .code(201)
       .send({ data: serializeVersion(version, { orders: true, positions: true }) });

@@ -159,6 +159,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): vo
         );
       }
       strategy.versions = strategy.versions.filter((v) => v !== version);
+      ctx.changed();
       return reply.code(204).send();
     },
   );
@@ -256,6 +257,7 @@ async function execute(ctx: SandboxContext, request: Req, reply: FastifyReply) {
     ctx.idempotency.set(slot, { strategyId: strategy.id, fingerprint: print, location, payload });
   }
   ctx.progression.start(strategy, version);
+  ctx.changed();
   if (consume(ctx.faults, 'drop_after_commit_next')) {
     // Committed, then the connection dies before any answer: the ambiguous failure.
     reply.hijack();

@@ -2,7 +2,8 @@ import { TokenStore } from './auth';
 import { buildDemoState } from './demo-data';
 import { Progression } from './engine';
 import { defaultFaults, type Faults, SlidingWindow } from './faults';
-import type { SandboxState } from './state';
+import type { SandboxSnapshot } from './persistence';
+import { runningRebalance, type SandboxState } from './state';
 
 /** A remembered 202 of an execute, replayed byte for byte for the same key. */
 export interface RememberedExecute {
@@ -20,16 +21,51 @@ export class SandboxContext {
   readonly tokenWindow = new SlidingWindow();
   readonly apiWindow = new SlidingWindow();
   /** Keyed by client id and Idempotency-Key: keys are scoped to the client. */
-  readonly idempotency = new Map<string, RememberedExecute>();
+  idempotency = new Map<string, RememberedExecute>();
   executionsAccepted = new Map<string, number>();
   tokenRequests = 0;
   apiRequests = 0;
   stepMs: number;
   readonly progression: Progression;
 
+  /** Called after every change of the state worth keeping (set by a persisted sandbox). */
+  onChange: () => void = () => undefined;
+
   constructor(private readonly initialStepMs: number) {
     this.stepMs = initialStepMs;
-    this.progression = new Progression(() => this.stepMs);
+    this.progression = new Progression(
+      () => this.stepMs,
+      () => this.changed(),
+    );
+  }
+
+  changed(): void {
+    this.onChange();
+  }
+
+  /** The state as saved, without tokens or faults. */
+  snapshot(): SandboxSnapshot {
+    return {
+      state: this.state,
+      idempotency: this.idempotency,
+      executionsAccepted: this.executionsAccepted,
+      tokenRequests: this.tokenRequests,
+      apiRequests: this.apiRequests,
+    };
+  }
+
+  /** Takes a saved state and lets the rebalances that were running go on. */
+  restore(snapshot: SandboxSnapshot): void {
+    this.progression.clear();
+    this.state = snapshot.state;
+    this.idempotency = snapshot.idempotency;
+    this.executionsAccepted = snapshot.executionsAccepted;
+    this.tokenRequests = snapshot.tokenRequests;
+    this.apiRequests = snapshot.apiRequests;
+    for (const strategy of this.state.strategies.values()) {
+      const running = runningRebalance(strategy);
+      if (running) this.progression.resume(strategy, running);
+    }
   }
 
   /** Demo data, no faults, zero counters, no idempotency memory, the start step time. */
@@ -42,6 +78,7 @@ export class SandboxContext {
     this.tokenRequests = 0;
     this.apiRequests = 0;
     this.stepMs = this.initialStepMs;
+    this.changed();
   }
 
   clearFaults(): void {

@@ -264,16 +264,40 @@ function applyFill(
 export class Progression {
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(private readonly stepMs: () => number) {}
+  /** `onStep` runs after every step, so a persisted sandbox can save what changed. */
+  constructor(
+    private readonly stepMs: () => number,
+    private readonly onStep: () => void = () => undefined,
+  ) {}
 
   start(strategy: StrategyRec, version: VersionRec): void {
-    this.after(() => {
-      version.status = 'CREATING_ORDERS';
+    this.resume(strategy, version);
+  }
+
+  /** Goes on from the version's current status (after a sandbox restart, from its saved state). */
+  resume(strategy: StrategyRec, version: VersionRec): void {
+    const fill = () => this.after(() => fillOrders(strategy, version));
+    const send = () =>
       this.after(() => {
         sendOrders(version);
-        this.after(() => fillOrders(strategy, version));
+        fill();
       });
-    });
+    switch (version.status) {
+      case 'PENDING':
+        this.after(() => {
+          version.status = 'CREATING_ORDERS';
+          send();
+        });
+        return;
+      case 'CREATING_ORDERS':
+        send();
+        return;
+      case 'IN_PROGRESS':
+        fill();
+        return;
+      default:
+        return;
+    }
   }
 
   clear(): void {
@@ -285,6 +309,7 @@ export class Progression {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       step();
+      this.onStep();
     }, this.stepMs());
     this.timers.add(timer);
   }

@@ -1,10 +1,22 @@
+import { join } from 'node:path';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS, startSandbox } from '../../sandbox';
 import type { Profile } from '../store';
 import type { DeskContext, EmbeddedSandbox } from './context';
 
-export type StartEmbeddedSandbox = () => Promise<EmbeddedSandbox>;
+export interface EmbeddedSandboxOptions {
+  /** Where the sandbox keeps its state, so a version executed there survives an app restart. */
+  statePath: string;
+}
 
-export const defaultStartSandbox: StartEmbeddedSandbox = () => startSandbox({ port: 0 });
+export type StartEmbeddedSandbox = (options: EmbeddedSandboxOptions) => Promise<EmbeddedSandbox>;
+
+export const defaultStartSandbox: StartEmbeddedSandbox = ({ statePath }) =>
+  startSandbox({ port: 0, statePath });
+
+/** The embedded sandbox's state file, beside the app's database. */
+export function sandboxStatePath(dataDir: string): string {
+  return join(dataDir, 'sandbox-state.json');
+}
 
 /** The demo strategies the built-in sandbox profile starts with, and their executed versions. */
 const DEMO_STRATEGIES = [
@@ -27,6 +39,8 @@ export class SandboxProfiles {
   constructor(
     private readonly ctx: DeskContext,
     private readonly start: StartEmbeddedSandbox,
+    /** The app's data folder: the sandbox's state file lives there. */
+    private readonly dataDir: string,
   ) {}
 
   /** Restarts the sandbox for an existing sandbox profile (the address changed since). */
@@ -89,10 +103,12 @@ export class SandboxProfiles {
   }
 
   private ensureRunning(): Promise<EmbeddedSandbox> {
-    this.running ??= this.start().catch((error: unknown) => {
-      this.running = null;
-      throw error;
-    });
+    this.running ??= this.start({ statePath: sandboxStatePath(this.dataDir) }).catch(
+      (error: unknown) => {
+        this.running = null;
+        throw error;
+      },
+    );
     return this.running;
   }
 }

@@ -25,3 +25,28 @@ export function missingScopes(profile: ProfileView, needed: readonly string[]): 
   if (profile.grantedScopes === null) return [];
   return needed.filter((scope) => !profile.grantedScopes!.includes(scope));
 }
+
+/** What each scope lets the app do, in the manager's words. */
+export const SCOPE_LABELS: Readonly<Record<string, string>> = {
+  'strategies:read': 'read strategies and their holdings',
+  'strategy_versions:read': 'read versions and their orders',
+  'strategy_versions:create': 'create versions',
+  'strategy_versions:execute': 'execute versions',
+  'strategy_versions:delete': 'delete versions not executed yet',
+};
+
+/**
+ * Why an action needing these scopes is disabled ("This client lacks the scope X: it cannot
+ * <what>."), or null when the profile's last token granted them all (or none was seen yet).
+ */
+export function scopeBlockedReason(
+  profile: ProfileView | null,
+  needed: readonly string[],
+  what: string,
+): string | null {
+  if (!profile) return 'Choose a profile first.';
+  const missing = missingScopes(profile, needed);
+  if (missing.length === 0) return null;
+  const scope = missing.length === 1 ? 'the scope' : 'the scopes';
+  return `This client lacks ${scope} ${missing.join(' and ')}: it cannot ${what}.`;
+}

@@ -3,9 +3,21 @@ import type { AppStatus, DeskError, ProfileView, StrategyListItem } from '../../
 import { asDeskError } from './errors';
 
 const PROFILE_KEY = 'strategy-desk.profile';
+const STRATEGY_KEY = 'strategy-desk.strategy';
 const STATUS_POLL_MS = 15_000;
+/** While offline, how often the app asks the service again (one token request). */
+const OFFLINE_PROBE_MS = 5_000;
 
 type Phase = 'loading' | 'welcome' | 'ready' | 'fatal';
+/** What the main area shows: the selected strategy, the profile's settings, or a new profile form. */
+export type Screen = 'strategy' | 'profile' | 'add-profile';
+
+export interface ProfileChanges {
+  name?: string;
+  baseUrl?: string;
+  clientId?: string;
+  secret?: string;
+}
 
 /** The app's frame state: profiles, the selected profile's strategies, the status bar. */
 export class DeskState {
@@ -18,12 +30,17 @@ export class DeskState {
   strategiesError = $state<DeskError | null>(null);
   strategyId = $state<string | null>(null);
   status = $state<AppStatus | null>(null);
-  /** The manager asked to add a profile while one exists: show the connect form. */
-  addingProfile = $state(false);
+  screen = $state<Screen>('strategy');
+  /** Why the service did not answer, from the last connectivity-changed event. */
+  offlineMessage = $state<string | null>(null);
+  /** Set after a profile was created, so its page suggests testing the connection. */
+  justCreated = $state<string | null>(null);
 
   readonly profile = $derived(this.profiles.find((p) => p.id === this.profileId) ?? null);
+  readonly online = $derived(this.status?.online ?? true);
 
   private timer: ReturnType<typeof setInterval> | undefined;
+  private probeTimer: ReturnType<typeof setInterval> | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly desk: DeskApi) {}
@@ -51,15 +68,74 @@ export class DeskState {
 
   stop(): void {
     clearInterval(this.timer);
+    clearInterval(this.probeTimer);
     this.unsubscribe?.();
   }
 
-  async selectProfile(profileId: string): Promise<void> {
+  async selectProfile(profileId: string, screen: Screen = 'strategy'): Promise<void> {
     this.profileId = profileId;
     this.strategyId = null;
     this.strategies = [];
-    this.addingProfile = false;
+    this.screen = screen;
     localStorage.setItem(PROFILE_KEY, profileId);
+    await this.loadStrategies();
+    // Back where the manager was: the strategy last open with this profile.
+    const last = localStorage.getItem(`${STRATEGY_KEY}.${profileId}`);
+    if (this.profileId === profileId && this.strategyId === null) {
+      if (this.strategies.some((s) => s.id === last)) this.strategyId = last;
+    }
+  }
+
+  /** Shows a strategy in the main area. */
+  openStrategy(strategyId: string): void {
+    this.strategyId = strategyId;
+    this.screen = 'strategy';
+    if (this.profileId) localStorage.setItem(`${STRATEGY_KEY}.${this.profileId}`, strategyId);
+  }
+
+  async reloadProfiles(): Promise<void> {
+    this.profiles = await this.desk.profiles.list({});
+  }
+
+  async updateProfile(profileId: string, changes: ProfileChanges): Promise<ProfileView> {
+    const updated = await this.desk.profiles.update({ profileId, ...changes });
+    this.profiles = this.profiles.map((p) => (p.id === updated.id ? updated : p));
+    void this.refreshStatus();
+    return updated;
+  }
+
+  /** Asks the service for a token; the granted scopes are stored with the profile. */
+  async testConnection(profileId: string): Promise<string[]> {
+    try {
+      const { grantedScopes } = await this.desk.profiles.testConnection({ profileId });
+      await this.reloadProfiles();
+      return grantedScopes;
+    } finally {
+      void this.refreshStatus();
+    }
+  }
+
+  /** Removes the profile (and, in the desk, its secret from the keychain). */
+  async removeProfile(profileId: string): Promise<void> {
+    await this.desk.profiles.remove({ profileId });
+    await this.reloadProfiles();
+    void this.refreshStatus();
+    if (this.profiles.length === 0) {
+      this.profileId = null;
+      this.strategies = [];
+      this.strategyId = null;
+      localStorage.removeItem(PROFILE_KEY);
+      this.phase = 'welcome';
+      return;
+    }
+    if (this.profileId === profileId) await this.selectProfile(this.profiles[0]!.id);
+  }
+
+  async removeStrategy(strategyId: string): Promise<void> {
+    const profileId = this.profileId;
+    if (!profileId) return;
+    await this.desk.strategies.remove({ profileId, strategyId });
+    if (this.strategyId === strategyId) this.strategyId = null;
     await this.loadStrategies();
   }
 
@@ -82,21 +158,45 @@ export class DeskState {
   async refreshStatus(): Promise<void> {
     try {
       this.status = await this.desk.app.status({});
+      if (this.status.online) this.offlineMessage = null;
+      this.watchConnectivity();
     } catch {
       // The status bar keeps its last known state; calls that matter report their own errors.
     }
   }
 
-  /** A new profile (the form or the sandbox) becomes the selected one. */
-  async adoptProfile(profile: ProfileView): Promise<void> {
+  /** While offline, ask the service again now and then, so "back online" needs no click. */
+  private watchConnectivity(): void {
+    if (this.online) {
+      clearInterval(this.probeTimer);
+      this.probeTimer = undefined;
+      return;
+    }
+    this.probeTimer ??= setInterval(() => void this.probe(), OFFLINE_PROBE_MS);
+  }
+
+  /** One attempt to reach the service of the selected profile; failures stay in the status. */
+  async probe(): Promise<void> {
+    const profileId = this.profileId;
+    if (!profileId) return;
+    await this.desk.profiles.testConnection({ profileId }).catch(() => undefined);
+    await this.refreshStatus();
+  }
+
+  /**
+   * A new profile becomes the selected one. One made with the form opens its page, where
+   * the manager tests the connection; the sandbox goes straight to its strategies.
+   */
+  async adoptProfile(profile: ProfileView, screen: Screen = 'profile'): Promise<void> {
     this.profiles = [...this.profiles.filter((p) => p.id !== profile.id), profile];
     this.phase = 'ready';
-    await this.selectProfile(profile.id);
+    this.justCreated = screen === 'profile' ? profile.id : null;
+    await this.selectProfile(profile.id, screen);
     void this.refreshStatus();
   }
 
   async useSandbox(): Promise<void> {
-    await this.adoptProfile(await this.desk.profiles.useSandbox({}));
+    await this.adoptProfile(await this.desk.profiles.useSandbox({}), 'strategy');
   }
 
   async addStrategy(strategyId: string): Promise<void> {
@@ -104,11 +204,14 @@ export class DeskState {
     if (!profileId) return;
     const added = await this.desk.strategies.add({ profileId, strategyId });
     await this.loadStrategies();
-    this.strategyId = added.id;
+    this.openStrategy(added.id);
   }
 
   private onEvent(event: DeskEvent): void {
     if (event.type === 'export-progress') return;
+    if (event.type === 'connectivity-changed' && event.profileId === this.profileId) {
+      this.offlineMessage = event.online ? null : event.message;
+    }
     void this.refreshStatus();
     if (event.profileId === this.profileId && event.type !== 'connectivity-changed') {
       void this.loadStrategies();
