@@ -36,6 +36,34 @@ export interface DraftAnalyzer {
    * validateDraft(rows, {previousTarget: target}) and diffDraft(that, target, holdings).
    */
   analyze(rows: readonly DraftRowInput[]): DraftAnalysis;
+  /**
+   * The editor's keystroke path: like analyze, but the caller names the rows it changed since
+   * the last call (any other row must be unchanged), so no row is compared or copied. The
+   * answer's arrays are live views owned by the analyzer, valid until the next call.
+   * `changed` null: any row may have changed or moved; every row is redone.
+   */
+  update(rows: readonly DraftRowInput[], changed: readonly number[] | null): DraftUpdate;
+}
+
+/** What update answers: the same facts as DraftAnalysis, without copying any row array. */
+export interface DraftUpdate {
+  /** Every row was recomputed (first call, rows inserted or removed, new context). */
+  rebuilt: boolean;
+  /** Draft rows whose validated and diff rows were recomputed (objects replaced). */
+  refreshed: readonly number[];
+  /** One per draft row, live. */
+  validated: readonly ValidatedRow[];
+  /** One per draft row, live: diff.rows without the left-out rows. */
+  diffRows: readonly DiffRow[];
+  /** Symbols the draft leaves out (target, then held), live; the tail of diff.rows. */
+  leftOut: readonly DiffRow[];
+  errors: DraftValidation['errors'];
+  total: string;
+  cash: string;
+  oldCash: string;
+  /** Draft rows with at least one error. */
+  errorRows: number;
+  valid: boolean;
 }
 
 /** Beyond this many changed rows in one call, starting over is as cheap as patching. */
@@ -60,9 +88,19 @@ export function createDraftAnalyzer(
       state = null;
     },
     analyze(rows) {
-      if (!state || rows.length !== state.symbols.length || !patch(state, rows))
+      if (!state || rows.length !== state.symbols.length || !patch(state, rows, null))
         state = rebuild(rows, context);
       return answer(state);
+    },
+    update(rows, changed) {
+      let refreshed: readonly number[] | null = null;
+      if (state && changed && rows.length === state.symbols.length && changed.length <= PATCH_LIMIT)
+        refreshed = patch(state, rows, changed);
+      if (!refreshed) {
+        state = rebuild(rows, context);
+        return liveAnswer(state, true, ALL);
+      }
+      return liveAnswer(state!, false, refreshed);
     },
   };
 }
@@ -143,20 +181,39 @@ function rebuild(rows: readonly DraftRowInput[], context: Context): State {
   return state;
 }
 
-/** Applies the changed rows; false when too many changed (the caller rebuilds). */
-function patch(state: State, rows: readonly DraftRowInput[]): boolean {
-  const changed: number[] = [];
-  // The hot loop of every keystroke: locals, so nothing is reloaded per row.
+const ALL: readonly number[] = [];
+const NOTHING: readonly number[] = [];
+
+/**
+ * Applies the changed rows and answers the rows it recomputed; null when too many changed
+ * (the caller rebuilds). `known`: the changed rows when the caller knows them, else null and
+ * every row is compared.
+ */
+function patch(
+  state: State,
+  rows: readonly DraftRowInput[],
+  known: readonly number[] | null,
+): readonly number[] | null {
   const symbols = state.symbols;
   const weights = state.weights;
-  const n = rows.length;
-  for (let i = 0; i < n; i++) {
-    const row = rows[i]!;
-    if (row.symbol !== symbols[i] || row.weight !== weights[i]) {
-      if (changed.push(i) > PATCH_LIMIT) return false;
+  let changed: number[] = [];
+  if (known) {
+    for (const i of known) {
+      const row = rows[i]!;
+      if (row.symbol !== symbols[i] || row.weight !== weights[i]) changed.push(i);
+    }
+  } else {
+    // The hot loop of a keystroke without a hint: locals, so nothing is reloaded per row.
+    const n = rows.length;
+    for (let i = 0; i < n; i++) {
+      const row = rows[i]!;
+      if (row.symbol !== symbols[i] || row.weight !== weights[i]) {
+        if (changed.push(i) > PATCH_LIMIT) return null;
+      }
     }
   }
-  if (changed.length === 0) return true;
+  if (changed.length === 0) return NOTHING;
+  changed = [...new Set(changed)];
 
   const touchedSymbols = new Set<string>();
   const dirty = new Set<number>(changed);
@@ -179,7 +236,7 @@ function patch(state: State, rows: readonly DraftRowInput[]): boolean {
   for (const symbol of touchedSymbols)
     for (const j of state.bySymbol.get(symbol) ?? []) dirty.add(j);
   for (const i of dirty) refreshRow(state, i);
-  return true;
+  return [...dirty];
 }
 
 function removeIndex(state: State, symbol: string, index: number): void {
@@ -248,15 +305,36 @@ function refreshRow(state: State, i: number): void {
   state.diffRows[i] = draftDiffRow(row, core.decimal, state.context.targetMap, state.context.held);
 }
 
-function answer(state: State): DraftAnalysis {
+function liveAnswer(state: State, rebuilt: boolean, refreshed: readonly number[]): DraftUpdate {
+  const errors = errorsOf(state);
+  return {
+    rebuilt,
+    refreshed,
+    validated: state.validated,
+    diffRows: state.diffRows,
+    leftOut: state.leftOutRows,
+    errors,
+    total: plain(state.total),
+    cash: plain(HUNDRED.minus(state.total)),
+    oldCash: state.context.oldCash,
+    errorRows: state.errorRows,
+    valid: state.errorRows === 0 && errors.length === 0,
+  };
+}
+
+function errorsOf(state: State) {
   const rowCount = state.cores.length;
-  const errors = draftErrors({
+  return draftErrors({
     rowCount,
     total: state.total,
     allZero: state.zeroRows === rowCount,
     hasTarget: state.context.targetMap.size > 0,
     leftOut: state.leftOut,
   });
+}
+
+function answer(state: State): DraftAnalysis {
+  const errors = errorsOf(state);
   const cash = plain(HUNDRED.minus(state.total));
   return {
     validation: {

@@ -1,0 +1,58 @@
+import type { DiffRow, ValidatedRow } from '../../../shared/draft/types';
+import type { DraftRow } from '../../../shared/views';
+import type { DraftModel } from './draft-model';
+
+/** One grid row: what the row component renders. A new object only when the row changed. */
+export interface RowView {
+  key: number;
+  index: number;
+  row: DraftRow;
+  validated: ValidatedRow;
+  diff: DiffRow;
+  /** The service said it does not know this symbol (last execute). */
+  unknown: boolean;
+}
+
+export function rowView(model: DraftModel, index: number, unknown: ReadonlySet<string>): RowView {
+  const validated = model.analysis.validated[index]!;
+  return {
+    key: model.keys[index]!,
+    index,
+    row: model.rows[index]!,
+    validated,
+    diff: model.analysis.diffRows[index]!,
+    unknown: validated.symbol !== '' && unknown.has(validated.symbol),
+  };
+}
+
+/** "+1.5", "-2", "0": the sign always shown, the digits exactly as computed. */
+export function signed(change: string | null): string {
+  if (change === null) return '—';
+  if (change === '0' || change.startsWith('-')) return change;
+  return `+${change}`;
+}
+
+/** The message shown for a row the service refused by symbol. */
+export function unknownMessage(index: number, symbol: string): string {
+  return `Row ${index + 1} (${symbol}): the service does not know the symbol ${symbol}; correct it or remove the row`;
+}
+
+/** Every message of a row, for its tooltip. */
+export function rowMessages(view: RowView): string[] {
+  const messages = view.validated.errors.map((e) => e.message);
+  if (view.unknown) messages.push(unknownMessage(view.index, view.validated.symbol));
+  return messages;
+}
+
+/** Invested width of the bar in percent, clamped for drawing (the numbers show the truth). */
+export function investedPercent(total: string): number {
+  const n = Number(total);
+  if (!Number.isFinite(n)) return 0;
+  return Math.min(100, Math.max(0, n));
+}
+
+/** Reads `get()` in a $derived that must rerun when `revision` changes (the model is not reactive). */
+export function at<T>(revision: number, get: () => T): T {
+  void revision;
+  return get();
+}

@@ -1,0 +1,211 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createDraftAnalyzer } from '../../../shared/draft/analyzer';
+import { diffDraft } from '../../../shared/draft/diff';
+import { validateDraft } from '../../../shared/draft/validate';
+import type { DraftRow } from '../../../shared/views';
+import { Autosave, type SaveState } from '../../../renderer/src/drafts/autosave';
+import { DraftModel } from '../../../renderer/src/drafts/draft-model';
+import { classifyExecuteError, executePlan } from '../../../renderer/src/drafts/execute-plan';
+import { DeskError } from '../../../shared/views';
+
+const target = [
+  { symbol: 'AAPL', weight: '15' },
+  { symbol: 'MSFT', weight: '10' },
+];
+const holdings = [
+  { symbol: 'AAPL', quantity: '3' },
+  { symbol: 'TSLA', quantity: '2' },
+];
+const row = (symbol: string, weight: string): DraftRow => ({ symbol, weight, locked: false });
+
+/** The model's live answer must equal the one-shot validator and diff on the same rows. */
+function expectMatchesOneShot(model: DraftModel) {
+  const validation = validateDraft(model.rows, { previousTarget: target });
+  const diff = diffDraft(validation, target, holdings);
+  const a = model.analysis;
+  expect([...a.validated]).toEqual(validation.rows);
+  expect([...a.diffRows, ...a.leftOut]).toEqual(diff.rows);
+  expect({ total: a.total, cash: a.cash, valid: a.valid, errors: a.errors }).toEqual({
+    total: validation.total,
+    cash: validation.cash,
+    valid: validation.valid,
+    errors: validation.errors,
+  });
+  const errorRows = validation.rows.filter((r) => r.errors.length > 0).map((r) => r.index);
+  expect([...model.errorRows].sort((x, y) => x - y)).toEqual(errorRows);
+}
+
+describe('DraftModel', () => {
+  it('merges one focus of a cell into one undo step, and Escape takes it back', () => {
+    const model = new DraftModel([row('AAPL', '15'), row('MSFT', '10')], target, holdings);
+    model.setCell(0, 'weight', '1', 1);
+    model.setCell(0, 'weight', '12', 1);
+    model.setCell(1, 'weight', '9', 2);
+    expect(model.rows.map((r) => r.weight)).toEqual(['12', '9']);
+    model.undo();
+    expect(model.rows.map((r) => r.weight)).toEqual(['12', '10']);
+    model.undo();
+    expect(model.rows.map((r) => r.weight)).toEqual(['15', '10']);
+    model.redo();
+    expect(model.rows.map((r) => r.weight)).toEqual(['12', '10']);
+    model.setCell(1, 'symbol', 'MSF', 3);
+    model.revertCell(1, 'symbol', 3);
+    expect(model.rows[1]!.symbol).toBe('MSFT');
+    expect(model.canRedo).toBe(false);
+    expectMatchesOneShot(model);
+  });
+
+  it('pastes by symbol: existing rows get the weight, new ones are added; one undo step', () => {
+    const model = new DraftModel([row('AAPL', '15')], target, holdings);
+    const keys = model.keys.slice();
+    const { updated, added } = model.mergeRows([
+      { symbol: 'aapl', weight: '5' },
+      { symbol: 'GOOGL', weight: '3' },
+    ]);
+    expect({ updated, added }).toEqual({ updated: 1, added: 1 });
+    expect(model.rows).toEqual([row('AAPL', '5'), row('GOOGL', '3')]);
+    expect(model.keys[0]).toBe(keys[0]);
+    model.undo();
+    expect(model.rows).toEqual([row('AAPL', '15')]);
+    expectMatchesOneShot(model);
+  });
+
+  it('a lock change is reported (the row re-renders and is saved) without touching weights', () => {
+    const model = new DraftModel([row('AAPL', '15')], target, holdings);
+    const revision = model.revision;
+    expect(model.setLocked(0, true).rows).toEqual([0]);
+    expect(model.revision).toBeGreaterThan(revision);
+    expect(model.lockedIndexes()).toEqual(new Set([0]));
+  });
+
+  it('any sequence of edits answers exactly like validateDraft and diffDraft', () => {
+    const symbol = fc.constantFrom('AAPL', 'MSFT', 'TSLA', 'GOOGL', '', 'bad sym');
+    const weight = fc.constantFrom('', '0', '5', '15', '98.5', '-1', 'abc', '0.000001', '60');
+    const edit = fc.oneof(
+      fc.record({
+        kind: fc.constant('cell' as const),
+        i: fc.nat(6),
+        field: fc.constantFrom('symbol' as const, 'weight' as const),
+        symbol,
+        weight,
+      }),
+      fc.record({ kind: fc.constant('insert' as const), i: fc.nat(6), symbol, weight }),
+      fc.record({ kind: fc.constant('remove' as const), i: fc.nat(6) }),
+      fc.constant({ kind: 'undo' as const }),
+      fc.constant({ kind: 'redo' as const }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ symbol, weight }), { maxLength: 6 }),
+        fc.array(edit, { maxLength: 25 }),
+        (start, edits) => {
+          const model = new DraftModel(
+            start.map((r) => ({ ...r, locked: false })),
+            target,
+            holdings,
+          );
+          let group = 0;
+          for (const e of edits) {
+            const n = model.rows.length;
+            if (e.kind === 'cell' && n > 0)
+              model.setCell(
+                e.i % n,
+                e.field,
+                e.field === 'symbol' ? e.symbol : e.weight,
+                group++ % 3,
+              );
+            else if (e.kind === 'insert') model.insertRow(e.i % (n + 1), row(e.symbol, e.weight));
+            else if (e.kind === 'remove' && n > 0) model.removeRows([e.i % n]);
+            else if (e.kind === 'undo') model.undo();
+            else if (e.kind === 'redo') model.redo();
+            expectMatchesOneShot(model);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the analyzer update path equals analyze on the same rows', () => {
+    const a = createDraftAnalyzer(target, holdings);
+    const b = createDraftAnalyzer(target, holdings);
+    const rows = [row('AAPL', '15'), row('AAPL', '3'), row('TSLA', '1')];
+    a.update(rows, null);
+    rows[1] = row('MSFT', '3');
+    const live = a.update(rows, [1]);
+    const once = b.analyze(rows);
+    expect([...live.validated]).toEqual(once.validation.rows);
+    expect([...live.diffRows, ...live.leftOut]).toEqual(once.diff.rows);
+    expect(live.refreshed).toEqual(expect.arrayContaining([0, 1]));
+  });
+});
+
+describe('Autosave', () => {
+  it('saves the latest rows once after a burst, and flush waits for it', async () => {
+    const saved: string[][] = [];
+    const states: SaveState['kind'][] = [];
+    const autosave = new Autosave<string[]>({
+      save: async (rows) => void saved.push(rows),
+      onState: (s) => states.push(s.kind),
+      describe: String,
+      delayMs: 20,
+    });
+    autosave.schedule(() => ['a']);
+    autosave.schedule(() => ['a', 'b']);
+    await autosave.flush();
+    expect(saved).toEqual([['a', 'b']]);
+    expect(states.at(-1)).toBe('saved');
+    expect(autosave.dirty).toBe(false);
+  });
+
+  it('keeps the edit after a failed save and says why', async () => {
+    let fail = true;
+    const states: SaveState[] = [];
+    const autosave = new Autosave<string>({
+      save: async () => {
+        if (fail) throw new Error('disk full');
+      },
+      onState: (s) => states.push(s),
+      describe: (e) => (e as Error).message,
+      delayMs: 5,
+    });
+    autosave.schedule(() => 'rows');
+    await expect(autosave.flush()).rejects.toThrow('disk full');
+    expect(states.at(-1)).toEqual({ kind: 'error', message: 'disk full' });
+    expect(autosave.dirty).toBe(true);
+    fail = false;
+    await autosave.flush();
+    expect(states.at(-1)).toEqual({ kind: 'saved' });
+  });
+});
+
+describe('the execute plan and errors', () => {
+  it('lists adds, changes and removes with cash old and new', () => {
+    const model = new DraftModel([row('AAPL', '10'), row('GOOGL', '5')], target, holdings);
+    const plan = executePlan(model.analysis);
+    expect(plan.lines).toEqual([
+      { symbol: 'GOOGL', action: 'ADD', oldWeight: '0', newWeight: '5' },
+      { symbol: 'AAPL', action: 'CHANGE', oldWeight: '15', newWeight: '10' },
+      { symbol: 'MSFT', action: 'REMOVE', oldWeight: '10', newWeight: '0' },
+    ]);
+    expect(plan.soldOff).toEqual(['TSLA']);
+    expect([plan.oldCash, plan.newCash]).toEqual(['75', '85']);
+  });
+
+  it('classifies each failure by where it belongs', () => {
+    const e = (kind: string, details?: Record<string, unknown>) =>
+      new DeskError({ kind, message: 'x', ...(details && { details }) });
+    expect(
+      classifyExecuteError(e('unknown_symbols', { unknownSymbols: ['ZZZ', 3] })),
+    ).toMatchObject({
+      kind: 'unknown_symbols',
+      symbols: ['ZZZ'],
+    });
+    expect(classifyExecuteError(e('unexecuted_version', {}))).toMatchObject({ versionId: null });
+    expect(classifyExecuteError(e('network', { ambiguous: true })).kind).toBe('ambiguous');
+    expect(classifyExecuteError(e('conflict', { versionId: 'v' }))).toMatchObject({
+      versionId: 'v',
+    });
+  });
+});
