@@ -77,6 +77,26 @@ export default tseslint.config(
       { group: nodeBuiltins, message: 'The renderer has no Node modules.' },
     ],
   ),
+  {
+    // The renderer's JavaScript budget (100 KB gzip) has no room for zod: the hosts parse every
+    // payload with the contract's schemas, the renderer takes only types from those modules.
+    files: ['renderer/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['zod', '**/shared/contract', '**/shared/views', '**/shared/domain/resources'],
+              allowTypeImports: true,
+              message:
+                'Types only: use shared/errors, shared/channels and shared/domain/constants for values.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   layer(
     ['electron/core/**', 'electron/sandbox/**', 'electron/host/**'],
     [

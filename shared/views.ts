@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DeskErrorData } from './errors';
 import {
   decimalString,
   holding,
@@ -161,36 +162,13 @@ export const appStatus = z.object({
 });
 export type AppStatus = z.infer<typeof appStatus>;
 
-/** Errors cross the boundary as data; the bridge rethrows them as DeskError. */
+/** Errors cross the boundary as data; the bridge rethrows them as DeskError (shared/errors.ts). */
 export const deskErrorData = z.object({
   kind: z.string(),
   message: z.string(),
   status: z.number().int().optional(),
   serviceMessage: z.string().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
-});
-export type DeskErrorData = z.infer<typeof deskErrorData>;
+}) satisfies z.ZodType<DeskErrorData>;
 
-export class DeskError extends Error {
-  readonly kind: string;
-  readonly status: number | undefined;
-  readonly serviceMessage: string | undefined;
-  readonly details: Record<string, unknown> | undefined;
-  constructor(data: DeskErrorData) {
-    super(data.message);
-    this.name = 'DeskError';
-    this.kind = data.kind;
-    this.status = data.status;
-    this.serviceMessage = data.serviceMessage;
-    this.details = data.details;
-  }
-  toData(): DeskErrorData {
-    return {
-      kind: this.kind,
-      message: this.message,
-      ...(this.status !== undefined && { status: this.status }),
-      ...(this.serviceMessage !== undefined && { serviceMessage: this.serviceMessage }),
-      ...(this.details !== undefined && { details: this.details }),
-    };
-  }
-}
+export { DeskError, isDeskErrorData, type DeskErrorData } from './errors';

@@ -13,4 +13,4 @@ export type {
   TargetPosition,
   ValidatedRow,
 } from '../draft/types';
-export { draftRowInput, draftRowsInput, MAX_ROWS, MAX_WEIGHT } from '../draft/types';
+export { MAX_ROWS, MAX_WEIGHT } from '../draft/types';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DECIMAL_PATTERN } from '../decimal';
+import { ORDER_SIDES, ORDER_STATUSES, POSITION_ACTIONS, VERSION_STATUSES } from './constants';
 
 /**
  * The service's resources (service interface section 2), as zod schemas with
@@ -17,43 +18,20 @@ export const ISO_TIMESTAMP =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
 export const timestamp = z.string().regex(ISO_TIMESTAMP, 'must be an ISO 8601 timestamp');
 
-export const VERSION_STATUSES = [
-  'SCHEDULED',
-  'PENDING',
-  'CREATING_ORDERS',
-  'IN_PROGRESS',
-  'CANCELLED',
-  'COMPLETE',
-  'FAILED',
-] as const;
+export {
+  ORDER_SIDES,
+  ORDER_STATUSES,
+  POSITION_ACTIONS,
+  SCOPES,
+  TERMINAL_VERSION_STATUSES,
+  VERSION_STATUSES,
+} from './constants';
+export type { OrderSide, OrderStatus, PositionAction, Scope, VersionStatus } from './constants';
+
 export const versionStatus = z.enum(VERSION_STATUSES);
-export type VersionStatus = z.infer<typeof versionStatus>;
-/** A version in one of these states will not change again. */
-export const TERMINAL_VERSION_STATUSES: ReadonlySet<VersionStatus> = new Set([
-  'COMPLETE',
-  'FAILED',
-  'CANCELLED',
-]);
-
-export const ORDER_STATUSES = ['PENDING', 'IGNORED', 'SENT', 'FILLED', 'FAILED'] as const;
 export const orderStatus = z.enum(ORDER_STATUSES);
-export type OrderStatus = z.infer<typeof orderStatus>;
-
-export const orderSide = z.enum(['BUY', 'SELL']);
-export type OrderSide = z.infer<typeof orderSide>;
-
-export const POSITION_ACTIONS = ['ADD', 'CHANGE', 'REMOVE', 'IGNORE'] as const;
+export const orderSide = z.enum(ORDER_SIDES);
 export const positionAction = z.enum(POSITION_ACTIONS);
-export type PositionAction = z.infer<typeof positionAction>;
-
-export const SCOPES = [
-  'strategies:read',
-  'strategy_versions:create',
-  'strategy_versions:read',
-  'strategy_versions:execute',
-  'strategy_versions:delete',
-] as const;
-export type Scope = (typeof SCOPES)[number];
 
 export const order = z.object({
   id: uuid,

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import type { PositionAction } from '../domain/resources';
+import type { PositionAction } from '../domain/constants';
 
 /** One row of a draft as the manager typed it (decimal strings, never numbers). */
 export interface DraftRowInput {
@@ -18,10 +17,6 @@ export interface HeldPosition {
   symbol: string;
   quantity: string;
 }
-
-/** Boundary schemas (IPC, SQLite rows, imports): plain strings, checked before use. */
-export const draftRowInput = z.object({ symbol: z.string(), weight: z.string() });
-export const draftRowsInput = z.array(draftRowInput);
 
 export type RowErrorCode =
   | 'symbol-empty'

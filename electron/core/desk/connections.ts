@@ -23,6 +23,7 @@ export class Connections {
   private readonly clients = new Map<string, ServiceClient>();
   private readonly offline = new Map<string, string>();
   private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly scopesSeen = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -59,9 +60,11 @@ export class Connections {
 
   /** Runs one call to the service and keeps the profile's connectivity up to date. */
   async call<T>(profileId: string, work: (client: ServiceClient) => Promise<T>): Promise<T> {
+    const client = this.client(profileId);
     try {
-      const result = await work(this.client(profileId));
+      const result = await work(client);
       this.markOnline(profileId);
+      this.noteScopes(profileId, client.grantedScopes());
       return result;
     } catch (error) {
       if (isServiceError(error) && (error.kind === 'network' || error.kind === 'timeout')) {
@@ -71,6 +74,18 @@ export class Connections {
       }
       throw error;
     }
+  }
+
+  /**
+   * The scopes of each new token are stored with the profile, so actions it may not take are
+   * disabled from the first call on, not only after an explicit connection test.
+   */
+  private noteScopes(profileId: string, scopes: string[] | null): void {
+    if (scopes === null) return;
+    const key = [...scopes].sort().join(' ');
+    if (this.scopesSeen.get(profileId) === key) return;
+    this.scopesSeen.set(profileId, key);
+    this.store.profiles.setGrantedScopes(profileId, scopes);
   }
 
   isOnline(profileId: string): boolean {
@@ -100,6 +115,7 @@ export class Connections {
     const client = this.clients.get(profileId);
     this.clients.delete(profileId);
     this.offline.delete(profileId);
+    this.scopesSeen.delete(profileId);
     await client?.close();
   }
 

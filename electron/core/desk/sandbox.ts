@@ -52,6 +52,10 @@ export class SandboxProfiles {
       this.ctx.store.profiles.update(profile.id, { baseUrl: sandbox.baseUrl });
       await this.ctx.connections.reset(profile.id);
     }
+    // Without a keychain the secret lived in memory only; the sandbox's is public demo data.
+    if ((await this.ctx.secrets.get(profile.id)) === null) {
+      await this.ctx.secrets.set(profile.id, DEMO_CLIENTS.manager.client_secret);
+    }
   }
 
   async use(): Promise<Profile> {

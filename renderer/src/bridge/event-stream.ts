@@ -1,4 +1,4 @@
-import { deskEvent, type DeskEvent } from '../../../shared/contract';
+import type { DeskEvent } from '../../../shared/contract';
 
 /**
  * Splits a Server-Sent Events byte stream into the data of each event. Chunks may cut lines and
@@ -87,6 +87,20 @@ function dispatch(data: string, onEvent: (event: DeskEvent) => void): void {
   } catch {
     return;
   }
-  const parsed = deskEvent.safeParse(json);
-  if (parsed.success) onEvent(parsed.data);
+  // The host sends only events that passed the contract's schema; this guards against garbage.
+  const known: readonly string[] = EVENT_TYPES;
+  if (
+    typeof json === 'object' &&
+    json !== null &&
+    known.includes((json as { type: string }).type)
+  ) {
+    onEvent(json as DeskEvent);
+  }
 }
+
+const EVENT_TYPES = [
+  'version-status-changed',
+  'connectivity-changed',
+  'export-progress',
+  'journal-changed',
+] as const satisfies readonly DeskEvent['type'][];

@@ -1,5 +1,6 @@
-import { contract, type Area, type DeskApi, type DeskEvent } from '../../../shared/contract';
-import { DeskError, deskErrorData } from '../../../shared/views';
+import { CONTRACT_METHODS } from '../../../shared/channels';
+import type { Area, DeskApi, DeskEvent } from '../../../shared/contract';
+import { DeskError, isDeskErrorData } from '../../../shared/errors';
 import { openEventStream } from './event-stream';
 
 export interface HttpBridgeOptions {
@@ -19,7 +20,8 @@ const hostUnreachable = () =>
 
 /**
  * The contract over the browser host's HTTP API: `POST /api/<area>.<method>` with the bearer
- * token, `{ok:false}` rethrown as DeskError, answers parsed with the contract's output schemas.
+ * token, `{ok:false}` rethrown as DeskError. The host parses every input and output with the
+ * contract's zod schemas; the renderer does not bundle them (they would be most of its size).
  */
 export function createHttpBridge(options: HttpBridgeOptions) {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -51,23 +53,10 @@ export function createHttpBridge(options: HttpBridgeOptions) {
       });
     }
     const answer = body as { ok?: unknown; value?: unknown; error?: unknown };
-    if (answer.ok === true) {
-      const schema = (contract[area] as Record<string, { output: { parse(v: unknown): unknown } }>)[
-        method
-      ]!.output;
-      try {
-        return schema.parse(answer.value);
-      } catch {
-        throw new DeskError({
-          kind: 'internal',
-          message: 'The app answered in an unexpected form.',
-        });
-      }
-    }
-    const error = deskErrorData.safeParse(answer.error);
+    if (answer.ok === true && 'value' in answer) return answer.value;
     throw new DeskError(
-      error.success
-        ? error.data
+      isDeskErrorData(answer.error)
+        ? answer.error
         : { kind: 'internal', message: 'The app answered in an unexpected form.' },
     );
   }
@@ -75,7 +64,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
   // One function per method of the area, straight from the contract table.
   function area<A extends Area>(name: A): DeskApi[A] {
     return Object.fromEntries(
-      Object.keys(contract[name]).map((method) => [
+      CONTRACT_METHODS[name].map((method) => [
         method,
         (input: unknown) => call(name, method, input),
       ]),

@@ -1,5 +1,5 @@
 import type { DeskApi } from '../../../shared/contract';
-import { DeskError } from '../../../shared/views';
+import { DeskError } from '../../../shared/errors';
 import { createHttpBridge } from './http-bridge';
 import { takeToken } from './token';
 

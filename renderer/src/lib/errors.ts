@@ -1,4 +1,4 @@
-import { DeskError } from '../../../shared/views';
+import { DeskError } from '../../../shared/errors';
 
 /** Any failure as a DeskError, so every error on screen has a plain message and its details. */
 export function asDeskError(error: unknown): DeskError {

@@ -166,6 +166,20 @@ describe('the desk, on the built-in sandbox, a real SQLite file and the keychain
     );
   });
 
+  it("knows a read-only client's scopes from its first call, without a connection test", async () => {
+    const viewer = await h.desk.profiles.create({
+      name: 'Viewer',
+      baseUrl: h.sandbox()!.baseUrl,
+      clientId: DEMO_CLIENTS.viewer.client_id,
+      secret: DEMO_CLIENTS.viewer.client_secret,
+    });
+    expect(viewer.grantedScopes).toBeNull();
+    await h.desk.strategies.add({ profileId: viewer.id, strategyId: CORE });
+    const seen = (await h.desk.profiles.list({})).find((p) => p.id === viewer.id)!;
+    expect([...seen.grantedScopes!].sort()).toEqual(['strategies:read', 'strategy_versions:read']);
+    await h.desk.profiles.remove({ profileId: viewer.id });
+  });
+
   it('rejects a bad input with a message naming the field', async () => {
     const error = await rejection(h.desk.strategies.get({ profileId, strategyId: 'not-a-uuid' }));
     expect(error.kind).toBe('bad_input');

@@ -1,0 +1,30 @@
+import type { Area, Contract, MethodName } from './contract';
+
+/**
+ * The contract's method names per area, as plain data: what a bridge needs to
+ * build its methods without bundling the zod schemas. The compiler checks
+ * that this table names exactly the contract's methods, no more, no fewer.
+ */
+export const CONTRACT_METHODS = {
+  profiles: ['list', 'create', 'update', 'remove', 'testConnection', 'useSandbox'],
+  strategies: ['list', 'add', 'get', 'refresh', 'remove'],
+  drafts: ['list', 'create', 'get', 'saveRows', 'rename', 'remove'],
+  versions: [
+    'list',
+    'get',
+    'import',
+    'execute',
+    'retryExecution',
+    'dismissExecution',
+    'journal',
+    'delete',
+  ],
+  reports: ['exportOrders'],
+  app: ['status'],
+} as const satisfies { [A in Area]: readonly MethodName<A>[] };
+
+type Listed = { [A in Area]: (typeof CONTRACT_METHODS)[A][number] };
+type Unlisted = { [A in Area]: Exclude<keyof Contract[A], Listed[A]> }[Area];
+/** Fails to compile when a method of the contract is missing from the table. */
+const complete: [Unlisted] extends [never] ? true : Unlisted = true;
+void complete;

@@ -1,0 +1,39 @@
+/**
+ * The service's enumerations as plain constants. Kept apart from the zod schemas
+ * (resources.ts) so the renderer can use them without bundling zod.
+ */
+
+export const VERSION_STATUSES = [
+  'SCHEDULED',
+  'PENDING',
+  'CREATING_ORDERS',
+  'IN_PROGRESS',
+  'CANCELLED',
+  'COMPLETE',
+  'FAILED',
+] as const;
+export type VersionStatus = (typeof VERSION_STATUSES)[number];
+/** A version in one of these states will not change again. */
+export const TERMINAL_VERSION_STATUSES: ReadonlySet<VersionStatus> = new Set([
+  'COMPLETE',
+  'FAILED',
+  'CANCELLED',
+]);
+
+export const ORDER_STATUSES = ['PENDING', 'IGNORED', 'SENT', 'FILLED', 'FAILED'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const ORDER_SIDES = ['BUY', 'SELL'] as const;
+export type OrderSide = (typeof ORDER_SIDES)[number];
+
+export const POSITION_ACTIONS = ['ADD', 'CHANGE', 'REMOVE', 'IGNORE'] as const;
+export type PositionAction = (typeof POSITION_ACTIONS)[number];
+
+export const SCOPES = [
+  'strategies:read',
+  'strategy_versions:create',
+  'strategy_versions:read',
+  'strategy_versions:execute',
+  'strategy_versions:delete',
+] as const;
+export type Scope = (typeof SCOPES)[number];
