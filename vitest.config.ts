@@ -9,5 +9,6 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    globalSetup: ['./test/support/global-setup.ts'],
   },
 });

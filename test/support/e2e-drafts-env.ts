@@ -1,50 +1,12 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { ensureRendererBuilt } from '../../electron/host/build-renderer';
-import { startHost, type RunningHost } from '../../electron/host';
-import { openDeskHarness, type DeskHarness } from './desk-harness';
-import { chromiumPart, launchChromium } from './e2e-browser';
+import type { Page } from 'playwright-core';
+import { openAppE2E, type AppE2E } from './e2e-app';
+import { chromiumPart } from './e2e-browser';
 
-/**
- * The drafts end-to-end tests' world: the real desk (SQLite in a temp folder, the keychain, the
- * sandbox over loopback with fast steps) behind the browser host, and Chromium.
- */
-export interface DraftsEnv {
-  harness: DeskHarness;
-  host: RunningHost;
-  browser: Browser;
-  profileId: string;
-  close(): Promise<void>;
-}
+/** The drafts end-to-end tests' world (see openAppE2E), with fast rebalance steps. */
+export type DraftsEnv = AppE2E;
 
-/** Built once into a folder of our own, so other suites rebuilding dist/ never race with us. */
-export const E2E_RENDERER_DIR = join(tmpdir(), 'strategy-desk-e2e-drafts-renderer');
-
-export async function openDraftsEnv(
-  options: Parameters<typeof openDeskHarness>[0] = {},
-): Promise<DraftsEnv> {
-  const staticDir = await ensureRendererBuilt(E2E_RENDERER_DIR);
-  const harness = await openDeskHarness({ stepMs: 10, ...options });
-  const desk = harness.desk;
-  const host = await startHost({
-    handlers: desk,
-    subscribe: (listener) => desk.subscribe(listener),
-    staticDir,
-  });
-  const browser = await launchChromium();
-  const profile = await desk.profiles.useSandbox({});
-  return {
-    harness,
-    host,
-    browser,
-    profileId: profile.id,
-    async close() {
-      await browser.close();
-      await host.close();
-      await harness.close();
-    },
-  };
+export function openDraftsEnv(options: Parameters<typeof openAppE2E>[0] = {}): Promise<DraftsEnv> {
+  return openAppE2E({ stepMs: 10, ...options });
 }
 
 export { chromiumPart };

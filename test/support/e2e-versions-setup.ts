@@ -1,61 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { DraftRow, VersionDetail } from '../../shared/views';
-import { ensureRendererBuilt } from '../../electron/host/build-renderer';
-import { startHost, type RunningHost } from '../../electron/host';
-import { openDeskHarness, sandboxAdmin, type DeskHarness } from './desk-harness';
-import { launchChromium } from './e2e-browser';
+import { openAppE2E, type AppE2E } from './e2e-app';
 
-/**
- * The Versions and Reports screens' end-to-end setting: the real desk (SQLite in a temp folder,
- * the keychain, the built-in sandbox over loopback HTTP) behind the browser host, in Chromium,
- * with the sandbox profile already chosen. The host can be restarted on a restarted desk.
- */
-export interface VersionsE2E {
-  harness: DeskHarness;
-  host: RunningHost;
-  browser: Browser;
-  profileId: string;
-  /** Sets how long each rebalance step takes in the sandbox. */
-  setStepMs(ms: number): Promise<void>;
-  /** Closes host and desk and opens both again on the same data folder and sandbox. */
-  restart(): Promise<void>;
-  close(): Promise<void>;
-}
+/** The Versions and Reports screens' end-to-end setting (see openAppE2E). */
+export type VersionsE2E = AppE2E;
 
-export async function openVersionsE2E(stepMs = 20): Promise<VersionsE2E> {
-  const staticDir = await ensureRendererBuilt();
-  const harness = await openDeskHarness({ stepMs });
-  const profile = await harness.desk.profiles.useSandbox({});
-  const serve = () =>
-    startHost({
-      handlers: harness.desk,
-      subscribe: (listener) => harness.desk.subscribe(listener),
-      staticDir,
-    });
-  let host = await serve();
-  const browser = await launchChromium();
-  const baseUrl = () => harness.sandbox()!.baseUrl;
-  return {
-    harness,
-    get host() {
-      return host;
-    },
-    browser,
-    profileId: profile.id,
-    async setStepMs(ms) {
-      await sandboxAdmin(baseUrl(), 'PUT', '/sandbox/timing', { step_ms: ms });
-    },
-    async restart() {
-      await host.close();
-      await harness.restart();
-      host = await serve();
-    },
-    async close() {
-      await browser.close();
-      await host.close();
-      await harness.close();
-    },
-  };
+export function openVersionsE2E(stepMs = 20): Promise<VersionsE2E> {
+  return openAppE2E({ stepMs });
 }
 
 /** Creates a draft through the desk contract, saves its rows and executes it. */

@@ -1,0 +1,60 @@
+import type { Browser } from 'playwright-core';
+import { ensureRendererBuilt } from '../../electron/host/build-renderer';
+import { startHost, type RunningHost } from '../../electron/host';
+import { openDeskHarness, sandboxAdmin, type DeskHarness } from './desk-harness';
+import { launchChromium } from './e2e-browser';
+
+/**
+ * The app end to end: the real desk (SQLite in a temp folder, the keychain, the built-in
+ * sandbox over loopback HTTP) behind the browser host, in Chromium, with the sandbox profile
+ * already chosen. The host can be restarted on a restarted desk.
+ */
+export interface AppE2E {
+  harness: DeskHarness;
+  host: RunningHost;
+  browser: Browser;
+  profileId: string;
+  /** Sets how long each rebalance step takes in the sandbox. */
+  setStepMs(ms: number): Promise<void>;
+  /** Closes host and desk and opens both again on the same data folder and sandbox. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openAppE2E(
+  options: Parameters<typeof openDeskHarness>[0] & { rendererDir?: string } = {},
+): Promise<AppE2E> {
+  const { rendererDir, ...deskOptions } = options;
+  const staticDir = await ensureRendererBuilt(rendererDir);
+  const harness = await openDeskHarness(deskOptions);
+  const profile = await harness.desk.profiles.useSandbox({});
+  const serve = () =>
+    startHost({
+      handlers: harness.desk,
+      subscribe: (listener) => harness.desk.subscribe(listener),
+      staticDir,
+    });
+  let host = await serve();
+  const browser = await launchChromium();
+  return {
+    harness,
+    get host() {
+      return host;
+    },
+    browser,
+    profileId: profile.id,
+    async setStepMs(ms) {
+      await sandboxAdmin(harness.sandbox()!.baseUrl, 'PUT', '/sandbox/timing', { step_ms: ms });
+    },
+    async restart() {
+      await host.close();
+      await harness.restart();
+      host = await serve();
+    },
+    async close() {
+      await browser.close();
+      await host.close();
+      await harness.close();
+    },
+  };
+}
