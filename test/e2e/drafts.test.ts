@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { ORDER_REPORT_COLUMNS } from '../../electron/core/reports/columns';
+import { parseCsv } from '../unit/reports/rfc4180';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
 import { collectPageProblems, screenshot } from '../support/e2e-browser';
@@ -124,6 +127,29 @@ describe('the Drafts tab', () => {
     });
     expect(detail.positions.find((p) => p.symbol === 'GOOGL')?.weight).toBe('3');
     expect(detail.positions.find((p) => p.symbol === left.symbol)?.weight).toBe('0');
+
+    // The detail follows the rebalance live to COMPLETE; its CSV matches the version.
+    await page
+      .locator('ol[aria-label="Rebalance steps"] li[data-status="COMPLETE"].complete')
+      .waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const pathText = page.getByTestId('export-path');
+    await pathText.waitFor();
+    await screenshot(page, 'drafts-06b-complete-exported');
+    const done = await harness.desk.versions.get({
+      profileId,
+      strategyId: core,
+      versionId: detail.id,
+    });
+    expect(done.status).toBe('COMPLETE');
+    const [header, ...lines] = parseCsv(
+      readFileSync((await pathText.textContent())!.trim(), 'utf8'),
+    );
+    expect(header).toEqual([...ORDER_REPORT_COLUMNS]);
+    const at = (name: (typeof ORDER_REPORT_COLUMNS)[number]) => ORDER_REPORT_COLUMNS.indexOf(name);
+    expect(
+      lines.map((l) => [l[at('order_id')], l[at('status')], l[at('filled_quantity')]]).sort(),
+    ).toEqual(done.orders.map((o) => [o.id, o.status, o.filled_quantity ?? '']).sort());
     expect(problems).toEqual([]);
     await page.close();
   });
