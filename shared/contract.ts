@@ -167,6 +167,8 @@ export const deskEvent = z.discriminatedUnion('type', [
     done: z.boolean(),
   }),
   z.object({ type: z.literal('journal-changed'), profileId: uuid }),
+  /** A command chosen in the desktop app's native menu (File › Export CSV…). */
+  z.object({ type: z.literal('menu-command'), command: z.enum(['export-csv']) }),
 ]);
 export type DeskEvent = z.infer<typeof deskEvent>;
 

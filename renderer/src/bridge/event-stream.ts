@@ -103,4 +103,5 @@ const EVENT_TYPES = [
   'connectivity-changed',
   'export-progress',
   'journal-changed',
+  'menu-command',
 ] as const satisfies readonly DeskEvent['type'][];

@@ -31,6 +31,8 @@ export class DeskState {
   strategyId = $state<string | null>(null);
   status = $state<AppStatus | null>(null);
   screen = $state<Screen>('strategy');
+  /** Counts File › Export CSV… choices in the desktop menu; the strategy pane opens Reports. */
+  exportRequests = $state(0);
   /** Why the service did not answer, from the last connectivity-changed event. */
   offlineMessage = $state<string | null>(null);
   /** Set after a profile was created, so its page suggests testing the connection. */
@@ -209,6 +211,10 @@ export class DeskState {
 
   private onEvent(event: DeskEvent): void {
     if (event.type === 'export-progress') return;
+    if (event.type === 'menu-command') {
+      if (event.command === 'export-csv') this.exportRequests++;
+      return;
+    }
     if (event.type === 'connectivity-changed' && event.profileId === this.profileId) {
       this.offlineMessage = event.online ? null : event.message;
     }
