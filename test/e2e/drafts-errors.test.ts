@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../electron/sandbox';
+import { sandboxAdmin } from '../support/desk-harness';
 import { collectPageProblems, screenshot } from '../support/e2e-browser';
 import {
   chromiumPart,
@@ -94,4 +95,49 @@ describe('execute errors in the Drafts tab', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  withChromium(
+    'an unclear outcome becomes a journal entry, retried with the same key',
+    async () => {
+      const { harness, profileId } = env!;
+      const strategyId = DEMO_STRATEGY_IDS.coreEquity;
+      const base = harness.sandbox()!.baseUrl;
+      const accepted = async () =>
+        (
+          (await sandboxAdmin(base, 'GET', '/sandbox/counters')) as {
+            data: { executions_accepted: Record<string, number> };
+          }
+        ).data.executions_accepted[strategyId] ?? 0;
+      const page = await env!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const problems = collectPageProblems(page);
+      await openDraftsTab(page, env!.host.url, 'Core Equity');
+      await newDraft(page, 'Unclear', 'From the current target');
+      await page.getByLabel('Draft weight % of AAPL', { exact: true }).fill('14');
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Saved$/ })
+        .waitFor();
+      const before = await accepted();
+      // The service commits the execution, then the connection drops before any answer.
+      await sandboxAdmin(base, 'PUT', '/sandbox/faults', { drop_after_commit_next: 1 });
+      await page.getByRole('button', { name: 'Execute…' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Execute rebalance' }).click();
+      const journal = page.getByRole('region', { name: 'Executions with an unknown outcome' });
+      const retry = journal.getByRole('button', { name: 'Retry with the same key' });
+      await retry.waitFor();
+      await screenshot(page, 'drafts-09b-unknown-outcome');
+      expect(await accepted()).toBe(before + 1);
+      await retry.click();
+      await page.getByRole('tab', { name: 'Versions', selected: true }).waitFor();
+      // The same key replayed the first answer: still one accepted execution, now known here.
+      expect(await accepted()).toBe(before + 1);
+      expect(await harness.desk.versions.journal({ profileId })).toEqual([]);
+      const created = (await harness.desk.versions.list({ profileId, strategyId })).filter(
+        (v) => v.origin === 'created',
+      );
+      expect(created).toHaveLength(1);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 });
