@@ -9,7 +9,12 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir, appLayout } from '../electron/shell/paths';
-import { electronEnv, planLaunch } from '../electron/shell/launch';
+import {
+  electronEnv,
+  planLaunch,
+  shouldDownloadElectron,
+  type LaunchFacts,
+} from '../electron/shell/launch';
 import { buildElectron, buildKeytarForElectron, buildSqliteForElectron } from './build-electron';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,7 +63,7 @@ function relay(child: ChildProcess): void {
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
-const plan = planLaunch({
+const launchFacts: LaunchFacts = {
   platform: process.platform,
   env: process.env,
   electronPackageDir: join(root, 'node_modules', 'electron'),
@@ -71,7 +76,14 @@ const plan = planLaunch({
       stdio: 'ignore',
     }).status === 0,
   isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
-});
+};
+if (shouldDownloadElectron(launchFacts)) {
+  console.log('Downloading Electron (once)…');
+  const install = join(root, 'node_modules', 'electron', 'install.js');
+  // A failed or slow download is not fatal: the plan below then says why and uses the browser host.
+  spawnSync(process.execPath, [install], { cwd: root, stdio: 'inherit', timeout: 600_000 });
+}
+const plan = planLaunch(launchFacts);
 
 /** The Electron build of better-sqlite3, built once; null with the reason when it cannot be. */
 function electronSqliteProblem(): string | null {

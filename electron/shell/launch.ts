@@ -45,6 +45,20 @@ export function electronExecutable(facts: LaunchFacts): { path: string } | { mis
   return facts.exists(path) ? { path } : { missing: `no binary at ${path}` };
 }
 
+/**
+ * Electron fetches its binary on first use, not at install. `npm start` does the same where a
+ * window could open (a display, not root on Linux) and the download was not switched off.
+ */
+export function shouldDownloadElectron(facts: LaunchFacts): boolean {
+  if (!facts.exists(facts.electronPackageDir)) return false;
+  if (facts.exists(join(facts.electronPackageDir, 'path.txt'))) return false;
+  if (facts.env.ELECTRON_SKIP_BINARY_DOWNLOAD || facts.env.ELECTRON_OVERRIDE_DIST_PATH)
+    return false;
+  if (facts.env.STRATEGY_DESK_BROWSER === '1') return false;
+  if (facts.platform !== 'linux') return true;
+  return !facts.isRoot && Boolean(facts.env.DISPLAY || facts.env.WAYLAND_DISPLAY);
+}
+
 export function planLaunch(facts: LaunchFacts): LaunchPlan {
   const found = electronExecutable(facts);
   const browser = (why: string): LaunchPlan => ({

@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { electronEnv, planLaunch, type LaunchFacts } from '../../../electron/shell/launch';
+import {
+  electronEnv,
+  planLaunch,
+  shouldDownloadElectron,
+  type LaunchFacts,
+} from '../../../electron/shell/launch';
 import { appLayout, defaultDataDir, sqliteBindingFor } from '../../../electron/shell/paths';
 
 const pkg = '/repo/node_modules/electron';
@@ -25,6 +30,23 @@ function facts(
     ...change,
   };
 }
+
+describe('npm start: fetching the Electron binary on first use', () => {
+  const missing = { files: { [pkg]: '' } };
+  it('downloads where a window could open and nothing switched the download off', () => {
+    expect(shouldDownloadElectron(facts(missing))).toBe(true);
+    expect(shouldDownloadElectron(facts({ ...missing, platform: 'win32', env: {} }))).toBe(true);
+  });
+  it('does not download when the binary is there, switched off, headless or as root', () => {
+    expect(shouldDownloadElectron(facts())).toBe(false);
+    const skip = { DISPLAY: ':0', ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+    expect(shouldDownloadElectron(facts({ ...missing, env: skip }))).toBe(false);
+    expect(shouldDownloadElectron(facts({ ...missing, env: {} }))).toBe(false);
+    expect(shouldDownloadElectron(facts({ ...missing, isRoot: true }))).toBe(false);
+    const browser = { DISPLAY: ':0', STRATEGY_DESK_BROWSER: '1' };
+    expect(shouldDownloadElectron(facts({ ...missing, env: browser }))).toBe(false);
+  });
+});
 
 describe('npm start: Electron or the browser host', () => {
   it('launches Electron when its binary is there, runs and has a display', () => {
