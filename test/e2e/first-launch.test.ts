@@ -1,20 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { createDesk, type Desk } from '../../electron/core/desk';
-import { openSecretStore, type SecretStore } from '../../electron/core/secrets';
+import type { Desk } from '../../electron/core/desk';
+import type { SecretStore } from '../../electron/core/secrets';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
-import { ensureRendererBuilt } from '../../electron/host/build-renderer';
-import { startHost, type RunningHost } from '../../electron/host';
-import {
-  chromiumPart,
-  collectPageProblems,
-  launchChromium,
-  screenshot,
-} from '../support/e2e-browser';
+import type { RunningHost } from '../../electron/host';
+import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
+import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import { itNeeds } from '../support/system-parts';
 
 /**
@@ -23,7 +14,7 @@ import { itNeeds } from '../support/system-parts';
  */
 const withChromium = itNeeds(chromiumPart);
 
-let dataDir: string;
+let app: BareAppE2E | undefined;
 let secrets: SecretStore;
 let desk: Desk | undefined;
 let host: RunningHost | undefined;
@@ -31,29 +22,12 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   if (!chromiumPart.available) return;
-  const staticDir = await ensureRendererBuilt();
-  dataDir = mkdtempSync(join(tmpdir(), 'strategy-desk-e2e-'));
-  secrets = await openSecretStore({ service: `strategy-desk-e2e-${randomUUID()}` });
-  desk = await createDesk({ dataDir, secretStore: secrets });
-  const opened = desk;
-  host = await startHost({
-    handlers: opened,
-    subscribe: (listener) => opened.subscribe(listener),
-    staticDir,
-  });
-  browser = await launchChromium();
+  app = await openBareAppE2E();
+  ({ host, browser } = app);
+  ({ desk, secrets } = app.harness);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  if (desk) {
-    // Leave nothing behind in the keychain.
-    for (const profile of await desk.profiles.list({})) await secrets.delete(profile.id);
-    await desk.close();
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => app?.close());
 
 describe('first launch in the browser host', () => {
   withChromium('welcome, built-in sandbox, demo strategies, Core Equity holdings', async () => {

@@ -1,20 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { createDesk, type Desk } from '../../electron/core/desk';
-import { openSecretStore, type SecretStore } from '../../electron/core/secrets';
-import { DEMO_STRATEGY_IDS, startSandbox, type RunningSandbox } from '../../electron/sandbox';
-import { ensureRendererBuilt } from '../../electron/host/build-renderer';
-import { startHost, type RunningHost } from '../../electron/host';
-import {
-  chromiumPart,
-  collectPageProblems,
-  launchChromium,
-  screenshot,
-} from '../support/e2e-browser';
+import type { Desk } from '../../electron/core/desk';
+import type { SecretStore } from '../../electron/core/secrets';
+import { DEMO_STRATEGY_IDS, type RunningSandbox } from '../../electron/sandbox';
+import type { RunningHost } from '../../electron/host';
+import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
+import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import { itNeeds } from '../support/system-parts';
 
 /**
@@ -24,39 +15,23 @@ import { itNeeds } from '../support/system-parts';
  */
 const withChromium = itNeeds(chromiumPart);
 
-let dataDir: string;
+let app: BareAppE2E | undefined;
 let secrets: SecretStore;
-let sandbox: RunningSandbox | undefined;
 let desk: Desk | undefined;
 let host: RunningHost | undefined;
 let browser: Browser | undefined;
+let sandbox: RunningSandbox | undefined;
 
 beforeAll(async () => {
   if (!chromiumPart.available) return;
-  const staticDir = await ensureRendererBuilt();
-  dataDir = mkdtempSync(join(tmpdir(), 'strategy-desk-e2e-profiles-'));
-  secrets = await openSecretStore({ service: `strategy-desk-e2e-${randomUUID()}` });
-  sandbox = await startSandbox({ port: 0, stepMs: 20 });
-  desk = await createDesk({ dataDir, secretStore: secrets });
-  const opened = desk;
-  host = await startHost({
-    handlers: opened,
-    subscribe: (listener) => opened.subscribe(listener),
-    staticDir,
-  });
-  browser = await launchChromium();
+  app = await openBareAppE2E();
+  ({ host, browser } = app);
+  ({ desk, secrets } = app.harness);
+  // A service of its own for the profile form to point at.
+  sandbox = await app.harness.startSandbox();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  if (desk) {
-    for (const profile of await desk.profiles.list({})) await secrets.delete(profile.id);
-    await desk.close();
-  }
-  await sandbox?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => app?.close());
 
 async function onlyProfileId(): Promise<string> {
   const profiles = await desk!.profiles.list({});

@@ -17,6 +17,8 @@ export interface DeskHarness {
   dataDir: string;
   secrets: SecretStore;
   sandbox: () => RunningSandbox | null;
+  /** Starts the harness's one sandbox now (the desk would start it on "Try the built-in sandbox"). */
+  startSandbox(): Promise<RunningSandbox>;
   events: DeskEvent[];
   /** Resolves with the first event that matches. */
   waitFor(match: (e: DeskEvent) => boolean, timeoutMs?: number): Promise<DeskEvent>;
@@ -33,14 +35,15 @@ export async function openDeskHarness(
   let sandbox: RunningSandbox | null = null;
   const events: DeskEvent[] = [];
   const waiters = new Set<() => void>();
+  const shared = async () =>
+    (sandbox ??= await startSandbox({ port: 0, stepMs: options.stepMs ?? 20 }));
   const open = () =>
     createDesk({
       dataDir,
       secretStore: secrets,
       // One sandbox for the whole harness: a desk restart finds the same service again.
       startSandbox: async () => {
-        sandbox ??= await startSandbox({ port: 0, stepMs: options.stepMs ?? 20 });
-        const running = sandbox;
+        const running = await shared();
         return { baseUrl: running.baseUrl, close: async () => undefined };
       },
       trackerBackoff: { initialMs: 10, factor: 1.5, maxMs: 100 },
@@ -61,6 +64,7 @@ export async function openDeskHarness(
     dataDir,
     secrets,
     sandbox: () => sandbox,
+    startSandbox: shared,
     events,
     waitFor(match, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {

@@ -21,13 +21,22 @@ export interface AppE2E {
   close(): Promise<void>;
 }
 
-export async function openAppE2E(
-  options: Parameters<typeof openDeskHarness>[0] & { rendererDir?: string } = {},
-): Promise<AppE2E> {
+/** The app at its first launch: no profile yet, the welcome screen. */
+export interface BareAppE2E {
+  harness: DeskHarness;
+  host: RunningHost;
+  browser: Browser;
+  /** Closes host and desk and opens both again on the same data folder and sandbox. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+type AppOptions = Parameters<typeof openDeskHarness>[0] & { rendererDir?: string };
+
+export async function openBareAppE2E(options: AppOptions = {}): Promise<BareAppE2E> {
   const { rendererDir, ...deskOptions } = options;
   const staticDir = await ensureRendererBuilt(rendererDir);
   const harness = await openDeskHarness(deskOptions);
-  const profile = await harness.desk.profiles.useSandbox({});
   const serve = () =>
     startHost({
       handlers: harness.desk,
@@ -42,10 +51,6 @@ export async function openAppE2E(
       return host;
     },
     browser,
-    profileId: profile.id,
-    async setStepMs(ms) {
-      await sandboxAdmin(harness.sandbox()!.baseUrl, 'PUT', '/sandbox/timing', { step_ms: ms });
-    },
     async restart() {
       await host.close();
       await harness.restart();
@@ -57,4 +62,17 @@ export async function openAppE2E(
       await harness.close();
     },
   };
+}
+
+export async function openAppE2E(options: AppOptions = {}): Promise<AppE2E> {
+  const app = await openBareAppE2E(options);
+  const profile = await app.harness.desk.profiles.useSandbox({});
+  return Object.assign(app, {
+    profileId: profile.id,
+    async setStepMs(ms: number) {
+      await sandboxAdmin(app.harness.sandbox()!.baseUrl, 'PUT', '/sandbox/timing', {
+        step_ms: ms,
+      });
+    },
+  });
 }
