@@ -43,7 +43,7 @@ export interface DeskOptions {
 
 export type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
-  /** Entries whose outcome was unknown at start-up, for the app to show. */
+  /** The desk's store, for tests and the hosts' diagnostics. */
   readonly store: Store;
   close(): Promise<void>;
 };
@@ -53,6 +53,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const store = openStore(join(options.dataDir, 'strategy-desk.sqlite'), {
     ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
   });
+  const now = () => new Date().toISOString();
   const listeners = new Set<(event: DeskEvent) => void>();
   const emit = (event: DeskEvent) => {
     for (const listener of [...listeners]) {
@@ -78,7 +79,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
           : c.getVersion(entry.strategyId, entry.versionId, { orders: true, positions: true }),
       ),
     saveVersion: (entry, version) =>
-      store.versions.upsert(entry.profileId, version, { syncedAt: new Date().toISOString() }),
+      store.versions.upsert(entry.profileId, version, { syncedAt: now() }),
     waitUntilOnline: (profileId, signal) =>
       connections.waitUntilOnline(profileId, signal, options.offlineProbeMs),
     // A version that is gone, or a profile that lost its access, will not come back by polling.
@@ -110,7 +111,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       store.versions.upsert(entry.profileId, version, {
         origin: 'created',
         location,
-        syncedAt: new Date().toISOString(),
+        syncedAt: now(),
       }),
     startTracking: (entry, version, location) =>
       tracker.track({
@@ -130,7 +131,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     tracker,
     executions,
     emit,
-    now: () => new Date().toISOString(),
+    now,
   };
   const sandbox = new SandboxProfiles(
     ctx,

@@ -7,18 +7,19 @@ import { notFound } from './errors';
 import { currentTargetOf } from './views';
 
 export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
-  const summary = (d: DraftSummary): DraftSummaryView => {
-    const rows = ctx.store.drafts.get(d.id)?.rows ?? [];
-    const target = currentTargetOf(ctx.store, d.profileId, d.strategyId);
-    return {
-      id: d.id,
-      strategyId: d.strategyId,
-      name: d.name,
-      rowCount: d.rowCount,
-      valid: validateDraft(rows, { previousTarget: target?.positions ?? [] }).valid,
-      updatedAt: d.updatedAt,
-    };
-  };
+  /** The list's row for a draft; `valid` is judged against the strategy's current target. */
+  const summary = (
+    d: DraftSummary,
+    rows: readonly DraftRow[],
+    target = currentTargetOf(ctx.store, d.profileId, d.strategyId),
+  ): DraftSummaryView => ({
+    id: d.id,
+    strategyId: d.strategyId,
+    name: d.name,
+    rowCount: d.rowCount,
+    valid: validateDraft(rows, { previousTarget: target?.positions ?? [] }).valid,
+    updatedAt: d.updatedAt,
+  });
   const existing = (draftId: string) => {
     const draft = ctx.store.drafts.get(draftId);
     if (!draft) throw notFound('This draft');
@@ -47,7 +48,10 @@ export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
 
   return {
     async list({ profileId, strategyId }) {
-      return ctx.store.drafts.listForStrategy(profileId, strategyId).map(summary);
+      const target = currentTargetOf(ctx.store, profileId, strategyId);
+      return ctx.store.drafts
+        .listForStrategy(profileId, strategyId)
+        .map((d) => summary(d, ctx.store.drafts.get(d.id)?.rows ?? [], target));
     },
     async create({ profileId, strategyId, name, start }) {
       if (!ctx.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
@@ -77,15 +81,16 @@ export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
         updatedAt: d.updatedAt,
       };
     },
+    // Autosave calls this after every pause in typing: one write, then one read for the answer.
     async saveRows({ draftId, rows }) {
-      existing(draftId);
-      ctx.store.drafts.saveRows(draftId, rows);
-      return summary(existing(draftId));
+      if (!ctx.store.drafts.saveRows(draftId, rows)) throw notFound('This draft');
+      const saved = existing(draftId);
+      return summary(saved, saved.rows);
     },
     async rename({ draftId, name }) {
-      existing(draftId);
-      ctx.store.drafts.rename(draftId, name);
-      return summary(existing(draftId));
+      if (!ctx.store.drafts.rename(draftId, name)) throw notFound('This draft');
+      const renamed = existing(draftId);
+      return summary(renamed, renamed.rows);
     },
     async remove({ draftId }) {
       if (!ctx.store.drafts.delete(draftId)) throw notFound('This draft');
