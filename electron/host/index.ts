@@ -2,15 +2,7 @@ import Fastify from 'fastify';
 import type { DeskHandlers } from '../../shared/contract';
 import { registerApiRoutes } from './api-routes';
 import { registerEventRoute, type Subscribe } from './events';
-import {
-  SECURITY_HEADERS,
-  allowedHost,
-  bearerToken,
-  crossSiteReason,
-  newToken,
-  refuse,
-  tokenMatches,
-} from './security';
+import { SECURITY_HEADERS, allowedHost, guardCalls, newToken, refuse } from './security';
 import { registerStaticFiles } from './static-files';
 
 export interface HostOptions {
@@ -24,11 +16,22 @@ export interface HostOptions {
   token?: string;
 }
 
+/** Routes answer only with the token, except the built renderer's files, which are public. */
+export type RouteAccess = 'token' | 'public-asset';
+
+export interface HostRoute {
+  method: string | string[];
+  url: string;
+  access: RouteAccess;
+}
+
 export interface RunningHost {
   /** Open this: it carries the token in the fragment, which never reaches a server log. */
   url: string;
   port: number;
   token: string;
+  /** Every registered route and who may call it (the security tests walk them all). */
+  routes: readonly HostRoute[];
   close(): Promise<void>;
 }
 
@@ -45,23 +48,25 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
   let port = -1;
   const streams = new Set<() => void>();
+  const routes: HostRoute[] = [];
 
   app.addHook('onRequest', async (request, reply) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
     if (!allowedHost(request.headers.host, port)) {
       return refuse(reply, 403, { kind: 'forbidden', message: 'Unknown host name.' });
     }
-    const isApi = request.url === '/api' || request.url.startsWith('/api/');
-    if (!isApi) return;
-    const crossSite = crossSiteReason(request);
-    if (crossSite) return refuse(reply, 403, { kind: 'forbidden', message: crossSite });
-    if (!tokenMatches(token, bearerToken(request))) {
-      return refuse(reply, 401, {
-        kind: 'unauthorized',
-        message:
-          'This page has no valid access key. Open the address printed when the app started.',
-      });
-    }
+  });
+
+  // Who may call is decided per route, after routing: the router matches the decoded path
+  // (and absolute-form targets), so a check on the raw URL could be walked around. Every
+  // route is guarded unless it is registered as a public static asset.
+  const guard = guardCalls(token);
+  app.addHook('onRoute', (route) => {
+    const access = (route.config as { access?: RouteAccess } | undefined)?.access;
+    routes.push({ method: route.method, url: route.url, access: access ?? 'token' });
+    if (access === 'public-asset') return;
+    const existing = route.preHandler;
+    route.preHandler = [guard, ...(existing ? [existing].flat() : [])];
   });
 
   // Only JSON crosses: a cross-site form cannot send it without a preflight we never answer.
@@ -108,6 +113,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     url: `http://127.0.0.1:${port}/#token=${token}`,
     port,
     token,
+    routes,
     async close() {
       // Open event streams would keep the server from closing.
       for (const end of [...streams]) end();

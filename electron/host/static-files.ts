@@ -33,7 +33,7 @@ export async function resolveStaticFile(root: string, urlPath: string): Promise<
 
 export async function registerStaticFiles(app: FastifyInstance, staticDir: string): Promise<void> {
   const root = await realpath(resolve(staticDir));
-  app.get('/*', async (request, reply) => {
+  app.get('/*', { config: { access: 'public-asset' } }, async (request, reply) => {
     const urlPath = request.url.split('?')[0] ?? '/';
     const file = await resolveStaticFile(root, urlPath);
     if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');

@@ -54,7 +54,7 @@ export function draftsRepository({ db, now }: RepositoryContext) {
   );
   const selectOne = db.prepare<[string], DraftRecord>(`${SUMMARY} WHERE d.id = ?`);
   const selectForStrategy = db.prepare<[string, string], DraftRecord>(
-    `${SUMMARY} WHERE d.profile_id = ? AND d.strategy_id = ? ORDER BY d.updated_at DESC, d.id`,
+    `${SUMMARY} WHERE d.profile_id = ? AND d.strategy_id = ? ORDER BY d.updated_at DESC, d.rowid DESC`,
   );
   const selectRows = db.prepare<[string], { symbol: string; weight: string; locked: 0 | 1 }>(
     'SELECT symbol, weight, locked FROM draft_rows WHERE draft_id = ? ORDER BY position',

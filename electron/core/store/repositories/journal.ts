@@ -90,11 +90,11 @@ export function journalRepository({ db, now }: RepositoryContext) {
   );
   const selectInFlight = db.prepare<[], JournalRecord>(
     `SELECT * FROM execution_journal WHERE state IN ('pending', 'sent', 'unknown')
-     ORDER BY created_at, id`,
+     ORDER BY created_at, rowid`,
   );
   const selectForStrategy = db.prepare<[string, string], JournalRecord>(
     `SELECT * FROM execution_journal WHERE profile_id = ? AND strategy_id = ?
-     ORDER BY created_at DESC, id`,
+     ORDER BY created_at DESC, rowid DESC`,
   );
 
   /** Runs one write with the WAL fsynced at commit, then returns to the connection's default. */

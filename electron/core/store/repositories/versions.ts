@@ -62,11 +62,11 @@ export function versionsRepository({ db, now }: RepositoryContext) {
   const selectLatestExecuted = db.prepare<[string, string], StoredVersion>(
     `SELECT ${VERSION_COLUMNS} FROM versions
      WHERE profile_id = ? AND strategy_id = ? AND executed_at IS NOT NULL
-     ORDER BY executed_at DESC, inserted_at DESC LIMIT 1`,
+     ORDER BY executed_at DESC, inserted_at DESC, id LIMIT 1`,
   );
   const selectActive = db.prepare<[], StoredVersion & { profile_id: string }>(
     `SELECT profile_id, ${VERSION_COLUMNS} FROM versions
-     WHERE executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES} ORDER BY executed_at`,
+     WHERE executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES} ORDER BY executed_at, id`,
   );
   const selectOrders = db.prepare<[string, string], Order>(
     `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND version_id = ? ORDER BY rowid`,
