@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { KeychainSecretStore, describe, type KeytarApi } from './keychain';
+import { classifyKeychainError, keychainFallbackReason } from './remedy';
 import { APP_ID, MemorySecretStore, type SecretStore } from './secret-store';
 
 export interface OpenSecretStoreOptions {
@@ -7,32 +8,48 @@ export interface OpenSecretStoreOptions {
   service?: string;
   /** How long the probe may take: keytar can hang without a Secret Service. */
   probeTimeoutMs?: number;
+  /** Whose fix to name in the reason; the running platform by default. */
+  platform?: NodeJS.Platform;
 }
 
 /**
  * The keychain when one answers a harmless read in time; otherwise the in-memory store with a
- * fallbackReason that says plainly the secret is kept for this session only.
+ * fallbackReason that says plainly the secret is kept for this session only, and how to fix it.
  */
 export async function openSecretStore(options: OpenSecretStoreOptions = {}): Promise<SecretStore> {
   const service = options.service ?? APP_ID;
   const timeoutMs = options.probeTimeoutMs ?? 3000;
-  let problem: string;
+  let keytar: KeytarApi;
   try {
-    const keytar = await loadKeytar();
+    keytar = await loadKeytar();
+  } catch (error) {
+    return fallback('load', error, options);
+  }
+  try {
     // A read of an account that never exists: answers null when the keychain works.
     await withTimeout(keytar.getPassword(service, `probe-${randomUUID()}`), timeoutMs);
-    return new KeychainSecretStore(keytar, service);
   } catch (error) {
-    problem = describe(error);
+    return fallback('probe', error, options);
   }
+  return new KeychainSecretStore(keytar, service);
+}
+
+function fallback(
+  stage: 'load' | 'probe',
+  error: unknown,
+  options: OpenSecretStoreOptions,
+): MemorySecretStore {
+  const problem = classifyKeychainError(stage, error);
+  // The first line only: a missing module's message goes on with a require stack.
+  const detail = describe(error).split('\n')[0]!;
   return new MemorySecretStore(
-    `No keychain answered (${problem}): the secret is kept for this session only.`,
+    keychainFallbackReason(problem, detail, options.platform ?? process.platform),
   );
 }
 
 async function loadKeytar(): Promise<KeytarApi> {
-  // Loaded here, not at the top: without libsecret the native module fails to load, and that
-  // must mean "no keychain", not an app that cannot start.
+  // Loaded here, not at the top: keytar is optional and its native part needs libsecret; a
+  // missing module must mean "no keychain", not an app that cannot start.
   const mod = (await import('keytar')) as { default?: KeytarApi } & Partial<KeytarApi>;
   const api = mod.default ?? (mod as KeytarApi);
   if (typeof api.getPassword !== 'function') throw new Error('keytar did not load');

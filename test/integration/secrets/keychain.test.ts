@@ -62,25 +62,51 @@ describe('the keychain SecretStore', () => {
   });
 });
 
+/** openSecretStore in a fresh child process, with the environment and Node flags given. */
+function probeInChild(env: NodeJS.ProcessEnv, nodeFlags: string[] = []) {
+  const script = fileURLToPath(new URL('./probe-without-keychain.ts', import.meta.url));
+  const out = execFileSync(process.execPath, [...nodeFlags, '--import', 'tsx', script, service], {
+    env,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  return JSON.parse(out) as Record<string, unknown>;
+}
+
+const keytarLoads = await import('keytar').then(
+  () => true,
+  () => false,
+);
+
 describe('the memory fallback', () => {
-  it('is used, with a plain reason, when no keychain answers', () => {
-    const script = fileURLToPath(new URL('./probe-without-keychain.ts', import.meta.url));
+  it('is used, with a plain reason and the fix, when no keychain answers', () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DBUS_SESSION_BUS_ADDRESS: `unix:path=/nonexistent/${randomUUID()}`,
     };
     delete env.DISPLAY;
-    const out = execFileSync(process.execPath, ['--import', 'tsx', script, service], {
-      env,
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    const result = JSON.parse(out) as Record<string, unknown>;
+    const result = probeInChild(env);
     expect(result.kind).toBe('memory');
+    // Without keytar itself (a machine without libsecret) the module is named instead.
     expect(result.fallbackReason).toMatch(
-      /^No keychain answered \(.+\): the secret is kept for this session only\.$/,
+      keytarLoads
+        ? /^No keychain answered \(.+\): the secret is kept for this session only\. To keep secrets across restarts, sign in to a desktop session with a Secret Service \(GNOME Keyring: sudo apt install gnome-keyring, or KWallet\)\.$/
+        : /^The keychain module keytar (is not installed|did not load) \(.+\): the secret is kept for this session only\. To keep secrets across restarts, run sudo apt install libsecret-1-dev .+, then npm (install|rebuild keytar)\.$/,
     );
     expect(result.read).toBe('session-secret');
     expect(result.deleted).toEqual([true, false]);
+  });
+
+  it('is used when npm left keytar out, naming the package to install and then npm install', () => {
+    const hide = fileURLToPath(new URL('./hide-keytar.mjs', import.meta.url));
+    const result = probeInChild(process.env, ['--import', hide]);
+    expect(result.kind).toBe('memory');
+    expect(result.fallbackReason).toBe(
+      "The keychain module keytar is not installed (Cannot find package 'keytar' imported from " +
+        `${new URL('../../../electron/core/secrets/open.ts', import.meta.url).href}): the secret is ` +
+        'kept for this session only. To keep secrets across restarts, run sudo apt install ' +
+        'libsecret-1-dev (Fedora: sudo dnf install libsecret-devel), then npm install.',
+    );
+    expect(result.read).toBe('session-secret');
   });
 });

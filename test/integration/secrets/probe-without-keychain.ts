@@ -1,5 +1,6 @@
-// Run in a child process whose session bus leads nowhere: libsecret caches its D-Bus connection
-// per process, so the fallback can only be observed in a fresh one.
+// Run in a child process whose session bus leads nowhere (or where keytar cannot be found):
+// libsecret caches its D-Bus connection per process, so the fallback can only be observed in a
+// fresh one.
 import { openSecretStore } from '../../../electron/core/secrets';
 
 const store = await openSecretStore({ service: process.argv[2] });
