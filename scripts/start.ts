@@ -86,24 +86,22 @@ if (shouldDownloadElectron(launchFacts)) {
 const plan = planLaunch(launchFacts);
 
 /** The Electron build of better-sqlite3, built once; null with the reason when it cannot be. */
-function electronSqliteProblem(): string | null {
+async function electronSqliteProblem(): Promise<string | null> {
   if (existsSync(layout.electronSqliteBinding)) return null;
   console.log('Building better-sqlite3 and keytar for Electron (once; this takes a few minutes)…');
-  try {
-    buildSqliteForElectron();
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  try {
-    buildKeytarForElectron();
-  } catch (error) {
-    // Not fatal: the app then keeps secrets for this session only and says so.
-    console.log(error instanceof Error ? error.message : String(error));
-  }
+  const sqlite = await buildSqliteForElectron().then(
+    () => null,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+  if (sqlite !== null) return sqlite;
+  // Not fatal: the app then keeps secrets for this session only and says so.
+  await buildKeytarForElectron().catch((error: unknown) =>
+    console.log(error instanceof Error ? error.message : String(error)),
+  );
   return null;
 }
 
-const sqliteProblem = plan.kind === 'electron' ? electronSqliteProblem() : null;
+const sqliteProblem = plan.kind === 'electron' ? await electronSqliteProblem() : null;
 if (plan.kind === 'electron' && sqliteProblem === null) {
   buildRendererIfStale();
   await buildElectron();
