@@ -8,8 +8,10 @@ import {
 } from '../../../electron/shell/security';
 
 /**
- * The shell itself cannot run here (no Electron binary), so these tests read its source: they
- * check that main.ts, preload.ts and ipc.ts apply the hardening the pure modules define.
+ * What the real-Electron smoke test (test/electron/, `npm run test:electron`) cannot observe from
+ * outside, read from the source: main.ts, preload.ts and ipc.ts apply what the pure modules
+ * define. Isolation, the renderer sandbox, no Node, the CSP header, window.open, navigation and
+ * the IPC sender check are asserted at runtime there.
  */
 const root = join(__dirname, '..', '..', '..');
 const parse = (file: string) => {
@@ -55,6 +57,7 @@ function objectLiteral(node: ts.ObjectLiteralExpression): Record<string, unknown
 describe('main.ts', () => {
   const { text, source } = parse('main.ts');
 
+  // Electron has no getter for webPreferences: the smoke test sees their effects, this the list.
   it('creates its window with every hardened webPreference, written out literally', () => {
     const windows = nodesOf(source, ts.isNewExpression).filter(
       (n) => n.expression.getText() === 'BrowserWindow',
@@ -103,24 +106,6 @@ describe('main.ts', () => {
     ]);
     expect(callsTo(source, 'loadFile')).toHaveLength(0);
     expect(text).not.toMatch(/file:\/\//);
-  });
-
-  it('prevents every navigation, redirect and webview, and denies every new window', () => {
-    const ons = callsTo(source, 'on').map((c) => c.arguments.map((a) => a.getText()));
-    expect(ons).toContainEqual(["'will-navigate'", 'refuseNavigation']);
-    expect(ons).toContainEqual(["'will-redirect'", '(event) => event.preventDefault()']);
-    expect(ons).toContainEqual(["'will-attach-webview'", '(event) => event.preventDefault()']);
-    const refuse = functionNamed(source, 'refuseNavigation')!;
-    expect(refuse.body!.statements[0]!.getText()).toBe('event.preventDefault();');
-    const [windowOpen] = callsTo(source, 'setWindowOpenHandler');
-    const actions = nodesOf(windowOpen!, ts.isPropertyAssignment)
-      .filter((p) => p.name.getText() === 'action')
-      .map((p) => p.initializer.getText());
-    expect(actions).toEqual(["'deny'"]);
-    // Guarded for every webContents the app ever creates, not just the first window.
-    expect(text).toMatch(
-      /app\.on\('web-contents-created', \(_event, contents\) => guardContents\(contents\)\)/,
-    );
   });
 
   it('opens links outside only after decideLink has parsed them', () => {
@@ -190,17 +175,6 @@ describe('preload.ts', () => {
 
 describe('ipc.ts', () => {
   const { source } = parse('ipc.ts');
-
-  it('checks the sender, then parses with the contract, for every channel', () => {
-    const handle = callsTo(source, 'handle')[0]!;
-    expect(handle.expression.getText()).toBe('ipcMain.handle');
-    const body = handle.arguments[1]!.getText();
-    expect(body.indexOf('senderProblem(')).toBeGreaterThan(-1);
-    expect(body.indexOf('senderProblem(')).toBeLessThan(body.indexOf('dispatchCall('));
-    expect(body).toMatch(
-      /isMainFrame: event\.senderFrame !== null && event\.senderFrame === event\.sender\.mainFrame/,
-    );
-  });
 
   it('pushes only validated events, to pages of our origin', () => {
     const push = nodesOf(source, ts.isVariableDeclaration).find(
