@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** Debian's chromium by default; CHROMIUM_PATH names another Chromium or Chrome (macOS, Windows). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const chromiumPart = {
   name: 'Chromium',
   available: existsSync(CHROMIUM_PATH),
-  why: `${CHROMIUM_PATH} is missing (Debian package chromium)`,
+  why: `${CHROMIUM_PATH} is missing (Debian package chromium, or set CHROMIUM_PATH)`,
 };
 
 /** Debian's Chromium as root in a container: these flags are the ones that work here. */
