@@ -18,7 +18,8 @@ export function classifyKeychainError(stage: 'load' | 'probe', error: unknown): 
   const message = error instanceof Error ? error.message : String(error);
   const keytarItselfMissing =
     (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    /['"]keytar['"]/.test(message);
+    // 'keytar' itself, or a file inside the package (the Electron bundle requires one).
+    /['"]keytar(\/[^'"]*)?['"]/.test(message);
   return keytarItselfMissing ? 'not-installed' : 'native-part';
 }
 

@@ -21,6 +21,12 @@ describe('classifyKeychainError', () => {
     expect(
       classifyKeychainError(
         'load',
+        missing('MODULE_NOT_FOUND', "Cannot find module 'keytar/lib/keytar.js'"),
+      ),
+    ).toBe('not-installed');
+    expect(
+      classifyKeychainError(
+        'load',
         missing('MODULE_NOT_FOUND', "Cannot find module '../build/Release/keytar.node'"),
       ),
     ).toBe('native-part');
