@@ -41,14 +41,20 @@ function assertNotNodeAbi(file: string, pkgName: string): void {
 }
 
 /**
- * npm passes .npmrc settings such as nodedir to scripts as environment variables; node-gyp would
- * then build against Node's headers instead of Electron's.
+ * The environment without the .npmrc settings npm passes to scripts (nodedir and friends): with
+ * them node-gyp would build against Node's headers instead of Electron's.
  */
+export function withoutNodeHeaderSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([key]) => !/^npm_config_(nodedir|target|runtime|disturl|dist_url)$/i.test(key),
+    ),
+  );
+}
+
 function forgetNodeHeaderSettings(): void {
-  for (const key of Object.keys(process.env)) {
-    if (/^npm_config_(nodedir|target|runtime|disturl|dist_url)$/i.test(key))
-      delete process.env[key];
-  }
+  const kept = withoutNodeHeaderSettings(process.env);
+  for (const key of Object.keys(process.env)) if (!(key in kept)) delete process.env[key];
 }
 
 /** Rebuilds one native package for Electron in a staging copy; returns the installed .node file. */

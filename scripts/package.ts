@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildElectron } from './build-electron';
+import { withoutNodeHeaderSettings } from './native-for-electron';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -22,7 +23,8 @@ export const NODE_BINARIES = [
 ];
 
 function run(args: string[]): number {
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  const env = withoutNodeHeaderSettings(process.env);
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env });
   return result.status ?? 1;
 }
 
@@ -46,6 +48,9 @@ function main(): number {
     for (const file of kept) {
       mkdirSync(dirname(join(root, 'node_modules', file)), { recursive: true });
       copyFileSync(join(saved, file), join(root, 'node_modules', file));
+      // @electron/rebuild's note that this folder holds an Electron build: no longer true, and
+      // left in place it would make the next packaging skip the rebuild.
+      rmSync(join(root, 'node_modules', dirname(file), '.forge-meta'), { force: true });
     }
     rmSync(saved, { recursive: true, force: true });
   }
