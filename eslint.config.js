@@ -16,7 +16,7 @@ const nodeBuiltins = [
   'child_process',
 ];
 
-/** Import layering (DESIGN section 2): each runtime folder may only reach what it is allowed to. */
+/** Import layering (docs/architecture.md): each runtime folder may only reach what it is allowed to. */
 const layer = (
   /** @type {string[]} */ files,
   /** @type {{group: string[], message: string}[]} */ patterns,

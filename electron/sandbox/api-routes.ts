@@ -40,7 +40,7 @@ const TOKEN_PROBLEMS = {
   expired: 'The access token has expired; request a new one.',
 } as const;
 
-/** 401 and 403 come before anything else about the request (DESIGN error precedence). */
+/** 401 and 403 come before anything else about the request (docs/decisions.md, Precedence). */
 function requireScopes(ctx: SandboxContext, needed: Scope[]) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const lookup = ctx.tokens.check(request.headers.authorization);

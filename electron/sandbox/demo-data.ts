@@ -11,7 +11,7 @@ import {
 import { SandboxState, type StrategyRec } from './state';
 
 /**
- * The sandbox's demo data (DESIGN section 3): fixed ids, organizations and
+ * The sandbox's demo data (docs/decisions.md, The built-in sandbox): fixed ids, organizations and
  * clients, so tests, the README and the app can rely on them.
  */
 

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 
-/** The two error shapes of DESIGN section 3. */
+/** The two error shapes of docs/decisions.md (Authentication, Errors). */
 
 /** Resource errors: `{errors: {detail, <field>: [...]}}`. */
 export function resourceError(

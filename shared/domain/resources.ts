@@ -3,7 +3,7 @@ import { DECIMAL_PATTERN } from '../decimal';
 import { ORDER_SIDES, ORDER_STATUSES, POSITION_ACTIONS, VERSION_STATUSES } from './constants';
 
 /**
- * The service's resources (service interface section 2), as zod schemas with
+ * The service's resources (docs/service-interface.md, Resources), as zod schemas with
  * their inferred types. Decimals stay strings exactly as the service sent them.
  */
 
@@ -96,7 +96,7 @@ export const strategy = z.object({
 });
 export type Strategy = z.infer<typeof strategy>;
 
-/** Execute request body (service interface 4.4). */
+/** Execute request body (docs/service-interface.md, Endpoints). */
 export const executeRequest = z.object({
   data: z.object({
     positions: z.array(z.object({ symbol: z.string(), weight: z.string() })),

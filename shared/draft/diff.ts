@@ -12,7 +12,7 @@ import type {
 } from './types';
 
 /**
- * The action the service will give a position (DESIGN section 3), from the previous target
+ * The action the service will give a position (docs/decisions.md, Execution), from the previous target
  * weight and the new one, compared numerically ("5" equals "5.00").
  */
 export function predictAction(oldWeight: Decimal, newWeight: Decimal): PositionAction {

@@ -17,7 +17,7 @@ export class InvalidDraftError extends Error {
 }
 
 /**
- * The execute request body (service interface 4.4) for a draft: its rows in draft order
+ * The execute request body (docs/service-interface.md, Endpoints) for a draft: its rows in draft order
  * (symbols upper-cased, weights trimmed and otherwise exactly as typed), then every symbol
  * of the current target the draft leaves out, with weight "0", so the request never relies
  * on the service removing them implicitly. Validates the draft first; throws

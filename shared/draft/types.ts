@@ -72,7 +72,7 @@ export interface DiffRow {
   /** new - old, or null when the draft weight is not a decimal string. */
   change: string | null;
   /**
-   * Predicted action (DESIGN section 3); null for a draft row with any error and for a
+   * Predicted action (docs/decisions.md, Execution); null for a draft row with any error and for a
    * held symbol that is neither in the draft nor in the target (the body does not name it).
    */
   action: PositionAction | null;

@@ -1,5 +1,5 @@
 /**
- * CSV order report figures (issue 3, item 6), each a ratio against a baseline of the same run:
+ * CSV order report figures (docs/client.md, Reports), each a ratio against a baseline of the same run:
  * - csv_vs_write_ratio: writeOrderReport's throughput over 1,000,000 orders relative to
  *   fs.promises.writeFile of the same bytes, precomputed (goal >= 0.8).
  * - csv_vs_csv_stringify: writeOrderReport's rows per second over csv-stringify's, streaming the

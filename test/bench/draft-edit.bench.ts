@@ -1,5 +1,5 @@
 /**
- * The draft editor's keystroke (issue 5, Performance): one weight edited in a 1,000-row draft,
+ * The draft editor's keystroke (docs/testing.md, Speed): one weight edited in a 1,000-row draft,
  * revalidated and rediffed through the editor's own model (renderer/src/drafts/draft-model.ts:
  * the row replaced, the undo step merged, the analyzer told which row changed, the error set
  * kept), divided by the same in a 100-row draft, measured in this run (warm-up, median of 9).

@@ -1,5 +1,5 @@
 /**
- * orders_table_10k_vs_100_ratio (issue 5, Performance): the time to render the version detail's
+ * orders_table_10k_vs_100_ratio (docs/testing.md, Speed): the time to render the version detail's
  * orders table (renderer/src/versions/OrdersTable.svelte, the real component) with 10,000 orders
  * over the same with 100 orders, in the same Chromium page, the same way: from the orders in
  * hand to the table painted (mount, flush, the next frame). A small page built by vite from

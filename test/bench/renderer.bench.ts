@@ -1,5 +1,5 @@
 /**
- * Renderer figures (issue 4, Performance):
+ * Renderer figures (docs/testing.md, Speed):
  * - renderer_js_gzip_kb: gzip size (KB, zlib's default level) of every JavaScript file of the
  *   renderer built with vite.config.ts into a temp folder (goal: at most 100).
  * - host_start_to_first_screen_ratio: from creating the desk (temp SQLite, in-memory secrets) and

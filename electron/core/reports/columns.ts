@@ -1,4 +1,4 @@
-/** The order report's columns, in the order DESIGN section 6 fixes for the CSV header. */
+/** The order report's columns, in the order docs/client.md (Reports) fixes for the CSV header. */
 export const ORDER_REPORT_COLUMNS = [
   'strategy_id',
   'strategy_name',

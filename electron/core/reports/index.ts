@@ -1,4 +1,4 @@
-/** CSV order reports (DESIGN section 6). */
+/** CSV order reports (docs/client.md, Reports). */
 export {
   ORDER_REPORT_COLUMNS,
   ORDER_REPORT_NUMERIC_COLUMNS,

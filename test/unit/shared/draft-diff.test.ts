@@ -11,7 +11,7 @@ const diff = (
   holdings: HeldPosition[] = [],
 ) => diffDraft(validateDraft(rows, { previousTarget: target }), target, holdings);
 
-describe('predictAction (DESIGN section 3)', () => {
+describe('predictAction (docs/decisions.md, Execution)', () => {
   it.each([
     ['0', '5', 'ADD'],
     ['5', '7', 'CHANGE'],
