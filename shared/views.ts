@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DeskErrorData } from './errors';
+import { DESK_ERROR_KINDS, type DeskErrorWire } from './errors';
 import {
   decimalString,
   holding,
@@ -164,11 +164,19 @@ export type AppStatus = z.infer<typeof appStatus>;
 
 /** Errors cross the boundary as data; the bridge rethrows them as DeskError (shared/errors.ts). */
 export const deskErrorData = z.object({
-  kind: z.string(),
+  kind: z.enum(DESK_ERROR_KINDS),
   message: z.string(),
   status: z.number().int().optional(),
   serviceMessage: z.string().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
-}) satisfies z.ZodType<DeskErrorData>;
+}) satisfies z.ZodType<DeskErrorWire>;
 
-export { DeskError, isDeskErrorData, type DeskErrorData } from './errors';
+export {
+  DESK_ERROR_KINDS,
+  DeskError,
+  deskError,
+  isDeskErrorData,
+  type DeskErrorData,
+  type DeskErrorKind,
+  type DeskErrorWire,
+} from './errors';

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { contract, type DeskEvent, type DeskHandlers } from '../../shared/contract';
+import type { DeskEvent, DeskHandlers } from '../../shared/contract';
 import type { ServiceClientOptions } from './api';
 import { isServiceError } from './api';
 import { Connections } from './desk/connections';
@@ -9,6 +9,7 @@ import { draftHandlers } from './desk/drafts';
 import { toDeskError } from './desk/errors';
 import { profileHandlers } from './desk/profiles';
 import { reportHandlers, type ChooseExportPath } from './desk/reports';
+import { withKeychainFailures } from './desk/secrets';
 import { SandboxProfiles, defaultStartSandbox, type StartEmbeddedSandbox } from './desk/sandbox';
 import { strategyHandlers } from './desk/strategies';
 import { versionHandlers } from './desk/versions';
@@ -64,9 +65,10 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       }
     }
   };
+  const secrets = withKeychainFailures(options.secretStore);
   const connections = new Connections(
     store,
-    options.secretStore,
+    secrets,
     (profileId, online, message) =>
       emit({ type: 'connectivity-changed', profileId, online, message }),
     options.clientOptions,
@@ -126,7 +128,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const ctx: DeskContext = {
     store,
-    secrets: options.secretStore,
+    secrets,
     connections,
     tracker,
     executions,
@@ -204,8 +206,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
 }
 
 /**
- * Every handler validates its input against the contract (whoever calls it)
- * and throws only DeskErrors, so both hosts pass errors on unchanged.
+ * Every handler throws only DeskErrors, so both hosts pass errors on unchanged. Input is
+ * validated once, by the dispatcher both hosts call through (electron/shell/dispatch.ts).
  */
 function guarded(handlers: DeskHandlers): DeskHandlers {
   const out: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
@@ -215,12 +217,9 @@ function guarded(handlers: DeskHandlers): DeskHandlers {
   ][]) {
     out[area] = {};
     for (const [name, fn] of Object.entries(methods)) {
-      const schema = (contract[area] as Record<string, { input: { parse(v: unknown): unknown } }>)[
-        name
-      ]!.input;
       out[area][name] = async (input: unknown) => {
         try {
-          return await fn(schema.parse(input ?? {}));
+          return await fn(input);
         } catch (error) {
           throw toDeskError(error);
         }

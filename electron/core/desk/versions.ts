@@ -1,5 +1,6 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { buildExecuteBody } from '../../../shared/draft';
+import { DeskError } from '../../../shared/views';
 import type { ServiceClient } from '../api';
 import type { DeskContext } from './context';
 import { notFound } from './errors';
@@ -15,6 +16,19 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
     executeVersion: (...args: Parameters<ServiceClient['executeVersion']>) =>
       ctx.connections.call(profileId, (c) => c.executeVersion(...args)),
   });
+  /** Only an execution whose outcome nobody knows may be sent again or dismissed. */
+  const unknownOutcome = (journalId: string) => {
+    const entry = ctx.store.journal.get(journalId);
+    if (!entry) throw notFound('This execution');
+    if (entry.state !== 'unknown') {
+      throw new DeskError({
+        kind: 'execution-blocked',
+        message: `This execution is ${entry.state}: only one whose outcome is unknown can be sent again or dismissed.`,
+        details: { state: entry.state },
+      });
+    }
+    return entry;
+  };
   const announceJournal = (profileId: string) => ctx.emit({ type: 'journal-changed', profileId });
 
   return {
@@ -63,8 +77,7 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
       }
     },
     async retryExecution({ journalId }) {
-      const entry = ctx.store.journal.get(journalId);
-      if (!entry) throw notFound('This execution');
+      const entry = unknownOutcome(journalId);
       try {
         const outcome = await ctx.executions.retry(client(entry.profileId), journalId);
         return { journalId, version: detail(entry.profileId, outcome.version.id) };
@@ -73,6 +86,7 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
       }
     },
     async dismissExecution({ journalId }) {
+      unknownOutcome(journalId);
       const entry = ctx.executions.dismiss(journalId);
       announceJournal(entry.profileId);
       return { ok: true as const };

@@ -54,11 +54,9 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     }
     const answer = body as { ok?: unknown; value?: unknown; error?: unknown };
     if (answer.ok === true && 'value' in answer) return answer.value;
-    throw new DeskError(
-      isDeskErrorData(answer.error)
-        ? answer.error
-        : { kind: 'internal', message: 'The app answered in an unexpected form.' },
-    );
+    throw isDeskErrorData(answer.error)
+      ? DeskError.fromWire(answer.error)
+      : new DeskError({ kind: 'internal', message: 'The app answered in an unexpected form.' });
   }
 
   // One function per method of the area, straight from the contract table.

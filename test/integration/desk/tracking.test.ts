@@ -65,7 +65,7 @@ describe('tracking through the desk', () => {
         .refresh({ profileId, strategyId: CORE })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DeskError);
-      expect((error as DeskError).kind).toBe('bad_response');
+      expect((error as DeskError).kind).toBe('bad-response');
       expect((error as DeskError).message).not.toMatch(/[{}]/);
       expect(await h.desk.strategies.get({ profileId, strategyId: CORE })).toEqual(before);
     }
