@@ -116,10 +116,25 @@ export const versionSummary = z.object({
 });
 export type VersionSummary = z.infer<typeof versionSummary>;
 
+/** Why following a version is not going well: the last poll's failure, and what it waits for. */
+export const trackingProblem = z.object({
+  message: z.string(),
+  at: timestamp,
+  waitingFor: z.enum(['connection', 'credentials']).nullable(),
+  /** True once tracking stopped for good; "Check now" starts it again. */
+  stopped: z.boolean(),
+});
+export type TrackingProblem = z.infer<typeof trackingProblem>;
+
+/** When the app first saw the version in a status (stored, so it survives a restart). */
+export const statusSeen = z.object({ status: versionStatus, firstSeenAt: timestamp });
+
 export const versionDetail = versionSummary.extend({
   orders: z.array(order),
   positions: z.array(versionPosition),
   tracking: z.boolean(),
+  trackingProblem: trackingProblem.nullable(),
+  statusSeen: z.array(statusSeen),
 });
 export type VersionDetail = z.infer<typeof versionDetail>;
 

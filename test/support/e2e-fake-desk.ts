@@ -87,6 +87,7 @@ export function createFakeDesk() {
       list: notBuilt('versions.list'),
       get: notBuilt('versions.get'),
       import: notBuilt('versions.import'),
+      checkNow: notBuilt('versions.checkNow'),
       execute: notBuilt('versions.execute'),
       retryExecution: notBuilt('versions.retryExecution'),
       dismissExecution: notBuilt('versions.dismissExecution'),

@@ -4,13 +4,18 @@ import { DeskError } from '../../../shared/views';
 import type { ServiceClient } from '../api';
 import type { DeskContext } from './context';
 import { notFound } from './errors';
+import { noteStatusSeen, trackingFields } from './tracking';
 import { currentTargetOf, journalEntryView, versionDetail, versionSummary } from './views';
 
 export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
   const detail = (profileId: string, versionId: string) => {
     const stored = ctx.store.versions.get(profileId, versionId, { orders: true, positions: true });
     if (!stored) throw notFound('This version');
-    return versionDetail(stored, ctx.tracker.isTracking(versionId));
+    return versionDetail(
+      stored,
+      ctx.tracker.isTracking(versionId),
+      trackingFields(ctx.store, ctx.tracker, profileId, versionId),
+    );
   };
   const client = (profileId: string) => ({
     executeVersion: (...args: Parameters<ServiceClient['executeVersion']>) =>
@@ -46,6 +51,7 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
         c.getVersion(strategyId, versionId, { orders: true, positions: true }),
       );
       ctx.store.versions.upsert(profileId, version, { origin: 'imported', syncedAt: ctx.now() });
+      noteStatusSeen(ctx.store, profileId, version, ctx.now());
       if (version.executed_at !== null) {
         ctx.tracker.track({
           profileId,
@@ -93,6 +99,20 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
     },
     async journal({ profileId }) {
       return ctx.executions.inFlight(profileId).map(journalEntryView);
+    },
+    async checkNow({ profileId, strategyId, versionId }) {
+      const stored = ctx.store.versions.get(profileId, versionId);
+      if (!stored || stored.strategy_id !== strategyId) throw notFound('This version');
+      // An unexecuted version has no rebalance to follow.
+      if (stored.executed_at === null) return detail(profileId, versionId);
+      await ctx.tracker.checkNow({
+        profileId,
+        strategyId,
+        versionId,
+        location: stored.location,
+        status: stored.status,
+      });
+      return detail(profileId, versionId);
     },
     async delete({ profileId, strategyId, versionId }) {
       await ctx.connections.call(profileId, (c) => c.deleteVersion(strategyId, versionId));
