@@ -92,7 +92,8 @@ export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskErr
   if (error instanceof ServiceError) {
     return new DeskError({
       kind: SERVICE_KINDS[error.kind],
-      message: error.message,
+      // Where the answer failed its schema is for the details, not the sentence.
+      message: error.kind === 'bad_response' ? DESK_ERROR_MESSAGES['bad-response'] : error.message,
       ...(error.status !== undefined && { status: error.status }),
       ...(error.serviceMessage !== undefined && { serviceMessage: error.serviceMessage }),
       details: { ...error.details, ambiguous: error.ambiguous },
