@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { listChannels, type DeskHandlers } from '../../../shared/contract';
@@ -8,8 +9,11 @@ import { withKeychainFailures } from '../../../electron/core/desk/secrets';
 import { MemorySecretStore } from '../../../electron/core/secrets';
 import { StoreError } from '../../../electron/core/store';
 import { dispatchCall } from '../../../electron/shell/dispatch';
+import { DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
 
+const CORE = DEMO_STRATEGY_IDS.coreEquity;
+const CORE_VERSION = DEMO_VERSION_IDS.coreEquityExecuted;
 const channel = (name: string) => listChannels().find((c) => c.channel === name)!;
 const KINDS: readonly string[] = DESK_ERROR_KINDS;
 
@@ -54,6 +58,31 @@ describe('errors keep their words, through the dispatcher and the real desk', ()
       { numRuns: 60 },
     );
     expect(logged).toEqual([]);
+    logged.length = 0;
+  });
+
+  it('names a missing export folder as folder-missing, with the folder in words and no system text', async () => {
+    const missing = join(h.dataDir, 'no-such-folder');
+    const other = await openDeskHarness({
+      stepMs: 0,
+      chooseExportPath: async (name) => join(missing, name),
+    });
+    const otherProfile = (await other.desk.profiles.useSandbox({})).id;
+    const result = await dispatchCall(
+      other.desk as DeskHandlers,
+      channel('reports.exportOrders'),
+      {
+        profileId: otherProfile,
+        selection: { kind: 'version', strategyId: CORE, versionId: CORE_VERSION },
+      },
+      (line) => logged.push(line),
+    );
+    await other.close();
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.kind).toBe('folder-missing');
+    expect(result.error.message).toContain(missing);
+    expect(JSON.stringify(result.error)).not.toMatch(/ENOENT|syscall|errno/);
   });
 
   it('names a keychain failure as its own kind, and logs the keychain’s words instead', async () => {
