@@ -73,10 +73,10 @@ const CLEAN: TrackingState = { lastError: null, lastErrorAt: null, waitingFor: n
 
 const DEFAULT_BACKOFF: Backoff = { initialMs: 250, factor: 1.6, maxMs: 10_000 };
 
-/** One loop: its stop signal, and a way to cut its current wait short ("Check now"). */
+/** One loop: its stop signal, and its current wait's, which "Check now" cuts short. */
 interface Loop {
   controller: AbortController;
-  nudge: AbortController;
+  wait: AbortController;
   /** Called after the loop's next poll attempt, whatever its outcome. */
   afterAttempt: Set<() => void>;
 }
@@ -104,7 +104,7 @@ export class VersionTracker {
     if (entry.status !== null && TERMINAL_VERSION_STATUSES.has(entry.status)) return;
     const loop: Loop = {
       controller: new AbortController(),
-      nudge: new AbortController(),
+      wait: new AbortController(),
       afterAttempt: new Set(),
     };
     this.loops.set(entry.versionId, loop);
@@ -126,7 +126,7 @@ export class VersionTracker {
     if (!loop) return Promise.resolve();
     return new Promise((resolve) => {
       loop.afterAttempt.add(resolve);
-      loop.nudge.abort();
+      loop.wait.abort();
     });
   }
 
@@ -141,7 +141,7 @@ export class VersionTracker {
   }
 
   untrack(versionId: string): void {
-    this.loops.get(versionId)?.controller.abort();
+    stop(this.loops.get(versionId));
     this.loops.delete(versionId);
     this.states.delete(versionId);
   }
@@ -155,7 +155,7 @@ export class VersionTracker {
   }
 
   stopAll(): void {
-    for (const loop of this.loops.values()) loop.controller.abort();
+    for (const loop of this.loops.values()) stop(loop);
     this.loops.clear();
   }
 
@@ -179,8 +179,10 @@ export class VersionTracker {
 
   /** The loop's current wait signal: stopping, or a "Check now", both end a wait. */
   private waitSignal(loop: Loop): AbortSignal {
-    if (loop.nudge.signal.aborted) loop.nudge = new AbortController();
-    return AbortSignal.any([loop.controller.signal, loop.nudge.signal]);
+    if (loop.wait.signal.aborted && !loop.controller.signal.aborted) {
+      loop.wait = new AbortController();
+    }
+    return loop.wait.signal;
   }
 
   private attempted(loop: Loop): void {
@@ -259,6 +261,11 @@ export class VersionTracker {
       await pause(delay, this.waitSignal(loop));
     }
   }
+}
+
+function stop(loop: Loop | undefined): void {
+  loop?.controller.abort();
+  loop?.wait.abort();
 }
 
 /** Waits `ms`, or less when the signal fires. */
