@@ -18,6 +18,7 @@ export const CONTRACT_METHODS = {
     'dismissExecution',
     'journal',
     'delete',
+    'checkNow',
   ],
   reports: ['exportOrders'],
   app: ['status'],

@@ -105,6 +105,8 @@ export const contract = {
     dismissExecution: method(journalRef, ok),
     journal: method(profileRef, z.array(journalEntryView)),
     delete: method(versionRef, ok),
+    /** Polls a followed version now instead of at its next turn (follows it again if it stopped). */
+    checkNow: method(versionRef, versionDetail),
   },
   reports: {
     /** Writes a CSV of orders; the host chooses where (a save dialog in the desktop app). */
@@ -167,6 +169,13 @@ export const deskEvent = z.discriminatedUnion('type', [
     done: z.boolean(),
   }),
   z.object({ type: z.literal('journal-changed'), profileId: uuid }),
+  /** Following a version went wrong, waits for something, or recovered: read its detail again. */
+  z.object({
+    type: z.literal('version-tracking-changed'),
+    profileId: uuid,
+    strategyId: uuid,
+    versionId: uuid,
+  }),
   /** A command chosen in the desktop app's native menu (File › Export CSV…). */
   z.object({ type: z.literal('menu-command'), command: z.enum(['export-csv']) }),
 ]);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DeskErrorData } from './errors';
+import { DESK_ERROR_KINDS, type DeskErrorWire } from './errors';
 import {
   decimalString,
   holding,
@@ -116,10 +116,25 @@ export const versionSummary = z.object({
 });
 export type VersionSummary = z.infer<typeof versionSummary>;
 
+/** Why following a version is not going well: the last poll's failure, and what it waits for. */
+export const trackingProblem = z.object({
+  message: z.string(),
+  at: timestamp,
+  waitingFor: z.enum(['connection', 'credentials']).nullable(),
+  /** True once tracking stopped for good; "Check now" starts it again. */
+  stopped: z.boolean(),
+});
+export type TrackingProblem = z.infer<typeof trackingProblem>;
+
+/** When the app first saw the version in a status (stored, so it survives a restart). */
+export const statusSeen = z.object({ status: versionStatus, firstSeenAt: timestamp });
+
 export const versionDetail = versionSummary.extend({
   orders: z.array(order),
   positions: z.array(versionPosition),
   tracking: z.boolean(),
+  trackingProblem: trackingProblem.nullable(),
+  statusSeen: z.array(statusSeen),
 });
 export type VersionDetail = z.infer<typeof versionDetail>;
 
@@ -164,11 +179,19 @@ export type AppStatus = z.infer<typeof appStatus>;
 
 /** Errors cross the boundary as data; the bridge rethrows them as DeskError (shared/errors.ts). */
 export const deskErrorData = z.object({
-  kind: z.string(),
+  kind: z.enum(DESK_ERROR_KINDS),
   message: z.string(),
   status: z.number().int().optional(),
   serviceMessage: z.string().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
-}) satisfies z.ZodType<DeskErrorData>;
+}) satisfies z.ZodType<DeskErrorWire>;
 
-export { DeskError, isDeskErrorData, type DeskErrorData } from './errors';
+export {
+  DESK_ERROR_KINDS,
+  DeskError,
+  deskError,
+  isDeskErrorData,
+  type DeskErrorData,
+  type DeskErrorKind,
+  type DeskErrorWire,
+} from './errors';

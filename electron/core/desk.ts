@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { contract, type DeskEvent, type DeskHandlers } from '../../shared/contract';
+import type { DeskEvent, DeskHandlers } from '../../shared/contract';
 import type { ServiceClientOptions } from './api';
 import { isServiceError } from './api';
 import { Connections } from './desk/connections';
@@ -9,6 +9,8 @@ import { draftHandlers } from './desk/drafts';
 import { toDeskError } from './desk/errors';
 import { profileHandlers } from './desk/profiles';
 import { reportHandlers, type ChooseExportPath } from './desk/reports';
+import { withKeychainFailures } from './desk/secrets';
+import { noteStatusSeen } from './desk/tracking';
 import { SandboxProfiles, defaultStartSandbox, type StartEmbeddedSandbox } from './desk/sandbox';
 import { strategyHandlers } from './desk/strategies';
 import { versionHandlers } from './desk/versions';
@@ -39,7 +41,18 @@ export interface DeskOptions {
   trackerBackoff?: Partial<Backoff>;
   /** How long the tracker waits between probes while a profile is offline. */
   offlineProbeMs?: number;
+  /** How long the tracker waits for a secret to be entered before it looks again. */
+  credentialsProbeMs?: number;
 }
+
+/** Failures that only new credentials (an address, a secret, a client) can cure. */
+const CREDENTIAL_FAILURES: ReadonlySet<string> = new Set([
+  'unauthorized',
+  'forbidden',
+  'invalid_client',
+  'invalid_scope',
+  'no_secret',
+]);
 
 export type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
@@ -64,9 +77,10 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       }
     }
   };
+  const secrets = withKeychainFailures(options.secretStore);
   const connections = new Connections(
     store,
-    options.secretStore,
+    secrets,
     (profileId, online, message) =>
       emit({ type: 'connectivity-changed', profileId, online, message }),
     options.clientOptions,
@@ -78,18 +92,26 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
           ? c.getVersionAt(entry.location)
           : c.getVersion(entry.strategyId, entry.versionId, { orders: true, positions: true }),
       ),
-    saveVersion: (entry, version) =>
-      store.versions.upsert(entry.profileId, version, { syncedAt: now() }),
+    saveVersion: (entry, version) => {
+      const at = now();
+      store.versions.upsert(entry.profileId, version, { syncedAt: at });
+      noteStatusSeen(store, entry.profileId, version, at);
+    },
     waitUntilOnline: (profileId, signal) =>
       connections.waitUntilOnline(profileId, signal, options.offlineProbeMs),
-    // A version that is gone, or a profile that lost its access, will not come back by polling.
-    isFinalFailure: (error) =>
-      isServiceError(error) &&
-      ['not_found', 'forbidden', 'unauthorized', 'invalid_client', 'no_secret', 'closed'].includes(
-        error.kind,
-      ),
+    // A version that is gone will not come back by polling.
+    isFinalFailure: (error) => isServiceError(error) && error.kind === 'not_found',
+    // Missing or refused credentials come back when the manager enters them: wait for that.
+    needsCredentials: (error) => isServiceError(error) && CREDENTIAL_FAILURES.has(error.kind),
+    waitForCredentials: (profileId, signal) =>
+      connections.waitForCredentials(profileId, signal, options.credentialsProbeMs),
     describeFailure: (error) => toDeskError(error).message,
+    now,
     onEvent: (event) => {
+      if (event.type === 'tracking-changed') {
+        const { profileId, strategyId, versionId } = event;
+        emit({ type: 'version-tracking-changed', profileId, strategyId, versionId });
+      }
       if (event.type === 'status-changed') {
         const { profileId, strategyId, versionId, previousStatus, status, ended } = event;
         emit({
@@ -107,12 +129,15 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const executions = new ExecutionJournal({
     journal: store.journal,
-    saveAcceptedVersion: (entry, version, location) =>
+    saveAcceptedVersion: (entry, version, location) => {
+      const at = now();
       store.versions.upsert(entry.profileId, version, {
         origin: 'created',
         location,
-        syncedAt: now(),
-      }),
+        syncedAt: at,
+      });
+      noteStatusSeen(store, entry.profileId, version, at);
+    },
     startTracking: (entry, version, location) =>
       tracker.track({
         profileId: entry.profileId,
@@ -126,7 +151,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const ctx: DeskContext = {
     store,
-    secrets: options.secretStore,
+    secrets,
     connections,
     tracker,
     executions,
@@ -161,7 +186,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
         return {
           online: profiles.every((p) => connections.isOnline(p.id)),
           lastSyncAt: synced.at(-1) ?? null,
-          runningVersions: tracker.size,
+          // The same source as each strategy's running version in the sidebar.
+          runningVersions: store.versions.listActive().length,
           needsAttention: store.journal.listInFlight().filter((e) => e.state === 'unknown').length,
           secretStorage: options.secretStore.kind === 'keychain' ? 'keychain' : 'session',
           secretStorageReason: options.secretStore.fallbackReason,
@@ -170,8 +196,10 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     },
   };
 
-  // Start-up: entries cut off mid-flight become unknown; versions still rebalancing are followed again.
+  // Start-up: entries cut off mid-flight become unknown; versions still rebalancing are followed
+  // again, once the built-in sandbox has its new address and secret.
   executions.reconcileAtStartup();
+  await sandbox.resume().catch((error: unknown) => toDeskError(error));
   for (const v of store.versions.listActive()) {
     tracker.track({
       profileId: v.profile_id,
@@ -181,8 +209,6 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       status: v.status,
     });
   }
-  await sandbox.resume().catch(() => undefined);
-
   let closed = false;
   return {
     ...guarded(handlers),
@@ -204,8 +230,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
 }
 
 /**
- * Every handler validates its input against the contract (whoever calls it)
- * and throws only DeskErrors, so both hosts pass errors on unchanged.
+ * Every handler throws only DeskErrors, so both hosts pass errors on unchanged. Input is
+ * validated once, by the dispatcher both hosts call through (electron/shell/dispatch.ts).
  */
 function guarded(handlers: DeskHandlers): DeskHandlers {
   const out: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
@@ -215,12 +241,9 @@ function guarded(handlers: DeskHandlers): DeskHandlers {
   ][]) {
     out[area] = {};
     for (const [name, fn] of Object.entries(methods)) {
-      const schema = (contract[area] as Record<string, { input: { parse(v: unknown): unknown } }>)[
-        name
-      ]!.input;
       out[area][name] = async (input: unknown) => {
         try {
-          return await fn(schema.parse(input ?? {}));
+          return await fn(input);
         } catch (error) {
           throw toDeskError(error);
         }

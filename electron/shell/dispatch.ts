@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { listChannels } from '../../shared/contract';
 import { deskEvent, type DeskEvent, type DeskHandlers } from '../../shared/contract';
-import { DeskError, deskErrorData, type DeskErrorData } from '../../shared/views';
+import { DeskError, deskErrorData, type DeskErrorWire } from '../../shared/views';
 
 /** What crosses IPC for every call: errors are data, never thrown across the boundary. */
-export type CallResult = { ok: true; value: unknown } | { ok: false; error: DeskErrorData };
+export type CallResult = { ok: true; value: unknown } | { ok: false; error: DeskErrorWire };
 
 export type ChannelEntry = ReturnType<typeof listChannels>[number];
 type Method = (input: unknown) => Promise<unknown>;
@@ -20,7 +20,7 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /** A DeskError keeps its words; anything else is our fault and says so without details. */
-export function toErrorData(error: unknown, channel: string, log = console.error): DeskErrorData {
+export function toErrorData(error: unknown, channel: string, log = console.error): DeskErrorWire {
   if (error instanceof DeskError) return error.toData();
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
@@ -80,7 +80,7 @@ export function unwrapCallResult(channel: string, result: unknown): unknown {
     const r = result as { ok: unknown; value?: unknown; error?: unknown };
     if (r.ok === true) return r.value;
     const error = deskErrorData.safeParse(r.error);
-    if (r.ok === false && error.success) throw new DeskError(error.data);
+    if (r.ok === false && error.success) throw DeskError.fromWire(error.data);
   }
   throw new DeskError({
     kind: 'internal',
@@ -93,14 +93,14 @@ export function unwrapCallResult(channel: string, result: unknown): unknown {
  * its message only (custom fields and class are lost), but copies a plain object whole; so the
  * page receives the DeskError's data and the renderer rebuilds the DeskError (asDeskError).
  */
-export type BridgeError = DeskErrorData & { name: 'DeskError' };
+export type BridgeError = DeskErrorWire & { name: 'DeskError' };
 
 export function toBridgeError(error: unknown): BridgeError {
   const data =
     error instanceof DeskError
       ? error.toData()
       : {
-          kind: 'internal',
+          kind: 'internal' as const,
           message: 'Something went wrong inside the app. Please try again.',
         };
   return { name: 'DeskError', ...data };

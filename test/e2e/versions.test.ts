@@ -82,7 +82,7 @@ describe('the Versions tab', () => {
         versionId: scheduled,
       })
       .catch((e: { kind: string }) => e);
-    expect((gone as { kind: string }).kind).toBe('not_found');
+    expect((gone as { kind: string }).kind).toBe('not-found');
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -25,7 +25,7 @@ export function createFakeDesk() {
     syncedAt: now,
   });
   const notBuilt = (channel: string) => async () => {
-    throw new DeskError({ kind: 'not-built', message: `${channel} is not in the fake desk.` });
+    throw new DeskError({ kind: 'internal', message: `${channel} is not in the fake desk.` });
   };
   const track =
     <I, O>(channel: string, fn: (input: I) => Promise<O>) =>
@@ -87,6 +87,7 @@ export function createFakeDesk() {
       list: notBuilt('versions.list'),
       get: notBuilt('versions.get'),
       import: notBuilt('versions.import'),
+      checkNow: notBuilt('versions.checkNow'),
       execute: notBuilt('versions.execute'),
       retryExecution: notBuilt('versions.retryExecution'),
       dismissExecution: notBuilt('versions.dismissExecution'),

@@ -24,6 +24,7 @@ export class Connections {
   private readonly offline = new Map<string, string>();
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly scopesSeen = new Map<string, string>();
+  private readonly credentialWaiters = new Map<string, Set<() => void>>();
 
   constructor(
     private readonly store: Store,
@@ -94,20 +95,8 @@ export class Connections {
 
   /** Resolves when the profile is back online, or after `probeMs` so the caller can try again. */
   async waitUntilOnline(profileId: string, signal: AbortSignal, probeMs = 5000): Promise<void> {
-    if (this.isOnline(profileId) || signal.aborted) return;
-    await new Promise<void>((resolve) => {
-      const waiters = this.waiters.get(profileId) ?? new Set();
-      this.waiters.set(profileId, waiters);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, probeMs);
-      waiters.add(done);
-      signal.addEventListener('abort', done, { once: true });
-    });
+    if (this.isOnline(profileId)) return;
+    await waitOn(this.waiters, profileId, signal, probeMs);
   }
 
   /** Forgets a profile's client (its address or credentials changed, or it was removed). */
@@ -117,6 +106,20 @@ export class Connections {
     this.offline.delete(profileId);
     this.scopesSeen.delete(profileId);
     await client?.close();
+    this.credentialsChanged(profileId);
+  }
+
+  /** Wakes whoever waits for this profile's address or secret (a secret entered again). */
+  credentialsChanged(profileId: string): void {
+    for (const wake of [...(this.credentialWaiters.get(profileId) ?? [])]) wake();
+  }
+
+  /**
+   * Resolves when the profile's address or secret changes, or after `probeMs` so the caller
+   * can look again (a keychain unlocked meanwhile changes nothing the app hears of).
+   */
+  waitForCredentials(profileId: string, signal: AbortSignal, probeMs = 30_000): Promise<void> {
+    return waitOn(this.credentialWaiters, profileId, signal, probeMs);
   }
 
   async closeAll(): Promise<void> {
@@ -136,4 +139,27 @@ export class Connections {
     this.offline.set(profileId, message);
     if (!was) this.onConnectivity(profileId, false, message);
   }
+}
+
+/** Waits until woken through `waiters`, the signal fires, or `ms` passed. */
+function waitOn(
+  all: Map<string, Set<() => void>>,
+  profileId: string,
+  signal: AbortSignal,
+  ms: number,
+): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const waiters = all.get(profileId) ?? new Set();
+    all.set(profileId, waiters);
+    const done = () => {
+      clearTimeout(timer);
+      waiters.delete(done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    waiters.add(done);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

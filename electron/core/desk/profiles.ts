@@ -15,7 +15,7 @@ export function checkServiceAddress(input: string): string {
     url = new URL(input.trim());
   } catch {
     throw new DeskError({
-      kind: 'bad_input',
+      kind: 'invalid-input',
       message: `"${input}" is not a web address (e.g. https://service.example.com).`,
     });
   }
@@ -25,20 +25,20 @@ export function checkServiceAddress(input: string): string {
     /^127(\.\d{1,3}){3}$/.test(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     throw new DeskError({
-      kind: 'bad_input',
+      kind: 'invalid-input',
       message:
         'The service address must start with https:// (plain http is allowed only for this machine).',
     });
   }
   if (url.username || url.password) {
     throw new DeskError({
-      kind: 'bad_input',
+      kind: 'invalid-input',
       message: 'The service address must not contain a user name or password.',
     });
   }
   if (url.search || url.hash) {
     throw new DeskError({
-      kind: 'bad_input',
+      kind: 'invalid-input',
       message: 'The service address must not contain a query or a fragment.',
     });
   }

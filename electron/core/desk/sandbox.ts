@@ -55,6 +55,7 @@ export class SandboxProfiles {
     // Without a keychain the secret lived in memory only; the sandbox's is public demo data.
     if ((await this.ctx.secrets.get(profile.id)) === null) {
       await this.ctx.secrets.set(profile.id, DEMO_CLIENTS.manager.client_secret);
+      this.ctx.connections.credentialsChanged(profile.id);
     }
   }
 

@@ -1,20 +1,39 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { buildExecuteBody } from '../../../shared/draft';
+import { DeskError } from '../../../shared/views';
 import type { ServiceClient } from '../api';
 import type { DeskContext } from './context';
 import { notFound } from './errors';
+import { noteStatusSeen, trackingFields } from './tracking';
 import { currentTargetOf, journalEntryView, versionDetail, versionSummary } from './views';
 
 export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
   const detail = (profileId: string, versionId: string) => {
     const stored = ctx.store.versions.get(profileId, versionId, { orders: true, positions: true });
     if (!stored) throw notFound('This version');
-    return versionDetail(stored, ctx.tracker.isTracking(versionId));
+    return versionDetail(
+      stored,
+      ctx.tracker.isTracking(versionId),
+      trackingFields(ctx.store, ctx.tracker, profileId, versionId),
+    );
   };
   const client = (profileId: string) => ({
     executeVersion: (...args: Parameters<ServiceClient['executeVersion']>) =>
       ctx.connections.call(profileId, (c) => c.executeVersion(...args)),
   });
+  /** Only an execution whose outcome nobody knows may be sent again or dismissed. */
+  const unknownOutcome = (journalId: string) => {
+    const entry = ctx.store.journal.get(journalId);
+    if (!entry) throw notFound('This execution');
+    if (entry.state !== 'unknown') {
+      throw new DeskError({
+        kind: 'execution-blocked',
+        message: `This execution is ${entry.state}: only one whose outcome is unknown can be sent again or dismissed.`,
+        details: { state: entry.state },
+      });
+    }
+    return entry;
+  };
   const announceJournal = (profileId: string) => ctx.emit({ type: 'journal-changed', profileId });
 
   return {
@@ -32,6 +51,7 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
         c.getVersion(strategyId, versionId, { orders: true, positions: true }),
       );
       ctx.store.versions.upsert(profileId, version, { origin: 'imported', syncedAt: ctx.now() });
+      noteStatusSeen(ctx.store, profileId, version, ctx.now());
       if (version.executed_at !== null) {
         ctx.tracker.track({
           profileId,
@@ -63,8 +83,7 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
       }
     },
     async retryExecution({ journalId }) {
-      const entry = ctx.store.journal.get(journalId);
-      if (!entry) throw notFound('This execution');
+      const entry = unknownOutcome(journalId);
       try {
         const outcome = await ctx.executions.retry(client(entry.profileId), journalId);
         return { journalId, version: detail(entry.profileId, outcome.version.id) };
@@ -73,12 +92,27 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
       }
     },
     async dismissExecution({ journalId }) {
+      unknownOutcome(journalId);
       const entry = ctx.executions.dismiss(journalId);
       announceJournal(entry.profileId);
       return { ok: true as const };
     },
     async journal({ profileId }) {
       return ctx.executions.inFlight(profileId).map(journalEntryView);
+    },
+    async checkNow({ profileId, strategyId, versionId }) {
+      const stored = ctx.store.versions.get(profileId, versionId);
+      if (!stored || stored.strategy_id !== strategyId) throw notFound('This version');
+      // An unexecuted version has no rebalance to follow.
+      if (stored.executed_at === null) return detail(profileId, versionId);
+      await ctx.tracker.checkNow({
+        profileId,
+        strategyId,
+        versionId,
+        location: stored.location,
+        status: stored.status,
+      });
+      return detail(profileId, versionId);
     },
     async delete({ profileId, strategyId, versionId }) {
       await ctx.connections.call(profileId, (c) => c.deleteVersion(strategyId, versionId));

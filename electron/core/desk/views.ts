@@ -92,8 +92,18 @@ export function versionSummary(v: StoredVersion): VersionSummary {
   };
 }
 
-export function versionDetail(v: StoredVersion, tracking: boolean): VersionDetail {
-  return { ...versionSummary(v), orders: v.orders ?? [], positions: v.positions ?? [], tracking };
+export function versionDetail(
+  v: StoredVersion,
+  tracking: boolean,
+  followed: Pick<VersionDetail, 'trackingProblem' | 'statusSeen'>,
+): VersionDetail {
+  return {
+    ...versionSummary(v),
+    orders: v.orders ?? [],
+    positions: v.positions ?? [],
+    tracking,
+    ...followed,
+  };
 }
 
 export function journalEntryView(e: JournalEntry): JournalEntryView {

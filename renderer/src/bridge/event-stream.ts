@@ -104,4 +104,5 @@ const EVENT_TYPES = [
   'export-progress',
   'journal-changed',
   'menu-command',
+  'version-tracking-changed',
 ] as const satisfies readonly DeskEvent['type'][];

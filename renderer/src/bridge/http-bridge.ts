@@ -2,6 +2,7 @@ import { CONTRACT_METHODS } from '../../../shared/channels';
 import type { Area, DeskApi, DeskEvent } from '../../../shared/contract';
 import { DeskError, isDeskErrorData } from '../../../shared/errors';
 import { openEventStream } from './event-stream';
+import { SERVICE_CHANNELS, SERVICE_LANE_WIDTH, createLane } from './service-lane';
 
 export interface HttpBridgeOptions {
   /** Where the browser host listens, e.g. `http://127.0.0.1:5173`; the page's own origin by default. */
@@ -25,6 +26,7 @@ const hostUnreachable = () =>
  */
 export function createHttpBridge(options: HttpBridgeOptions) {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const serviceLane = createLane(SERVICE_LANE_WIDTH);
 
   async function call(area: Area, method: string, input: unknown): Promise<unknown> {
     const channel = `${area}.${method}`;
@@ -54,11 +56,9 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     }
     const answer = body as { ok?: unknown; value?: unknown; error?: unknown };
     if (answer.ok === true && 'value' in answer) return answer.value;
-    throw new DeskError(
-      isDeskErrorData(answer.error)
-        ? answer.error
-        : { kind: 'internal', message: 'The app answered in an unexpected form.' },
-    );
+    throw isDeskErrorData(answer.error)
+      ? DeskError.fromWire(answer.error)
+      : new DeskError({ kind: 'internal', message: 'The app answered in an unexpected form.' });
   }
 
   // One function per method of the area, straight from the contract table.
@@ -66,7 +66,10 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     return Object.fromEntries(
       CONTRACT_METHODS[name].map((method) => [
         method,
-        (input: unknown) => call(name, method, input),
+        (input: unknown) =>
+          SERVICE_CHANNELS.has(`${name}.${method}`)
+            ? serviceLane(() => call(name, method, input))
+            : call(name, method, input),
       ]),
     ) as DeskApi[A];
   }

@@ -51,7 +51,7 @@ export function classifyExecuteError(error: DeskError): ExecuteFailure {
   const details = error.details ?? {};
   const versionId = typeof details.versionId === 'string' ? details.versionId : null;
   if (details.ambiguous === true) return { kind: 'ambiguous', error };
-  if (error.kind === 'unknown_symbols') {
+  if (error.kind === 'unknown-symbols') {
     const raw = Array.isArray(details.unknownSymbols) ? details.unknownSymbols : [];
     return {
       kind: 'unknown_symbols',
@@ -59,7 +59,7 @@ export function classifyExecuteError(error: DeskError): ExecuteFailure {
       error,
     };
   }
-  if (error.kind === 'unexecuted_version') return { kind: 'unexecuted_version', versionId, error };
+  if (error.kind === 'unexecuted-version') return { kind: 'unexecuted_version', versionId, error };
   if (error.kind === 'conflict') return { kind: 'conflict', versionId, error };
   return { kind: 'other', error };
 }

@@ -177,13 +177,22 @@ export class DeskState {
     this.probeTimer ??= setInterval(() => void this.probe(), OFFLINE_PROBE_MS);
   }
 
-  /** One attempt to reach the service of the selected profile; failures stay in the status. */
+  /**
+   * One attempt to reach the service of the selected profile; failures stay in the status.
+   * Never two at once: a slow service would otherwise pile up probes every few seconds.
+   */
   async probe(): Promise<void> {
     const profileId = this.profileId;
-    if (!profileId) return;
-    await this.desk.profiles.testConnection({ profileId }).catch(() => undefined);
+    if (!profileId || this.probing) return;
+    this.probing = true;
+    try {
+      await this.desk.profiles.testConnection({ profileId }).catch(() => undefined);
+    } finally {
+      this.probing = false;
+    }
     await this.refreshStatus();
   }
+  private probing = false;
 
   /**
    * A new profile becomes the selected one. One made with the form opens its page, where

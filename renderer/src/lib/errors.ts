@@ -1,4 +1,4 @@
-import { DeskError } from '../../../shared/errors';
+import { DeskError, DESK_ERROR_MESSAGES, isDeskErrorKind } from '../../../shared/errors';
 
 /** Any failure as a DeskError, so every error on screen has a plain message and its details. */
 export function asDeskError(error: unknown): DeskError {
@@ -12,9 +12,10 @@ export function asDeskError(error: unknown): DeskError {
       serviceMessage?: unknown;
       details?: unknown;
     };
-    if (typeof e.kind === 'string' && typeof e.message === 'string') {
-      return new DeskError({
-        kind: e.kind,
+    if (typeof e.message === 'string') {
+      // A kind this window does not know keeps its words, but is acted on as our own failure.
+      return DeskError.fromWire({
+        kind: isDeskErrorKind(e.kind) ? e.kind : 'internal',
         message: e.message,
         ...(typeof e.status === 'number' && { status: e.status }),
         ...(typeof e.serviceMessage === 'string' && { serviceMessage: e.serviceMessage }),
@@ -23,8 +24,5 @@ export function asDeskError(error: unknown): DeskError {
       });
     }
   }
-  return new DeskError({
-    kind: 'internal',
-    message: 'Something went wrong inside the app. Please try again.',
-  });
+  return new DeskError({ kind: 'internal', message: DESK_ERROR_MESSAGES.internal });
 }

@@ -74,7 +74,7 @@ export function profileChanges(
 
 /** The field a desk error belongs to, so it shows in place (the desk checks the address too). */
 export function fieldOfError(error: { kind: string; message: string }): keyof ProfileFields | null {
-  if (error.kind !== 'bad_input' && error.kind !== 'invalid-input') return null;
+  if (error.kind !== 'invalid-input') return null;
   if (/address|https|url/i.test(error.message)) return 'baseUrl';
   if (/client id/i.test(error.message)) return 'clientId';
   if (/secret/i.test(error.message)) return 'secret';

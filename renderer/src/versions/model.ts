@@ -61,8 +61,9 @@ export interface Step {
 }
 
 /**
- * The steps of a rebalance with the time each was seen: live (an event while the screen was
- * open), else the known timestamps: executed_at for PENDING, the last sync for the present step.
+ * The steps of a rebalance with the time each was first seen (stored by the app, or live on
+ * this screen), else the known timestamps: executed_at for PENDING, the last sync for the
+ * present step. A version that ended CANCELLED or FAILED shows only the steps it was seen in.
  */
 export function stepLine(
   version: Pick<VersionSummary, 'status' | 'executedAt' | 'syncedAt'>,
@@ -81,9 +82,15 @@ export function stepLine(
   const steps: Step[] = RUNNING_STEPS.map((s, i) => ({
     status: s,
     label: s,
-    state: i < at ? 'done' : i === at ? 'current' : 'todo',
+    state: i < at ? ('done' as const) : i === at ? ('current' as const) : ('todo' as const),
     ...timeOf(s, i === at),
-  }));
+  })).filter(
+    // A rebalance cancelled or failed early skipped steps: only those seen are shown as passed.
+    (step) =>
+      !(status === 'CANCELLED' || status === 'FAILED') ||
+      step.status === 'PENDING' ||
+      seen[step.status] !== undefined,
+  );
   steps.push(
     ended
       ? {
@@ -101,6 +108,16 @@ export function stepLine(
         },
   );
   return steps;
+}
+
+/** When each status was first seen: stored sightings first, then those seen live here. */
+export function seenTimes(
+  stored: readonly { status: VersionStatus; firstSeenAt: string }[],
+  live: Partial<Record<VersionStatus, string>>,
+): Partial<Record<VersionStatus, string>> {
+  const out: Partial<Record<VersionStatus, string>> = { ...live };
+  for (const s of stored) out[s.status] = s.firstSeenAt;
+  return out;
 }
 
 // ---- Orders --------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { DEMO_CLIENTS, DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
-const AMBIGUOUS_KINDS = ['network', 'timeout', 'server', 'bad_response'];
+const AMBIGUOUS_KINDS = ['network', 'timeout', 'server', 'bad-response'];
 type Fault = 'none' | 'drop-after-commit' | '5xx' | 'timeout' | 'drop-then-5xx';
 const FAULTS: Fault[] = ['none', 'drop-after-commit', '5xx', 'timeout', 'drop-then-5xx'];
 

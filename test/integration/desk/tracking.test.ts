@@ -65,9 +65,43 @@ describe('tracking through the desk', () => {
         .refresh({ profileId, strategyId: CORE })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DeskError);
-      expect((error as DeskError).kind).toBe('bad_response');
+      expect((error as DeskError).kind).toBe('bad-response');
       expect((error as DeskError).message).not.toMatch(/[{}]/);
       expect(await h.desk.strategies.get({ profileId, strategyId: CORE })).toEqual(before);
     }
+  });
+
+  it('a version whose every poll is refused says why, keeps trying, and "Check now" polls at once', async () => {
+    // After a failure the next poll is 20 s away: only "Check now" can make it sooner.
+    h = await openDeskHarness({
+      stepMs: 20,
+      trackerBackoff: { initialMs: 20_000, factor: 1, maxMs: 20_000 },
+    });
+    const profileId = (await h.desk.profiles.useSandbox({})).id;
+    const base = h.sandbox()!.baseUrl;
+    // Every read of the version comes back with numbers where decimals belong.
+    await sandboxAdmin(base, 'PUT', '/sandbox/faults', { wrong_types_next: 1_000_000 });
+    const draft = await h.desk.drafts.create({
+      profileId,
+      strategyId: CORE,
+      name: 'd',
+      start: 'target',
+    });
+    const { version } = await h.desk.versions.execute({ draftId: draft.id });
+    const ref = { profileId, strategyId: CORE, versionId: version.id };
+    await h.waitFor((e) => e.type === 'version-tracking-changed' && e.versionId === version.id);
+    const stuck = await h.desk.versions.get(ref);
+    expect(stuck.status).toBe('PENDING');
+    expect(stuck.tracking).toBe(true);
+    expect(stuck.trackingProblem).toMatchObject({ waitingFor: null, stopped: false });
+    expect(stuck.trackingProblem!.message).toMatch(/form the app|understand|expected/i);
+    expect(stuck.trackingProblem!.message).not.toMatch(/[{}]/);
+    expect(Date.parse(stuck.trackingProblem!.at)).not.toBeNaN();
+
+    await sandboxAdmin(base, 'DELETE', '/sandbox/faults');
+    const checked = await h.desk.versions.checkNow(ref);
+    expect(checked.trackingProblem).toBeNull();
+    expect(checked.status).not.toBe('PENDING');
+    expect(checked.statusSeen.map((s) => s.status)).toContain(checked.status);
   });
 });

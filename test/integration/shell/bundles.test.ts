@@ -151,10 +151,10 @@ describe('the preload bundle', () => {
       app: {
         status: async () => {
           throw new DeskError({
-            kind: 'scope',
+            kind: 'forbidden',
             message: 'This client lacks scope X',
             status: 403,
-            details: { scope: 'X' },
+            details: { missingScope: 'X' },
           });
         },
       },
@@ -162,15 +162,15 @@ describe('the preload bundle', () => {
     const rejected = await desk.app!.status!({}).catch((e: unknown) => e);
     expect(rejected).toEqual({
       name: 'DeskError',
-      kind: 'scope',
+      kind: 'forbidden',
       message: 'This client lacks scope X',
       status: 403,
-      details: { scope: 'X' },
+      details: { missingScope: 'X' },
     });
     const rebuilt = asDeskError(rejected);
     expect(rebuilt).toBeInstanceOf(DeskError);
     expect([rebuilt.kind, rebuilt.message, rebuilt.status]).toEqual([
-      'scope',
+      'forbidden',
       'This client lacks scope X',
       403,
     ]);

@@ -143,4 +143,57 @@ describe('VersionTracker', () => {
     tracker.track(entry('a'));
     expect(tracker.size).toBe(1);
   });
+
+  it('waits for credentials instead of giving up, keeps the reason, and clears it once a poll succeeds', async () => {
+    const service = scripted({ a: [new Error('no secret'), 'PENDING', 'COMPLETE'] });
+    let entered: () => void = () => {};
+    const credentials = new Promise<void>((resolve) => (entered = resolve));
+    const events: TrackerEvent[] = [];
+    const tracker = new VersionTracker({
+      fetchVersion: service.fetch,
+      saveVersion: () => {},
+      waitUntilOnline: async () => {},
+      isFinalFailure: () => false,
+      needsCredentials: (e) => (e as Error).message === 'no secret',
+      waitForCredentials: () => credentials,
+      describeFailure: (e) => (e as Error).message,
+      onEvent: (e) => events.push(e),
+      now: () => '2026-11-22T10:00:00.000Z',
+      backoff: { initialMs: 1, factor: 1, maxMs: 1 },
+    });
+    tracker.track(entry('a'));
+    while (tracker.stateOf('a') === null) await new Promise((r) => setTimeout(r, 2));
+    expect(tracker.stateOf('a')).toEqual({
+      lastError: 'no secret',
+      lastErrorAt: '2026-11-22T10:00:00.000Z',
+      waitingFor: 'credentials',
+      active: true,
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    // Nothing polled in vain while the secret is missing.
+    expect(service.polls.a).toBe(1);
+    entered();
+    while (tracker.size > 0) await new Promise((r) => setTimeout(r, 2));
+    expect(tracker.stateOf('a')).toBeNull();
+    expect(events.filter((e) => e.type === 'tracking-changed')).toHaveLength(2);
+  });
+
+  it('"Check now" cuts a long wait short and resolves after that poll', async () => {
+    const service = scripted({ a: [new Error('refused'), 'COMPLETE'] });
+    const slow = new VersionTracker({
+      fetchVersion: service.fetch,
+      saveVersion: () => {},
+      waitUntilOnline: async () => {},
+      isFinalFailure: () => false,
+      describeFailure: (e) => (e as Error).message,
+      onEvent: () => {},
+      backoff: { initialMs: 60_000, factor: 1, maxMs: 60_000 },
+    });
+    slow.track(entry('a'));
+    while (slow.stateOf('a') === null) await new Promise((r) => setTimeout(r, 2));
+    await slow.checkNow(entry('a'));
+    expect(service.polls.a).toBe(2);
+    expect(slow.isTracking('a')).toBe(false);
+    expect(slow.stateOf('a')).toBeNull();
+  });
 });

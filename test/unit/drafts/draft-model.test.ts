@@ -7,7 +7,7 @@ import type { DraftRow } from '../../../shared/views';
 import { Autosave, type SaveState } from '../../../renderer/src/drafts/autosave';
 import { DraftModel } from '../../../renderer/src/drafts/draft-model';
 import { classifyExecuteError, executePlan } from '../../../renderer/src/drafts/execute-plan';
-import { DeskError } from '../../../shared/views';
+import { DeskError, type DeskErrorKind } from '../../../shared/views';
 
 const target = [
   { symbol: 'AAPL', weight: '15' },
@@ -194,15 +194,15 @@ describe('the execute plan and errors', () => {
   });
 
   it('classifies each failure by where it belongs', () => {
-    const e = (kind: string, details?: Record<string, unknown>) =>
-      new DeskError({ kind, message: 'x', ...(details && { details }) });
+    const e = (kind: DeskErrorKind, details?: Record<string, unknown>) =>
+      DeskError.fromWire({ kind, message: 'x', ...(details && { details }) });
     expect(
-      classifyExecuteError(e('unknown_symbols', { unknownSymbols: ['ZZZ', 3] })),
+      classifyExecuteError(e('unknown-symbols', { unknownSymbols: ['ZZZ', 3] })),
     ).toMatchObject({
       kind: 'unknown_symbols',
       symbols: ['ZZZ'],
     });
-    expect(classifyExecuteError(e('unexecuted_version', {}))).toMatchObject({ versionId: null });
+    expect(classifyExecuteError(e('unexecuted-version', {}))).toMatchObject({ versionId: null });
     expect(classifyExecuteError(e('network', { ambiguous: true })).kind).toBe('ambiguous');
     expect(classifyExecuteError(e('conflict', { versionId: 'v' }))).toMatchObject({
       versionId: 'v',

@@ -73,7 +73,7 @@ describe('the profile form', () => {
   it('puts the desk’s refusal of an address on the address field', () => {
     expect(
       fieldOfError({
-        kind: 'bad_input',
+        kind: 'invalid-input',
         message: 'The service address must start with https:// (plain http ...)',
       }),
     ).toBe('baseUrl');

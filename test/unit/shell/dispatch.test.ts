@@ -81,7 +81,7 @@ describe('one IPC call', () => {
       app: {
         status: async () => {
           throw new DeskError({
-            kind: 'offline',
+            kind: 'network',
             message: 'The service cannot be reached.',
             status: 503,
           });
@@ -90,7 +90,7 @@ describe('one IPC call', () => {
     });
     expect(await dispatchCall(desk, channel('app.status'), {})).toEqual({
       ok: false,
-      error: { kind: 'offline', message: 'The service cannot be reached.', status: 503 },
+      error: { kind: 'network', message: 'The service cannot be reached.', status: 503 },
     });
   });
 
@@ -147,13 +147,17 @@ describe('the preload side', () => {
     try {
       unwrapCallResult('app.status', {
         ok: false,
-        error: { kind: 'scope', message: 'This client lacks scope strategies:read', status: 403 },
+        error: {
+          kind: 'forbidden',
+          message: 'This client lacks scope strategies:read',
+          status: 403,
+        },
       });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(DeskError);
       expect((error as DeskError).toData()).toEqual({
-        kind: 'scope',
+        kind: 'forbidden',
         message: 'This client lacks scope strategies:read',
         status: 403,
       });
@@ -187,12 +191,16 @@ describe('events', () => {
 
 describe('errors crossing contextBridge', () => {
   it('become plain data: a DeskError keeps every field, anything else says internal', () => {
-    const error = new DeskError({ kind: 'offline', message: 'No connection.', details: { a: 1 } });
+    const error = new DeskError({
+      kind: 'network',
+      message: 'No connection.',
+      details: { ambiguous: false },
+    });
     expect(toBridgeError(error)).toEqual({
       name: 'DeskError',
-      kind: 'offline',
+      kind: 'network',
       message: 'No connection.',
-      details: { a: 1 },
+      details: { ambiguous: false },
     });
     expect(Object.getPrototypeOf(toBridgeError(error))).toBe(Object.prototype);
     expect(toBridgeError(new Error('secret path /x'))).toEqual({

@@ -9,6 +9,7 @@ import {
   filterOrders,
   orderTotals,
   parseVersionId,
+  seenTimes,
   stepLine,
 } from '../../../renderer/src/versions/model';
 
@@ -79,6 +80,32 @@ describe('stepLine', () => {
     const failed = stepLine({ ...v, status: 'FAILED' }, {})!;
     expect(failed.at(-1)).toMatchObject({ label: 'FAILED', state: 'failed', time: v.syncedAt });
     expect(stepLine({ ...v, status: 'SCHEDULED', executedAt: null }, {})).toBeNull();
+  });
+
+  it('shows only the steps seen for a version cancelled straight from PENDING', () => {
+    const steps = stepLine(
+      { ...v, status: 'CANCELLED' },
+      seenTimes(
+        [
+          { status: 'PENDING', firstSeenAt: '2025-03-03T10:00:01Z' },
+          { status: 'CANCELLED', firstSeenAt: '2025-03-03T10:00:09Z' },
+        ],
+        {},
+      ),
+    )!;
+    expect(steps.map((s) => [s.label, s.state, s.time])).toEqual([
+      ['PENDING', 'done', '2025-03-03T10:00:01Z'],
+      ['CANCELLED', 'cancelled', '2025-03-03T10:00:09Z'],
+    ]);
+  });
+
+  it('keeps the stored first sighting over a later live one, and the live one when none is stored', () => {
+    expect(
+      seenTimes([{ status: 'IN_PROGRESS', firstSeenAt: '2025-03-03T10:01:00Z' }], {
+        IN_PROGRESS: '2025-03-03T10:02:00Z',
+        COMPLETE: '2025-03-03T10:03:00Z',
+      }),
+    ).toEqual({ IN_PROGRESS: '2025-03-03T10:01:00Z', COMPLETE: '2025-03-03T10:03:00Z' });
   });
 });
 

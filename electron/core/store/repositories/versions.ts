@@ -14,6 +14,12 @@ export type StoredVersion = Omit<Version, 'orders' | 'positions'> & {
   positions?: VersionPosition[];
 };
 
+/** When the app first saw a version in a status. */
+export interface StatusSeen {
+  status: string;
+  first_seen_at: string;
+}
+
 export interface VersionUpsertOptions {
   /** Used when the version is new; an existing version keeps its origin. Default 'imported'. */
   origin?: VersionOrigin;
@@ -76,6 +82,9 @@ export function versionsRepository({ db, now }: RepositoryContext) {
      WHERE profile_id = ? AND version_id = ? ORDER BY rowid`,
   );
   const remove = db.prepare('DELETE FROM versions WHERE profile_id = ? AND id = ?');
+  // Prepared on first use: a file opened below schema 3 (tests of older migrations) has no table.
+  let seenStatements: ReturnType<typeof prepareStatusSeen> | undefined;
+  const statusSeenStatements = () => (seenStatements ??= prepareStatusSeen(db));
 
   // One transaction per response: a reader never sees a version with half of its orders.
   // Orders and positions are replaced wholesale (delete + insert) when the response carries
@@ -173,9 +182,32 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     positions(profileId: string, versionId: string): VersionPosition[] {
       return selectPositions.all(profileId, versionId);
     },
+    /** Notes that the version was seen in this status, unless it was seen in it before. */
+    noteStatusSeen(profileId: string, versionId: string, status: string, at: string): void {
+      statusSeenStatements().insert.run(status, at, profileId, versionId);
+    },
+    /** When each status of the version was first seen, earliest first. */
+    statusSeen(profileId: string, versionId: string): StatusSeen[] {
+      return statusSeenStatements().select.all(profileId, versionId);
+    },
     /** Forgets a version (after the service deleted it), with its orders and positions. */
     remove(profileId: string, versionId: string): boolean {
       return remove.run(profileId, versionId).changes > 0;
     },
+  };
+}
+
+function prepareStatusSeen(db: RepositoryContext['db']) {
+  return {
+    // The first sighting of a status wins: a later poll of the same status changes nothing.
+    insert: db.prepare(
+      `INSERT INTO version_status_seen (profile_id, version_id, status, first_seen_at)
+       SELECT profile_id, id, ?, ? FROM versions WHERE profile_id = ? AND id = ?
+       ON CONFLICT (profile_id, version_id, status) DO NOTHING`,
+    ),
+    select: db.prepare<[string, string], StatusSeen>(
+      `SELECT status, first_seen_at FROM version_status_seen
+       WHERE profile_id = ? AND version_id = ? ORDER BY first_seen_at, status`,
+    ),
   };
 }

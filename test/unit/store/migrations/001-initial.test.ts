@@ -158,7 +158,7 @@ describe('migration 001-initial', () => {
     first.close();
 
     const again = openStore(path);
-    expect(again.schemaVersion).toBe(1);
+    expect(again.schemaVersion).toBe(MIGRATIONS.at(-1)!.version);
     expect(again.profiles.get(profileId)?.clientId).toBe('demo-manager');
     expect(again.strategies.get(profileId, strategyId)?.positions).toHaveLength(2);
     expect(again.versions.get(profileId, version.id, { orders: true })?.orders).toEqual(

@@ -1,0 +1,25 @@
+import type { SecretStore } from '../secrets';
+import { KeychainFailure } from './errors';
+
+/**
+ * The secret store as the desk uses it: a keychain failure becomes a KeychainFailure, so it
+ * reaches the manager as its own kind with a plain message while the keychain's words are logged.
+ */
+export function withKeychainFailures(store: SecretStore): SecretStore {
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await call(...args);
+      } catch (cause) {
+        throw cause instanceof KeychainFailure ? cause : new KeychainFailure({ cause });
+      }
+    };
+  return {
+    kind: store.kind,
+    fallbackReason: store.fallbackReason,
+    get: guard((profileId: string) => store.get(profileId)),
+    set: guard((profileId: string, secret: string) => store.set(profileId, secret)),
+    delete: guard((profileId: string) => store.delete(profileId)),
+  };
+}
