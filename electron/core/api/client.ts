@@ -231,16 +231,35 @@ export class ServiceClient {
     return { version, location };
   }
 
-  /** Delete an unexecuted version (204). A 404 after a lost answer means it is gone. */
+  /**
+   * Delete an unexecuted version (204). A 404 after a lost answer means it is gone. After an
+   * answer that leaves it unclear whether the delete happened (a 5xx, a connection lost, no
+   * answer in time), the version is read: a 404 means the delete went through.
+   */
   async deleteVersion(strategyId: string, versionId: string): Promise<void> {
     checkId(strategyId, 'strategy');
     checkId(versionId, 'version');
     const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}`;
-    const res = await this.exchange('delete', 'delete', 'DELETE', path);
+    let res: HttpResponse;
+    try {
+      res = await this.exchange('delete', 'delete', 'DELETE', path);
+    } catch (e) {
+      if (!(e instanceof ServiceError) || !mayHaveActed(e)) throw e;
+      if (await this.isGone(strategyId, versionId)) return;
+      throw e;
+    }
     if (res.status !== 204 && res.status !== 200)
       throw badResponse('delete', [`status ${res.status} instead of 204 No Content`], {
         status: res.status,
       });
+  }
+
+  /** True only when the service says the version does not exist (404). */
+  private async isGone(strategyId: string, versionId: string): Promise<boolean> {
+    return this.getVersion(strategyId, versionId).then(
+      () => false,
+      (e: unknown) => e instanceof ServiceError && e.kind === 'not_found',
+    );
   }
 
   async close(): Promise<void> {
@@ -362,6 +381,12 @@ export class ServiceClient {
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   return new ServiceClient(options);
+}
+
+/** A failure after which the service may have done what was asked. */
+function mayHaveActed(e: ServiceError): boolean {
+  if (e.kind === 'server') return true;
+  return (e.kind === 'network' || e.kind === 'timeout') && e.details.requestSent !== false;
 }
 
 function checkId(id: string, what: 'strategy' | 'version'): void {
