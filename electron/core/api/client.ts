@@ -45,6 +45,16 @@ export interface ServiceClientOptions {
   random?: () => number;
   /** Skip the second zod pass for a body identical to one already validated (default true). */
   memoizeValidation?: boolean;
+  /** An operation still unanswered after this long makes the service "slow" (default 5 s). */
+  slowAfterMs?: number;
+  /** Told when the first operation turns slow (true) and when no slow one is left (false). */
+  onSlowChange?: (slow: boolean) => void;
+}
+
+/** Options of one read. */
+export interface ReadOptions {
+  /** Stops the read (and its retries); it then fails with kind `cancelled`. */
+  signal?: AbortSignal;
 }
 
 export interface ExecuteResult {
@@ -68,6 +78,10 @@ export class ServiceClient {
   private readonly onWait?: (info: WaitInfo) => void;
   private readonly random: () => number;
   private readonly bodies: ValidatedBodies | undefined;
+  private readonly slowAfterMs: number;
+  private readonly onSlowChange?: (slow: boolean) => void;
+  /** Operations past the slow threshold and still unanswered. */
+  private slowOperations = 0;
   private closed = false;
 
   constructor(options: ServiceClientOptions) {
@@ -94,11 +108,16 @@ export class ServiceClient {
     this.random = options.random ?? Math.random;
     this.agent = createAgent(this.timeouts);
     this.bodies = options.memoizeValidation === false ? undefined : new ValidatedBodies();
+    this.slowAfterMs = options.slowAfterMs ?? 5_000;
+    this.onSlowChange = options.onSlowChange;
     this.tokens = new TokenManager({
       clientId: options.clientId,
       getSecret: options.getSecret,
       postToken: (body) =>
-        this.exchange('token', 'read', 'POST', `${this.prefix}/api/auth/token`, false, body),
+        this.exchange('token', 'read', 'POST', `${this.prefix}/api/auth/token`, {
+          authorized: false,
+          body,
+        }),
     });
   }
 
@@ -127,10 +146,13 @@ export class ServiceClient {
     return this.tokens.requestCount;
   }
 
-  async getStrategy(id: string, opts: { includePositions?: boolean } = {}): Promise<Strategy> {
+  async getStrategy(
+    id: string,
+    opts: { includePositions?: boolean } & ReadOptions = {},
+  ): Promise<Strategy> {
     checkId(id, 'strategy');
     const path = `${this.prefix}/api/v1/strategies/${id}${opts.includePositions ? '?include=positions' : ''}`;
-    const res = await this.exchange('getStrategy', 'read', 'GET', path);
+    const res = await this.exchange('getStrategy', 'read', 'GET', path, { signal: opts.signal });
     const data = this.parse(strategyResponse, res.text, 'getStrategy').data;
     if (opts.includePositions && !data.positions)
       throw badResponse('getStrategy', ['data.positions: missing although requested']);
@@ -201,9 +223,7 @@ export class ServiceClient {
       'never',
       'POST',
       `${this.prefix}/api/v1/strategies/${strategyId}/versions/execute`,
-      true,
-      JSON.stringify(request.data),
-      idempotencyKey,
+      { body: JSON.stringify(request.data), idempotencyKey },
     );
     // From here the service accepted something: every failure is ambiguous.
     const bad = (issue: string) =>
@@ -285,16 +305,36 @@ export class ServiceClient {
 
   /**
    * One operation: attempts, the 401 refresh-and-retry-once, the retry policy of `mode`.
-   * Returns a 2xx response or throws a ServiceError.
+   * Returns a 2xx response or throws a ServiceError. Counted as slow while it is unanswered
+   * past the threshold.
    */
   private async exchange(
     operation: Operation,
     mode: RetryMode,
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
-    authorized = true,
-    body?: string,
-    idempotencyKey?: string,
+    options: ExchangeOptions = {},
+  ): Promise<HttpResponse> {
+    if (!this.onSlowChange) return this.attempts(operation, mode, method, path, options);
+    let slow = false;
+    const timer = setTimeout(() => {
+      slow = true;
+      if (++this.slowOperations === 1) this.onSlowChange?.(true);
+    }, this.slowAfterMs);
+    try {
+      return await this.attempts(operation, mode, method, path, options);
+    } finally {
+      clearTimeout(timer);
+      if (slow && --this.slowOperations === 0) this.onSlowChange?.(false);
+    }
+  }
+
+  private async attempts(
+    operation: Operation,
+    mode: RetryMode,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    { authorized = true, body, idempotencyKey, signal }: ExchangeOptions,
   ): Promise<HttpResponse> {
     let failed = 0;
     let reauthorized = false;
@@ -306,6 +346,7 @@ export class ServiceClient {
           operation,
           message: 'The service client was closed',
         });
+      if (signal?.aborted) throw cancelled(operation);
       let auth: string | undefined;
       let headers: Record<string, string> = JSON_HEADERS;
       if (authorized) {
@@ -319,7 +360,15 @@ export class ServiceClient {
       try {
         const res = await send(
           this.agent,
-          { origin: this.origin, path, method, headers, body, timeoutMs: this.timeouts.requestMs },
+          {
+            origin: this.origin,
+            path,
+            method,
+            headers,
+            body,
+            timeoutMs: this.timeouts.requestMs,
+            ...(signal && { signal }),
+          },
           operation,
         );
         if (res.status >= 200 && res.status < 300) return res;
@@ -345,7 +394,7 @@ export class ServiceClient {
       failed++;
       const delay = this.retryDelay(error, failed, mode, operation);
       if (delay === undefined) throw this.final(error, operation);
-      await sleep(delay);
+      await sleep(delay, signal);
     }
   }
 
@@ -377,6 +426,22 @@ export class ServiceClient {
     }
     return this.tokens.redact(out);
   }
+}
+
+interface ExchangeOptions {
+  /** False for the token request itself. */
+  authorized?: boolean;
+  body?: string;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+function cancelled(operation: Operation): ServiceError {
+  return new ServiceError({
+    kind: 'cancelled',
+    operation,
+    message: 'Cancelled before the service answered',
+  });
 }
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {

@@ -75,3 +75,34 @@ describe('one deadline for the whole request, body included', () => {
     expect((await h.counters()).executions_accepted[FRESH_START]).toBe(1);
   });
 });
+
+describe('a read the caller cancels', () => {
+  it('ends while it waits before a retry, with kind cancelled, and sends nothing more', async () => {
+    const controller = new AbortController();
+    const c = managerClient(h, {
+      retry: { attempts: 4, baseMs: 20_000, maxDelayMs: 20_000 },
+      random: () => 1,
+      // Cancelled as soon as the client starts waiting 20 s before its second attempt.
+      onWait: () => controller.abort(),
+    });
+    clients.push(c);
+    await c.getToken();
+    await h.admin('PUT', '/sandbox/faults', { fail_next: 1, fail_status: 503 });
+    const requestsBefore = (await h.counters()).api_requests;
+    const started = performance.now();
+    const error = await failure(c.getStrategy(FRESH_START, { signal: controller.signal }));
+    expect(error).toMatchObject({ kind: 'cancelled', operation: 'getStrategy' });
+    // Not after the 20 s wait.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect((await h.counters()).api_requests - requestsBefore).toBe(1);
+  });
+
+  it('a signal already aborted sends nothing', async () => {
+    const c = client(5_000);
+    await c.getToken();
+    const requestsBefore = (await h.counters()).api_requests;
+    const error = await failure(c.getStrategy(FRESH_START, { signal: AbortSignal.abort() }));
+    expect(error).toMatchObject({ kind: 'cancelled' });
+    expect((await h.counters()).api_requests).toBe(requestsBefore);
+  });
+});
