@@ -46,6 +46,16 @@ describe('one deadline for the whole request, body included', () => {
     expect(elapsed).toBeLessThan(400 * 10);
   });
 
+  it('headers that never come end at the same deadline', async () => {
+    const c = client(300);
+    await c.getToken();
+    await h.admin('PUT', '/sandbox/faults', { latency_ms: 20_000 });
+    const started = performance.now();
+    const error = await failure(c.getStrategy(FRESH_START));
+    expect(error).toMatchObject({ kind: 'timeout', details: { requestSent: true } });
+    expect(performance.now() - started).toBeLessThan(300 * 10);
+  });
+
   it('a complete answer that drips in before the deadline is read and used', async () => {
     const c = client(5_000);
     await c.getToken();
