@@ -255,7 +255,7 @@ function unprocessable(operation: Operation, body: ParsedErrorBody, make: Make):
   if (symbols.length) {
     return make(
       'unknown_symbols',
-      `The service does not know ${symbols.length === 1 ? 'this symbol' : 'these symbols'}: ${symbols.join(', ')}`,
+      `The service does not know these symbols: ${symbols.join(', ')}`,
       { unknownSymbols: symbols },
     );
   }
