@@ -1,11 +1,14 @@
 import type { Agent } from 'undici';
 import type { z } from 'zod';
+import type { ExecuteRequest, Strategy, Version } from '../../../shared/domain/resources';
 import {
-  executeRequest,
-  type ExecuteRequest,
-  type Strategy,
-  type Version,
-} from '../../../shared/domain/resources';
+  acceptedExecution,
+  cancelled,
+  checkExecuteInput,
+  checkId,
+  mayHaveActed,
+  type ExecuteResult,
+} from './checks';
 import { ServiceError, type Operation } from './errors';
 import { errorFromResponse } from './error-mapping';
 import { DEFAULT_TIMEOUTS, createAgent, send, type HttpResponse, type Timeouts } from './http';
@@ -57,13 +60,6 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
-export interface ExecuteResult {
-  version: Version;
-  /** The Location header exactly as the service sent it (follow it with getVersionAt). */
-  location: string;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const JSON_HEADERS = { accept: 'application/json' } as const;
 
 export class ServiceClient {
@@ -205,50 +201,15 @@ export class ServiceClient {
     idempotencyKey: string,
   ): Promise<ExecuteResult> {
     checkId(strategyId, 'strategy');
-    const request = executeRequest.safeParse(body);
-    if (!request.success)
-      throw new ServiceError({
-        kind: 'bad_request',
-        operation: 'execute',
-        message: `The execution request is malformed (${request.error.issues[0]?.message ?? 'invalid'})`,
-      });
-    if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
-      throw new ServiceError({
-        kind: 'bad_request',
-        operation: 'execute',
-        message: 'The execution key must be 1 to 255 visible ASCII characters',
-      });
+    const request = checkExecuteInput(body, idempotencyKey);
     const res = await this.exchange(
       'execute',
       'never',
       'POST',
       `${this.prefix}/api/v1/strategies/${strategyId}/versions/execute`,
-      { body: JSON.stringify(request.data), idempotencyKey },
+      { body: JSON.stringify(request), idempotencyKey },
     );
-    // From here the service accepted something: every failure is ambiguous.
-    const bad = (issue: string) =>
-      badResponse('execute', [issue], { ambiguous: true, status: res.status });
-    if (res.status !== 202) throw bad(`status ${res.status} instead of 202 Accepted`);
-    const header = res.headers.location;
-    const location = (Array.isArray(header) ? header[0] : header)?.trim();
-    if (!location) throw bad('no Location header');
-    let url: URL | undefined;
-    try {
-      url = new URL(location, `${this.baseUrl}/`);
-    } catch {
-      url = undefined;
-    }
-    if (!url || url.origin !== this.origin) throw bad('the Location header is not on this server');
-    let version: Version;
-    try {
-      version = parseBody(versionResponse, res.text, 'execute').data;
-    } catch (e) {
-      throw e instanceof ServiceError ? e.with({ ambiguous: true, status: res.status }) : e;
-    }
-    if (!version.orders || !version.positions) throw bad('data.orders or data.positions missing');
-    if (version.strategy_id.toLowerCase() !== strategyId.toLowerCase())
-      throw bad('the new version belongs to another strategy');
-    return { version, location };
+    return acceptedExecution(res, strategyId, this.baseUrl, this.origin);
   }
 
   /**
@@ -436,30 +397,8 @@ interface ExchangeOptions {
   signal?: AbortSignal;
 }
 
-function cancelled(operation: Operation): ServiceError {
-  return new ServiceError({
-    kind: 'cancelled',
-    operation,
-    message: 'Cancelled before the service answered',
-  });
-}
-
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   return new ServiceClient(options);
 }
 
-/** A failure after which the service may have done what was asked. */
-function mayHaveActed(e: ServiceError): boolean {
-  if (e.kind === 'server') return true;
-  return (e.kind === 'network' || e.kind === 'timeout') && e.details.requestSent !== false;
-}
-
-function checkId(id: string, what: 'strategy' | 'version'): void {
-  if (!UUID.test(id))
-    throw new ServiceError({
-      kind: 'bad_request',
-      message: `The ${what} id is not a valid id (expected a UUID)`,
-    });
-}
-
-export type { HttpResponse };
+export type { ExecuteResult, HttpResponse };
