@@ -7,7 +7,7 @@ import type { Area, Contract, MethodName } from './contract';
  */
 export const CONTRACT_METHODS = {
   profiles: ['list', 'create', 'update', 'remove', 'testConnection', 'useSandbox'],
-  strategies: ['list', 'add', 'get', 'refresh', 'remove'],
+  strategies: ['list', 'add', 'get', 'refresh', 'cancelRefresh', 'remove'],
   drafts: ['list', 'create', 'get', 'saveRows', 'rename', 'remove'],
   versions: [
     'list',

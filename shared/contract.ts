@@ -70,6 +70,8 @@ export const contract = {
     add: method(strategyRef, strategyView),
     get: method(strategyRef, strategyView),
     refresh: method(strategyRef, strategyView),
+    /** Stops a refresh still waiting on the service; that refresh fails with kind `cancelled`. */
+    cancelRefresh: method(strategyRef, ok),
     remove: method(strategyRef, ok),
   },
   drafts: {

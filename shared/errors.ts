@@ -34,6 +34,7 @@ export const DESK_ERROR_KINDS = [
   'invalid-scope',
   'no-secret',
   'closed',
+  'cancelled',
   // The data file.
   'store-not-sqlite',
   'store-not-ours',
@@ -101,6 +102,7 @@ export interface DeskErrorDetailsByKind {
   'invalid-scope': ServiceErrorDetails;
   'no-secret': ServiceErrorDetails;
   closed: ServiceErrorDetails;
+  cancelled: ServiceErrorDetails;
   'store-not-sqlite': NoDetails;
   'store-not-ours': NoDetails;
   'store-newer-schema': NoDetails;
@@ -141,6 +143,7 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
   'invalid-scope': 'This client may not ask for the scopes the app needs.',
   'no-secret': 'The client secret of this profile is not available: enter it again.',
   closed: 'The connection to the service was closed.',
+  cancelled: 'Cancelled: the service was not waited for.',
   'store-not-sqlite': 'The app’s data file is not a database file.',
   'store-not-ours': 'The app’s data file belongs to another program.',
   'store-newer-schema': 'The app’s data file was written by a newer version of the app.',

@@ -18,7 +18,7 @@ import type { JournalRepository } from './store/repositories/journal';
  */
 export type JournalPort = Pick<
   JournalRepository,
-  | 'create'
+  | 'createExclusive'
   | 'markSent'
   | 'markAccepted'
   | 'markUnknown'
@@ -54,7 +54,7 @@ export interface ExecutionJournalDeps {
 }
 
 export class ExecutionJournal {
-  /** Strategies with a request on the wire in this process: a second click sends nothing. */
+  /** Profile/strategy pairs with a request on the wire in this process: a second click sends nothing. */
   private readonly sending = new Set<string>();
 
   constructor(private readonly deps: ExecutionJournalDeps) {}
@@ -74,20 +74,17 @@ export class ExecutionJournal {
       body: ExecuteRequest;
     },
   ): Promise<ExecutionOutcome> {
-    const blocking = this.inFlight(request.profileId).find(
-      (e) => e.strategyId === request.strategyId,
-    );
-    if (blocking || this.sending.has(request.strategyId)) {
-      throw new ExecutionBlockedError(blocking?.state ?? 'sent');
-    }
-    const entry = this.deps.journal.create({
+    if (this.sending.has(sendingKey(request))) throw new ExecutionBlockedError('sent');
+    // The in-flight check and the insert are one write transaction in the journal.
+    const journaled = this.deps.journal.createExclusive({
       profileId: request.profileId,
       strategyId: request.strategyId,
       draftId: request.draftId,
       idempotencyKey: randomUUID(),
       requestBody: JSON.stringify(request.body),
     });
-    return this.send(client, entry);
+    if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
+    return this.send(client, journaled.created);
   }
 
   /** Sends an unknown entry again, with its own key and body. */
@@ -99,7 +96,7 @@ export class ExecutionJournal {
         `This execution is ${entry.state}: only an execution whose outcome is unknown can be sent again.`,
       );
     }
-    if (this.sending.has(entry.strategyId)) throw new ExecutionBlockedError('sent');
+    if (this.sending.has(sendingKey(entry))) throw new ExecutionBlockedError('sent');
     return this.send(client, entry);
   }
 
@@ -135,7 +132,7 @@ export class ExecutionJournal {
   }
 
   private async send(client: ExecutePort, entry: JournalEntry): Promise<ExecutionOutcome> {
-    this.sending.add(entry.strategyId);
+    this.sending.add(sendingKey(entry));
     try {
       const sent = this.deps.journal.markSent(entry.id);
       const body = JSON.parse(sent.requestBody) as ExecuteRequest;
@@ -158,10 +155,13 @@ export class ExecutionJournal {
       this.deps.startTracking(accepted, outcome.version, outcome.location);
       return { entry: accepted, ...outcome };
     } finally {
-      this.sending.delete(entry.strategyId);
+      this.sending.delete(sendingKey(entry));
     }
   }
 }
+
+const sendingKey = (e: { profileId: string; strategyId: string }) =>
+  `${e.profileId}/${e.strategyId}`;
 
 /** A new execution of a strategy while an earlier one has no definite outcome. */
 export class ExecutionBlockedError extends Error {
@@ -169,7 +169,7 @@ export class ExecutionBlockedError extends Error {
     super(
       state === 'unknown'
         ? 'An earlier execution of this strategy has an unknown outcome: retry it with the same key or dismiss it first.'
-        : 'An execution of this strategy is being sent; wait for its answer.',
+        : 'Another execution of this strategy is already in flight; wait for its answer.',
     );
     this.name = 'ExecutionBlockedError';
   }

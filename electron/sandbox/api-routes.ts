@@ -160,6 +160,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): vo
       }
       strategy.versions = strategy.versions.filter((v) => v !== version);
       ctx.changed();
+      if (consume(ctx.faults, 'fail_after_commit_next')) return failedAfterCommit(ctx, reply);
       return reply.code(204).send();
     },
   );
@@ -264,9 +265,15 @@ async function execute(ctx: SandboxContext, request: Req, reply: FastifyReply) {
     request.raw.socket?.destroy();
     return;
   }
+  if (consume(ctx.faults, 'fail_after_commit_next')) return failedAfterCommit(ctx, reply);
   return reply
     .code(202)
     .header('location', location)
     .type('application/json; charset=utf-8')
     .send(payload);
+}
+
+/** Committed, then a 5xx with an empty body: the service did it but says it failed. */
+function failedAfterCommit(ctx: SandboxContext, reply: FastifyReply) {
+  return reply.code(ctx.faults.fail_status).send('');
 }

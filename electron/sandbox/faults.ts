@@ -1,12 +1,27 @@
+import { Readable } from 'node:stream';
+
 /**
  * Fault injection: what the admin routes switch on to exercise the client's
  * failure handling (latency, 5xx, dropped connections, bad bodies, token
- * lifetime, rate limits).
+ * lifetime, rate limits, slow bodies, canned answers).
  */
 
 export interface RateLimit {
   limit: number;
   window_s: number;
+}
+
+/** Answers sent a few bytes at a time: `bytes` every `interval_ms`, with a Content-Length. */
+export interface Drip {
+  bytes: number;
+  interval_ms: number;
+}
+
+/** One answer given as is, instead of what the route would have said. */
+export interface CannedReply {
+  status: number;
+  body: string;
+  content_type: string;
 }
 
 export interface Faults {
@@ -15,6 +30,11 @@ export interface Faults {
   fail_status: 500 | 502 | 503 | 504;
   fail_rate: number;
   drop_after_commit_next: number;
+  /** A DELETE or an execute that commits, then answers `fail_status` with an empty body. */
+  fail_after_commit_next: number;
+  /** The next API request (not the token endpoint) gets this answer and does nothing. */
+  reply_next: CannedReply | null;
+  drip: Drip | null;
   malformed_json_next: number;
   wrong_types_next: number;
   token_lifetime_s: number;
@@ -31,6 +51,9 @@ export function defaultFaults(): Faults {
     fail_status: 503,
     fail_rate: 0,
     drop_after_commit_next: 0,
+    fail_after_commit_next: 0,
+    reply_next: null,
+    drip: null,
     malformed_json_next: 0,
     wrong_types_next: 0,
     token_lifetime_s: DEFAULT_TOKEN_LIFETIME_S,
@@ -66,7 +89,12 @@ export class SlidingWindow {
 /** Takes one from a countdown fault; true when the fault applies to this request. */
 export function consume(
   faults: Faults,
-  key: 'fail_next' | 'drop_after_commit_next' | 'malformed_json_next' | 'wrong_types_next',
+  key:
+    | 'fail_next'
+    | 'drop_after_commit_next'
+    | 'fail_after_commit_next'
+    | 'malformed_json_next'
+    | 'wrong_types_next',
 ): boolean {
   if (faults[key] <= 0) return false;
   faults[key] -= 1;
@@ -90,4 +118,28 @@ export function withWrongTypes(value: unknown): unknown {
 /** The "malformed JSON" fault: the body cut in half, so it no longer parses. */
 export function truncated(payload: string): string {
   return payload.slice(0, Math.max(1, Math.floor(payload.length / 2)));
+}
+
+/** Takes the canned answer, if one is set: it applies to one request only. */
+export function takeReply(faults: Faults): CannedReply | null {
+  const reply = faults.reply_next;
+  faults.reply_next = null;
+  return reply;
+}
+
+/** The "drip" fault: the body as a stream of `bytes`-sized pieces, `interval_ms` apart. */
+export function dripped(
+  payload: string,
+  drip: Drip,
+  sleep: (ms: number) => Promise<void>,
+): Readable {
+  const bytes = Buffer.from(payload, 'utf8');
+  return Readable.from(
+    (async function* () {
+      for (let at = 0; at < bytes.length; at += drip.bytes) {
+        if (at > 0) await sleep(drip.interval_ms);
+        yield bytes.subarray(at, at + drip.bytes);
+      }
+    })(),
+  );
 }

@@ -7,7 +7,7 @@ import Fastify, {
 import { registerAdminRoutes } from './admin';
 import { registerApiRoutes } from './api-routes';
 import type { SandboxContext } from './context';
-import { consume, truncated, withWrongTypes } from './faults';
+import { consume, dripped, takeReply, truncated, withWrongTypes } from './faults';
 import { oauthError, resourceError, routeKind } from './replies';
 import { registerTokenRoute } from './token-route';
 
@@ -78,6 +78,8 @@ export function buildServer(
           reply.header('retry-after', String(wait));
           return resourceError(reply, 429, `Too many requests; retry in ${wait} s.`);
         }
+        const canned = takeReply(ctx.faults);
+        if (canned) return reply.code(canned.status).type(canned.content_type).send(canned.body);
         const failRate = ctx.faults.fail_rate;
         if (consume(ctx.faults, 'fail_next') || (failRate > 0 && Math.random() < failRate)) {
           const status = ctx.faults.fail_status;
@@ -103,6 +105,14 @@ export function buildServer(
     if (consume(ctx.faults, 'wrong_types_next'))
       return JSON.stringify(withWrongTypes(JSON.parse(payload)));
     return payload;
+  });
+
+  // Registered after the body faults above, so a dripped body is the one they produced.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const drip = ctx.faults.drip;
+    if (!drip || routeKind(request.url) !== 'api' || typeof payload !== 'string') return payload;
+    reply.header('content-length', Buffer.byteLength(payload, 'utf8'));
+    return dripped(payload, drip, (ms) => ctx.sleep(ms));
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

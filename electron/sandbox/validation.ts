@@ -232,6 +232,19 @@ export const faultsPatch = z
     fail_status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]),
     fail_rate: z.number().min(0).max(1),
     drop_after_commit_next: z.int().min(0),
+    fail_after_commit_next: z.int().min(0),
+    reply_next: z
+      .object({
+        status: z.int().min(200).max(599),
+        body: z.string().max(65_536),
+        content_type: z.string().min(1).max(200).default('application/json; charset=utf-8'),
+      })
+      .strict()
+      .nullable(),
+    drip: z
+      .object({ bytes: z.int().min(1).max(65_536), interval_ms: z.int().min(1).max(60_000) })
+      .strict()
+      .nullable(),
     malformed_json_next: z.int().min(0),
     wrong_types_next: z.int().min(0),
     token_lifetime_s: z.int().min(1).max(31_536_000),

@@ -72,6 +72,7 @@ export function createFakeDesk() {
       refresh: track('strategies.refresh', async () => {
         throw new Error('SQLITE_BUSY at /home/someone/secret-path');
       }),
+      cancelRefresh: track('strategies.cancelRefresh', async () => ({ ok: true }) as const),
       // An answer outside the output schema: the host must refuse to pass it on.
       remove: track('strategies.remove', async () => ({ ok: 'yes' }) as unknown as { ok: true }),
     },

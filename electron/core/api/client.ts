@@ -1,11 +1,14 @@
 import type { Agent } from 'undici';
 import type { z } from 'zod';
+import type { ExecuteRequest, Strategy, Version } from '../../../shared/domain/resources';
 import {
-  executeRequest,
-  type ExecuteRequest,
-  type Strategy,
-  type Version,
-} from '../../../shared/domain/resources';
+  acceptedExecution,
+  cancelled,
+  checkExecuteInput,
+  checkId,
+  mayHaveActed,
+  type ExecuteResult,
+} from './checks';
 import { ServiceError, type Operation } from './errors';
 import { errorFromResponse } from './error-mapping';
 import { DEFAULT_TIMEOUTS, createAgent, send, type HttpResponse, type Timeouts } from './http';
@@ -45,15 +48,18 @@ export interface ServiceClientOptions {
   random?: () => number;
   /** Skip the second zod pass for a body identical to one already validated (default true). */
   memoizeValidation?: boolean;
+  /** An operation still unanswered after this long makes the service "slow" (default 5 s). */
+  slowAfterMs?: number;
+  /** Told when the first operation turns slow (true) and when no slow one is left (false). */
+  onSlowChange?: (slow: boolean) => void;
 }
 
-export interface ExecuteResult {
-  version: Version;
-  /** The Location header exactly as the service sent it (follow it with getVersionAt). */
-  location: string;
+/** Options of one read. */
+export interface ReadOptions {
+  /** Stops the read (and its retries); it then fails with kind `cancelled`. */
+  signal?: AbortSignal;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const JSON_HEADERS = { accept: 'application/json' } as const;
 
 export class ServiceClient {
@@ -68,6 +74,10 @@ export class ServiceClient {
   private readonly onWait?: (info: WaitInfo) => void;
   private readonly random: () => number;
   private readonly bodies: ValidatedBodies | undefined;
+  private readonly slowAfterMs: number;
+  private readonly onSlowChange?: (slow: boolean) => void;
+  /** Operations past the slow threshold and still unanswered. */
+  private slowOperations = 0;
   private closed = false;
 
   constructor(options: ServiceClientOptions) {
@@ -94,11 +104,16 @@ export class ServiceClient {
     this.random = options.random ?? Math.random;
     this.agent = createAgent(this.timeouts);
     this.bodies = options.memoizeValidation === false ? undefined : new ValidatedBodies();
+    this.slowAfterMs = options.slowAfterMs ?? 5_000;
+    this.onSlowChange = options.onSlowChange;
     this.tokens = new TokenManager({
       clientId: options.clientId,
       getSecret: options.getSecret,
       postToken: (body) =>
-        this.exchange('token', 'read', 'POST', `${this.prefix}/api/auth/token`, false, body),
+        this.exchange('token', 'read', 'POST', `${this.prefix}/api/auth/token`, {
+          authorized: false,
+          body,
+        }),
     });
   }
 
@@ -127,10 +142,13 @@ export class ServiceClient {
     return this.tokens.requestCount;
   }
 
-  async getStrategy(id: string, opts: { includePositions?: boolean } = {}): Promise<Strategy> {
+  async getStrategy(
+    id: string,
+    opts: { includePositions?: boolean } & ReadOptions = {},
+  ): Promise<Strategy> {
     checkId(id, 'strategy');
     const path = `${this.prefix}/api/v1/strategies/${id}${opts.includePositions ? '?include=positions' : ''}`;
-    const res = await this.exchange('getStrategy', 'read', 'GET', path);
+    const res = await this.exchange('getStrategy', 'read', 'GET', path, { signal: opts.signal });
     const data = this.parse(strategyResponse, res.text, 'getStrategy').data;
     if (opts.includePositions && !data.positions)
       throw badResponse('getStrategy', ['data.positions: missing although requested']);
@@ -183,64 +201,46 @@ export class ServiceClient {
     idempotencyKey: string,
   ): Promise<ExecuteResult> {
     checkId(strategyId, 'strategy');
-    const request = executeRequest.safeParse(body);
-    if (!request.success)
-      throw new ServiceError({
-        kind: 'bad_request',
-        operation: 'execute',
-        message: `The execution request is malformed (${request.error.issues[0]?.message ?? 'invalid'})`,
-      });
-    if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
-      throw new ServiceError({
-        kind: 'bad_request',
-        operation: 'execute',
-        message: 'The execution key must be 1 to 255 visible ASCII characters',
-      });
+    const request = checkExecuteInput(body, idempotencyKey);
     const res = await this.exchange(
       'execute',
       'never',
       'POST',
       `${this.prefix}/api/v1/strategies/${strategyId}/versions/execute`,
-      true,
-      JSON.stringify(request.data),
-      idempotencyKey,
+      { body: JSON.stringify(request), idempotencyKey },
     );
-    // From here the service accepted something: every failure is ambiguous.
-    const bad = (issue: string) =>
-      badResponse('execute', [issue], { ambiguous: true, status: res.status });
-    if (res.status !== 202) throw bad(`status ${res.status} instead of 202 Accepted`);
-    const header = res.headers.location;
-    const location = (Array.isArray(header) ? header[0] : header)?.trim();
-    if (!location) throw bad('no Location header');
-    let url: URL | undefined;
-    try {
-      url = new URL(location, `${this.baseUrl}/`);
-    } catch {
-      url = undefined;
-    }
-    if (!url || url.origin !== this.origin) throw bad('the Location header is not on this server');
-    let version: Version;
-    try {
-      version = parseBody(versionResponse, res.text, 'execute').data;
-    } catch (e) {
-      throw e instanceof ServiceError ? e.with({ ambiguous: true, status: res.status }) : e;
-    }
-    if (!version.orders || !version.positions) throw bad('data.orders or data.positions missing');
-    if (version.strategy_id.toLowerCase() !== strategyId.toLowerCase())
-      throw bad('the new version belongs to another strategy');
-    return { version, location };
+    return acceptedExecution(res, strategyId, this.baseUrl, this.origin);
   }
 
-  /** Delete an unexecuted version (204). A 404 after a lost answer means it is gone. */
+  /**
+   * Delete an unexecuted version (204). A 404 after a lost answer means it is gone. After an
+   * answer that leaves it unclear whether the delete happened (a 5xx, a connection lost, no
+   * answer in time), the version is read: a 404 means the delete went through.
+   */
   async deleteVersion(strategyId: string, versionId: string): Promise<void> {
     checkId(strategyId, 'strategy');
     checkId(versionId, 'version');
     const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}`;
-    const res = await this.exchange('delete', 'delete', 'DELETE', path);
+    let res: HttpResponse;
+    try {
+      res = await this.exchange('delete', 'delete', 'DELETE', path);
+    } catch (e) {
+      if (!(e instanceof ServiceError) || !mayHaveActed(e)) throw e;
+      if (await this.isGone(strategyId, versionId)) return;
+      throw e;
+    }
     if (res.status !== 204 && res.status !== 200)
       throw badResponse('delete', [`status ${res.status} instead of 204 No Content`], {
         status: res.status,
       });
+  }
+
+  /** True only when the service says the version does not exist (404). */
+  private async isGone(strategyId: string, versionId: string): Promise<boolean> {
+    return this.getVersion(strategyId, versionId).then(
+      () => false,
+      (e: unknown) => e instanceof ServiceError && e.kind === 'not_found',
+    );
   }
 
   async close(): Promise<void> {
@@ -266,16 +266,36 @@ export class ServiceClient {
 
   /**
    * One operation: attempts, the 401 refresh-and-retry-once, the retry policy of `mode`.
-   * Returns a 2xx response or throws a ServiceError.
+   * Returns a 2xx response or throws a ServiceError. Counted as slow while it is unanswered
+   * past the threshold.
    */
   private async exchange(
     operation: Operation,
     mode: RetryMode,
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
-    authorized = true,
-    body?: string,
-    idempotencyKey?: string,
+    options: ExchangeOptions = {},
+  ): Promise<HttpResponse> {
+    if (!this.onSlowChange) return this.attempts(operation, mode, method, path, options);
+    let slow = false;
+    const timer = setTimeout(() => {
+      slow = true;
+      if (++this.slowOperations === 1) this.onSlowChange?.(true);
+    }, this.slowAfterMs);
+    try {
+      return await this.attempts(operation, mode, method, path, options);
+    } finally {
+      clearTimeout(timer);
+      if (slow && --this.slowOperations === 0) this.onSlowChange?.(false);
+    }
+  }
+
+  private async attempts(
+    operation: Operation,
+    mode: RetryMode,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    { authorized = true, body, idempotencyKey, signal }: ExchangeOptions,
   ): Promise<HttpResponse> {
     let failed = 0;
     let reauthorized = false;
@@ -287,6 +307,7 @@ export class ServiceClient {
           operation,
           message: 'The service client was closed',
         });
+      if (signal?.aborted) throw cancelled(operation);
       let auth: string | undefined;
       let headers: Record<string, string> = JSON_HEADERS;
       if (authorized) {
@@ -300,7 +321,15 @@ export class ServiceClient {
       try {
         const res = await send(
           this.agent,
-          { origin: this.origin, path, method, headers, body, timeoutMs: this.timeouts.requestMs },
+          {
+            origin: this.origin,
+            path,
+            method,
+            headers,
+            body,
+            timeoutMs: this.timeouts.requestMs,
+            ...(signal && { signal }),
+          },
           operation,
         );
         if (res.status >= 200 && res.status < 300) return res;
@@ -326,7 +355,7 @@ export class ServiceClient {
       failed++;
       const delay = this.retryDelay(error, failed, mode, operation);
       if (delay === undefined) throw this.final(error, operation);
-      await sleep(delay);
+      await sleep(delay, signal);
     }
   }
 
@@ -360,16 +389,16 @@ export class ServiceClient {
   }
 }
 
+interface ExchangeOptions {
+  /** False for the token request itself. */
+  authorized?: boolean;
+  body?: string;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   return new ServiceClient(options);
 }
 
-function checkId(id: string, what: 'strategy' | 'version'): void {
-  if (!UUID.test(id))
-    throw new ServiceError({
-      kind: 'bad_request',
-      message: `The ${what} id is not a valid id (expected a UUID)`,
-    });
-}
-
-export type { HttpResponse };
+export type { ExecuteResult, HttpResponse };

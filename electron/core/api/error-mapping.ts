@@ -33,6 +33,38 @@ function asStrings(v: unknown): string[] {
   return [];
 }
 
+/** A symbol named in running text: upper case as the app sends it (AAPL, BRK.B). */
+const SYMBOL = /^[A-Z0-9][A-Z0-9.\-/]{0,19}$/;
+
+/** Field errors, nested ones (`{data: {positions: [...]}}`) under a dotted name. */
+function collectFields(fields: Record<string, string[]>, key: string, value: unknown): void {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [inner, v] of Object.entries(value as Record<string, unknown>))
+      collectFields(fields, `${key}.${inner}`, v);
+    return;
+  }
+  const list = asStrings(value);
+  if (list.length) fields[key] = list.map(short);
+}
+
+/**
+ * Symbols named in words: "unknown symbols: FOO, BAR", "does not recognize the symbol FOO",
+ * "symbols not found: FOO". Empty when the text names none.
+ */
+export function symbolsInText(text: string): string[] {
+  const m =
+    /\b(?:unknown|unrecogni[sz]ed|invalid|not recogni[sz]ed|does not recogni[sz]e(?: the| these)?)\s+symbols?\b\s*:?\s*(.+)$/i.exec(
+      text,
+    ) ?? /\bsymbols?\s+(?:not found|not recogni[sz]ed|unknown)\s*:?\s*(.+)$/i.exec(text);
+  if (!m) return [];
+  const names = m[1]!
+    .replace(/[.;]\s*$/, '')
+    .split(/\s*,\s*|\s+and\s+|\s+/)
+    .map((s) => s.replace(/^["'`]|["'`]$/g, ''))
+    .filter(Boolean);
+  return names.length > 0 && names.every((n) => SYMBOL.test(n)) ? names : [];
+}
+
 export function parseErrorBody(text: string): ParsedErrorBody {
   const out: ParsedErrorBody = { fields: {} };
   const trimmed = text.trim();
@@ -62,11 +94,11 @@ export function parseErrorBody(text: string): ParsedErrorBody {
         if (typeof value === 'string') out.description ??= short(value);
       } else if (key === 'version_id') {
         if (typeof value === 'string' && value) out.versionId = value;
-      } else if (key === 'symbols') {
+      } else if (key === 'symbols' && asStrings(value).every((v) => /^\S+$/.test(v))) {
+        // A list of names; a list of sentences is read like any field's messages.
         out.unknownSymbols = asStrings(value);
       } else {
-        const list = asStrings(value);
-        if (list.length) out.fields[key] = list.map(short);
+        collectFields(out.fields, key, value);
       }
     }
   } else if (Array.isArray(errors)) {
@@ -107,7 +139,8 @@ export function errorFromResponse(ctx: ErrorContext): ServiceError {
   const base = {
     status,
     operation,
-    serviceMessage: body.description,
+    // The service's own words: its description, or its field errors when it gave only those.
+    serviceMessage: body.description ?? (fieldText(body) || undefined),
     details: {
       ...(body.code ? { code: body.code } : {}),
       ...(Object.keys(body.fields).length ? { fields: body.fields } : {}),
@@ -149,7 +182,7 @@ export function errorFromResponse(ctx: ErrorContext): ServiceError {
         ...(body.versionId ? { versionId: body.versionId } : {}),
       });
     case 422:
-      return unprocessable(operation, body, make, said);
+      return unprocessable(operation, body, make);
     default:
       return make('bad_request', `The service rejected the request (status ${status})${said}`);
   }
@@ -192,27 +225,46 @@ function notFoundMessage(operation: Operation): string {
   }
 }
 
-function unprocessable(
-  operation: Operation,
-  body: ParsedErrorBody,
-  make: Make,
-  said: string,
-): ServiceError {
+function fieldText(body: ParsedErrorBody): string {
+  return Object.entries(body.fields)
+    .map(([field, msgs]) => `${field}: ${msgs.join(', ')}`)
+    .join('; ');
+}
+
+/** Where a service lists unknown symbols in words, when it does not give a `symbols` list. */
+const SYMBOL_FIELDS = ['positions', 'data.positions', 'symbols', 'data', 'data.symbols'];
+
+function unknownSymbolsOf(body: ParsedErrorBody): string[] {
+  if (body.unknownSymbols?.length) return body.unknownSymbols;
+  const texts = [
+    ...SYMBOL_FIELDS.flatMap((f) => body.fields[f] ?? []),
+    ...(body.description ? [body.description] : []),
+  ];
+  return [...new Set(texts.flatMap(symbolsInText))];
+}
+
+/**
+ * A 422 is read for the cases the app can act on (unknown symbols, the unexecuted version, a
+ * running rebalance, liquidate-only, a reused key, an executed version on delete). Anything
+ * else is passed on in the service's own words, without guessing what it meant.
+ */
+function unprocessable(operation: Operation, body: ParsedErrorBody, make: Make): ServiceError {
   const text = (body.description ?? '').toLowerCase();
   const idExtra = body.versionId ? { versionId: body.versionId } : {};
-  if (body.unknownSymbols?.length) {
+  const symbols = unknownSymbolsOf(body);
+  if (symbols.length) {
     return make(
       'unknown_symbols',
-      `The service does not know these symbols: ${body.unknownSymbols.join(', ')}`,
-      { unknownSymbols: body.unknownSymbols },
+      `The service does not know these symbols: ${symbols.join(', ')}`,
+      { unknownSymbols: symbols },
     );
   }
-  if (/idempoten/.test(text))
+  if (/idempoten/.test(text) || body.fields.idempotency_key)
     return make(
       'idempotency_mismatch',
       'This execution key was already used with a different request; start a new execution',
     );
-  if (operation === 'delete' && (/executed/.test(text) || !text))
+  if (operation === 'delete' && /executed/.test(text) && !/not (yet |been )?executed/.test(text))
     return make('version_executed', 'This version has been executed and cannot be deleted');
   if (/unexecuted|not (yet |been )?executed|must be deleted/.test(text)) {
     return make(
@@ -237,22 +289,12 @@ function unprocessable(
       'liquidate_only',
       'This strategy is liquidate-only: weights can only be lowered or removed',
     );
-  if (body.versionId) {
-    // A version id with words we do not recognize: the documented case is the unexecuted version.
-    return make(
-      'unexecuted_version',
-      `An unexecuted version (id ${body.versionId}) must be deleted first`,
-      idExtra,
-    );
-  }
-  const fieldText = Object.entries(body.fields)
-    .map(([field, msgs]) => `${field}: ${msgs.join(', ')}`)
-    .join('; ');
-  const reason = [body.description, fieldText].filter(Boolean).join('; ');
+  const words = [body.description ?? body.code, fieldText(body)].filter(Boolean).join('; ');
   return make(
     'validation',
-    reason
-      ? `The service rejected the target weights: ${reason}`
-      : `The service rejected the request${said}`,
+    words
+      ? `The service refused the request (status 422): ${words}`
+      : 'The service refused the request (status 422) without saying why',
+    idExtra,
   );
 }

@@ -25,7 +25,8 @@ export type ServiceErrorKind =
   | 'invalid_client' // token endpoint: wrong client id or secret
   | 'invalid_scope' // token endpoint: scope not allowed for this client
   | 'no_secret' // the client secret could not be read
-  | 'closed'; // the client was closed
+  | 'closed' // the client was closed
+  | 'cancelled'; // the caller cancelled (a read the manager stopped)
 
 export interface ServiceErrorDetails {
   unknownSymbols?: string[];

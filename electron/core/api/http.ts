@@ -3,15 +3,16 @@ import type { IncomingHttpHeaders } from 'undici/types/header';
 import { ServiceError, type Operation } from './errors';
 
 /**
- * The transport: one keep-alive undici Agent per client, one request with a whole-request
- * timeout, bodies read with a size cap. Failures without an HTTP answer become ServiceErrors of
- * kind network/timeout that say whether the request may have reached the service.
+ * The transport: one keep-alive undici Agent per client, one request under one deadline
+ * (connecting, sending, the headers and the whole body), bodies read with a size cap. Failures
+ * without an HTTP answer become ServiceErrors of kind network/timeout that say whether the
+ * request may have reached the service; a caller's cancel becomes kind `cancelled`.
  */
 
 export interface Timeouts {
   /** Opening the TCP/TLS connection. */
   connectMs: number;
-  /** The whole request: sending, waiting for headers, reading the body. */
+  /** The whole request: connecting, sending, waiting for headers, reading the whole body. */
   requestMs: number;
 }
 
@@ -40,6 +41,8 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /** The caller's cancel (a manager stopping a refresh). */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -54,7 +57,18 @@ export async function send(
   req: HttpRequest,
   operation: Operation,
 ): Promise<HttpResponse> {
-  const started = performance.now();
+  if (req.signal?.aborted) throw cancelledError(operation);
+  // One deadline for everything (connecting, the headers, the whole body): undici's own body
+  // timeout restarts with every byte, so a body dripping a byte a second would never end.
+  // A plain AbortController and one timer (AbortSignal.timeout costs far more per request).
+  const abort = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    abort.abort();
+  }, req.timeoutMs);
+  const onCancel = () => abort.abort();
+  req.signal?.addEventListener('abort', onCancel, { once: true });
   try {
     const res = await agent.request({
       origin: req.origin,
@@ -62,9 +76,7 @@ export async function send(
       method: req.method,
       headers: req.headers,
       body: req.body,
-      // Per-request bounds (the Agent has the same defaults). No AbortSignal.timeout here: its
-      // timer and listener cost a third of a loopback round trip; the whole-request deadline is
-      // checked while the body is read instead.
+      signal: abort.signal,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
     });
@@ -75,12 +87,17 @@ export async function send(
     const text =
       length >= 0 && length <= cap
         ? await res.body.text()
-        : await readBody(res.body, cap, ok, operation, started + req.timeoutMs);
-    if (performance.now() > started + req.timeoutMs) throw deadlineError(operation);
+        : await readBody(res.body, cap, ok, operation);
+    // The whole answer arrived: it counts, however close to the deadline it came.
     return { status: res.statusCode, headers: res.headers, text };
   } catch (e) {
+    if (expired) throw deadlineError(operation, e);
+    if (req.signal?.aborted) throw cancelledError(operation, e);
     if (e instanceof ServiceError) throw e;
     throw transportError(e, operation);
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener('abort', onCancel);
   }
 }
 
@@ -94,15 +111,10 @@ async function readBody(
   cap: number,
   failIfLarger: boolean,
   operation: Operation,
-  deadline: number,
 ): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    if (performance.now() > deadline) {
-      body.destroy();
-      throw deadlineError(operation);
-    }
     if (size + chunk.length > cap) {
       if (failIfLarger) {
         body.destroy();
@@ -122,12 +134,24 @@ async function readBody(
   return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
 
-function deadlineError(operation: Operation): ServiceError {
+function deadlineError(operation: Operation, cause: unknown): ServiceError {
   return new ServiceError({
     kind: 'timeout',
     operation,
     message: 'The service did not answer in time',
+    // Whether it was still connecting cannot be told apart here: assume it may have arrived.
     details: { requestSent: true },
+    cause,
+  });
+}
+
+function cancelledError(operation: Operation, cause?: unknown): ServiceError {
+  return new ServiceError({
+    kind: 'cancelled',
+    operation,
+    message: 'Cancelled before the service answered',
+    details: { requestSent: cause !== undefined },
+    ...(cause !== undefined && { cause }),
   });
 }
 

@@ -1,6 +1,6 @@
 /** The service client's public surface. */
 export { ServiceClient, createServiceClient } from './client';
-export type { ExecuteResult, ServiceClientOptions } from './client';
+export type { ExecuteResult, ReadOptions, ServiceClientOptions } from './client';
 export { ServiceError, isServiceError } from './errors';
 export type { Operation, ServiceErrorDetails, ServiceErrorKind } from './errors';
 export { DEFAULT_RETRY, backoffDelay, parseRetryAfter, planRetry } from './retry';

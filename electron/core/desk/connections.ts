@@ -14,10 +14,14 @@ export type ConnectivityListener = (
   message: string | null,
 ) => void;
 
+/** Said (online) while a request has waited past the client's slow threshold. */
+export const SLOW_SERVICE_MESSAGE = 'The service is slow to answer';
+
 /**
  * One service client per profile, built on first use, and what the desk knows
  * of each profile's connectivity: a request that got no answer at all (network,
- * timeout) means offline; any answer from the service means online.
+ * timeout) means offline; any answer from the service means online; online with
+ * a request long unanswered means slow.
  */
 export class Connections {
   private readonly clients = new Map<string, ServiceClient>();
@@ -25,6 +29,7 @@ export class Connections {
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly scopesSeen = new Map<string, string>();
   private readonly credentialWaiters = new Map<string, Set<() => void>>();
+  private readonly slow = new Set<string>();
 
   constructor(
     private readonly store: Store,
@@ -43,6 +48,7 @@ export class Connections {
       ...this.clientOptions,
       baseUrl: profile.baseUrl,
       clientId: profile.clientId,
+      onSlowChange: (slow) => this.markSlow(profileId, slow),
       getSecret: async () => {
         const secret = await this.secrets.get(profileId);
         if (secret === null) {
@@ -132,6 +138,15 @@ export class Connections {
     if (!this.offline.delete(profileId)) return;
     this.onConnectivity(profileId, true, null);
     for (const wake of [...(this.waiters.get(profileId) ?? [])]) wake();
+  }
+
+  private markSlow(profileId: string, slow: boolean): void {
+    if (slow) {
+      this.slow.add(profileId);
+      if (this.isOnline(profileId)) this.onConnectivity(profileId, true, SLOW_SERVICE_MESSAGE);
+    } else if (this.slow.delete(profileId) && this.isOnline(profileId)) {
+      this.onConnectivity(profileId, true, null);
+    }
   }
 
   private markOffline(profileId: string, message: string): void {

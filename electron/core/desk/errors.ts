@@ -37,6 +37,7 @@ const SERVICE_KINDS: Record<ServiceErrorKind, DeskErrorKind> = {
   invalid_scope: 'invalid-scope',
   no_secret: 'no-secret',
   closed: 'closed',
+  cancelled: 'cancelled',
 };
 
 const STORE_KINDS: Record<StoreErrorCode, DeskErrorKind> = {

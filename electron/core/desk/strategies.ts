@@ -21,13 +21,23 @@ export function strategyHandlers(ctx: DeskContext): DeskHandlers['strategies'] {
     if (!stored) throw notFound('This strategy');
     return strategyView(ctx.store, profileId, stored, runningVersionId(ctx, profileId, strategyId));
   };
+  /** Refreshes under way, so the manager can cancel one that waits on a slow service. */
+  const refreshing = new Map<string, AbortController>();
   /** Reads the strategy with its holdings from the service; the cache changes only on success. */
   const sync = async (profileId: string, strategyId: string) => {
-    const strategy = await ctx.connections.call(profileId, (c) =>
-      c.getStrategy(strategyId, { includePositions: true }),
-    );
-    ctx.store.strategies.upsert(profileId, strategy, { syncedAt: ctx.now() });
-    return view(profileId, strategyId);
+    const key = `${profileId}/${strategyId}`;
+    const controller = new AbortController();
+    refreshing.get(key)?.abort();
+    refreshing.set(key, controller);
+    try {
+      const strategy = await ctx.connections.call(profileId, (c) =>
+        c.getStrategy(strategyId, { includePositions: true, signal: controller.signal }),
+      );
+      ctx.store.strategies.upsert(profileId, strategy, { syncedAt: ctx.now() });
+      return view(profileId, strategyId);
+    } finally {
+      if (refreshing.get(key) === controller) refreshing.delete(key);
+    }
   };
 
   return {
@@ -45,6 +55,11 @@ export function strategyHandlers(ctx: DeskContext): DeskHandlers['strategies'] {
     },
     add: ({ profileId, strategyId }) => sync(profileId, strategyId),
     refresh: ({ profileId, strategyId }) => sync(profileId, strategyId),
+    /** Stops a refresh under way (it fails with kind `cancelled`); the cache keeps the last sync. */
+    async cancelRefresh({ profileId, strategyId }) {
+      refreshing.get(`${profileId}/${strategyId}`)?.abort();
+      return { ok: true as const };
+    },
     async get({ profileId, strategyId }) {
       return view(profileId, strategyId);
     },

@@ -1,7 +1,7 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { buildExecuteBody } from '../../../shared/draft';
 import { DeskError } from '../../../shared/views';
-import type { ServiceClient } from '../api';
+import { isServiceError, type ServiceClient } from '../api';
 import type { DeskContext } from './context';
 import { notFound } from './errors';
 import { noteStatusSeen, trackingFields } from './tracking';
@@ -47,9 +47,16 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
     },
     /** Imports a version by id: the interface has no listing, so the history is what the app knows. */
     async import({ profileId, strategyId, versionId }) {
-      const version = await ctx.connections.call(profileId, (c) =>
-        c.getVersion(strategyId, versionId, { orders: true, positions: true }),
-      );
+      const version = await ctx.connections
+        .call(profileId, (c) =>
+          c.getVersion(strategyId, versionId, { orders: true, positions: true }),
+        )
+        .catch((error: unknown) => {
+          // Gone at the service: a copy kept here would be a phantom in the history.
+          if (isServiceError(error) && error.kind === 'not_found')
+            ctx.store.versions.remove(profileId, versionId);
+          throw error;
+        });
       ctx.store.versions.upsert(profileId, version, { origin: 'imported', syncedAt: ctx.now() });
       noteStatusSeen(ctx.store, profileId, version, ctx.now());
       if (version.executed_at !== null) {
@@ -115,7 +122,13 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
       return detail(profileId, versionId);
     },
     async delete({ profileId, strategyId, versionId }) {
-      await ctx.connections.call(profileId, (c) => c.deleteVersion(strategyId, versionId));
+      // A 404 means the version is gone at the service (an earlier delete whose answer was lost,
+      // or another client): the manager wanted it gone, so it leaves the history here too.
+      await ctx.connections
+        .call(profileId, (c) => c.deleteVersion(strategyId, versionId))
+        .catch((error: unknown) => {
+          if (!(isServiceError(error) && error.kind === 'not_found')) throw error;
+        });
       ctx.store.versions.remove(profileId, versionId);
       return { ok: true as const };
     },

@@ -296,18 +296,51 @@ describe('execute is never retried', () => {
 describe('DELETE retries only when no answer came', () => {
   const path = `/api/v1/strategies/:sid/versions/:vid`;
 
-  it('does not retry a 5xx', async () => {
+  it('does not retry a 5xx; the version read afterwards is still there, so the error stands', async () => {
     let calls = 0;
-    const f = await fake((app) =>
+    let reads = 0;
+    const f = await fake((app) => {
       app.delete(path, async (_req, reply) => {
         calls++;
         return reply.code(503).send('');
-      }),
-    );
+      });
+      app.get(path, async () => {
+        reads++;
+        return versionBody;
+      });
+    });
     const err = (await client(f)
       .deleteVersion(STRATEGY_ID, VERSION_ID)
       .catch((e: unknown) => e)) as ServiceError;
-    expect([calls, err.kind]).toEqual([1, 'server']);
+    expect([calls, reads, err.kind]).toEqual([1, 1, 'server']);
+  });
+
+  it('takes a 5xx followed by a 404 on reading the version as deleted', async () => {
+    let calls = 0;
+    let reads = 0;
+    const f = await fake((app) => {
+      app.delete(path, async (_req, reply) => {
+        calls++;
+        return reply.code(500).send('');
+      });
+      app.get(path, async (_req, reply) => {
+        reads++;
+        return reply.code(404).send({ errors: { detail: 'Not found' } });
+      });
+    });
+    await client(f).deleteVersion(STRATEGY_ID, VERSION_ID);
+    expect([calls, reads]).toEqual([1, 1]);
+  });
+
+  it('keeps the 5xx when the version cannot be read either', async () => {
+    const f = await fake((app) => {
+      app.delete(path, async (_req, reply) => reply.code(500).send(''));
+      app.get(path, async (_req, reply) => reply.code(403).send({ errors: { detail: 'no' } }));
+    });
+    const err = (await client(f)
+      .deleteVersion(STRATEGY_ID, VERSION_ID)
+      .catch((e: unknown) => e)) as ServiceError;
+    expect([err.kind, err.status]).toEqual(['server', 500]);
   });
 
   it('retries a connection reset before any answer', async () => {
@@ -340,18 +373,23 @@ describe('DELETE retries only when no answer came', () => {
     expect(calls).toBe(2);
   });
 
-  it('does not retry a timeout after sending', async () => {
+  it('does not retry a timeout after sending; reads the version to learn the outcome', async () => {
     let calls = 0;
-    const f = await fake((app) =>
+    let reads = 0;
+    const f = await fake((app) => {
       app.delete(path, async (_req, reply) => {
         calls++;
         await new Promise((r) => setTimeout(r, 500));
         return reply.code(204).send();
-      }),
-    );
+      });
+      app.get(path, async () => {
+        reads++;
+        return versionBody;
+      });
+    });
     const err = (await client(f, { timeouts: { requestMs: 150 } })
       .deleteVersion(STRATEGY_ID, VERSION_ID)
       .catch((e: unknown) => e)) as ServiceError;
-    expect([calls, err.kind]).toEqual([1, 'timeout']);
+    expect([calls, reads, err.kind]).toEqual([1, 1, 'timeout']);
   });
 });

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../../electron/core/store';
 import { openTemp, seedStrategy } from './fixtures';
 
 describe('execution journal repository', () => {
@@ -108,5 +109,36 @@ describe('execution journal repository', () => {
       reader.prepare('SELECT state FROM execution_journal WHERE id = ?').get(entry.id),
     ).toEqual({ state: 'pending' });
     reader.close();
+  });
+
+  it('journals a new execution only when no other of the strategy is in flight, across connections', () => {
+    const other = openStore(t.store.path);
+    const input = (key: string) => ({
+      profileId,
+      strategyId,
+      idempotencyKey: key,
+      requestBody: body,
+    });
+    const first = t.store.journal.createExclusive(input('k-1'));
+    expect(first).toMatchObject({ created: { state: 'pending', idempotencyKey: 'k-1' } });
+    const firstId = 'created' in first ? first.created.id : '';
+    // The second connection (another window or process on the same file) sees the first entry.
+    expect(other.journal.createExclusive(input('k-2'))).toMatchObject({
+      blocking: { id: firstId, state: 'pending' },
+    });
+    t.store.journal.markSent(firstId);
+    t.store.journal.markUnknown(firstId, 'timeout');
+    expect(t.store.journal.createExclusive(input('k-3'))).toMatchObject({
+      blocking: { id: firstId, state: 'unknown' },
+    });
+    t.store.journal.markDismissed(firstId);
+    expect(other.journal.createExclusive(input('k-4'))).toMatchObject({
+      created: { idempotencyKey: 'k-4' },
+    });
+    // Nothing was written for the refused ones.
+    expect(
+      t.store.journal.listForStrategy(profileId, strategyId).map((e) => e.idempotencyKey),
+    ).toEqual(['k-4', 'k-1']);
+    other.close();
   });
 });

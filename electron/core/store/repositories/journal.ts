@@ -60,6 +60,15 @@ const fromRecord = (r: JournalRecord): JournalEntry => ({
 
 export type JournalRepository = ReturnType<typeof journalRepository>;
 
+export interface NewJournalEntry {
+  profileId: string;
+  strategyId: string;
+  draftId?: string | null;
+  idempotencyKey: string;
+  requestBody: string;
+  id?: string;
+}
+
 /**
  * The execution journal. Every write commits with synchronous=FULL (the WAL is fsynced before
  * the call returns), so an entry written before a request is sent survives a power cut; the rest
@@ -92,6 +101,11 @@ export function journalRepository({ db, now }: RepositoryContext) {
     `SELECT * FROM execution_journal WHERE state IN ('pending', 'sent', 'unknown')
      ORDER BY created_at, rowid`,
   );
+  const selectInFlightForStrategy = db.prepare<[string, string], JournalRecord>(
+    `SELECT * FROM execution_journal WHERE profile_id = ? AND strategy_id = ?
+       AND state IN ('pending', 'sent', 'unknown')
+     ORDER BY created_at, rowid LIMIT 1`,
+  );
   const selectForStrategy = db.prepare<[string, string], JournalRecord>(
     `SELECT * FROM execution_journal WHERE profile_id = ? AND strategy_id = ?
      ORDER BY created_at DESC, rowid DESC`,
@@ -112,31 +126,50 @@ export function journalRepository({ db, now }: RepositoryContext) {
     return fromRecord(selectOne.get(id)!);
   }
 
+  function insertPending(input: NewJournalEntry): string {
+    const id = input.id ?? randomUUID();
+    const at = now();
+    insert.run(
+      id,
+      input.profileId,
+      input.strategyId,
+      input.draftId ?? null,
+      input.idempotencyKey,
+      input.requestBody,
+      at,
+      at,
+    );
+    return id;
+  }
+
+  /**
+   * The check and the insert in one IMMEDIATE transaction: the write lock is taken before the
+   * check, so no other connection (another window, another process) can slip an entry in between.
+   */
+  const insertUnlessInFlight = db.transaction(
+    (input: NewJournalEntry): { id: string } | { blocking: JournalRecord } => {
+      const blocking = selectInFlightForStrategy.get(input.profileId, input.strategyId);
+      return blocking ? { blocking } : { id: insertPending(input) };
+    },
+  );
+
   return {
     /** Journals an execute request before it is sent (state pending). */
-    create(input: {
-      profileId: string;
-      strategyId: string;
-      draftId?: string | null;
-      idempotencyKey: string;
-      requestBody: string;
-      id?: string;
-    }): JournalEntry {
-      const id = input.id ?? randomUUID();
-      const at = now();
-      durably(() =>
-        insert.run(
-          id,
-          input.profileId,
-          input.strategyId,
-          input.draftId ?? null,
-          input.idempotencyKey,
-          input.requestBody,
-          at,
-          at,
-        ),
-      );
+    create(input: NewJournalEntry): JournalEntry {
+      const id = durably(() => insertPending(input));
       return fromRecord(selectOne.get(id)!);
+    },
+    /**
+     * Journals an execute request unless another execution of the same strategy is in flight
+     * (pending, sent or unknown); then returns that one instead, and writes nothing.
+     */
+    createExclusive(
+      input: NewJournalEntry,
+    ): { created: JournalEntry } | { blocking: JournalEntry } {
+      const result = durably(() => insertUnlessInFlight.immediate(input));
+      return 'blocking' in result
+        ? { blocking: fromRecord(result.blocking) }
+        : { created: fromRecord(selectOne.get(result.id)!) };
     },
     /** Just before each send (the first or a retry with the same key): counts the attempt. */
     markSent(id: string): JournalEntry {

@@ -59,7 +59,7 @@ export function profilesRepository({ db, now }: RepositoryContext) {
   );
   const selectOne = db.prepare<[string], ProfileRow>('SELECT * FROM profiles WHERE id = ?');
   const selectAll = db.prepare<[], ProfileRow>(
-    'SELECT * FROM profiles ORDER BY name COLLATE NOCASE, created_at',
+    'SELECT * FROM profiles ORDER BY name COLLATE NOCASE, created_at, rowid',
   );
   const update = db.prepare(
     `UPDATE profiles SET name = @name, base_url = @baseUrl, client_id = @clientId,

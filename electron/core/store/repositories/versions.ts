@@ -72,7 +72,7 @@ export function versionsRepository({ db, now }: RepositoryContext) {
   );
   const selectActive = db.prepare<[], StoredVersion & { profile_id: string }>(
     `SELECT profile_id, ${VERSION_COLUMNS} FROM versions
-     WHERE executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES} ORDER BY executed_at, id`,
+     WHERE executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES} ORDER BY executed_at, id, profile_id`,
   );
   const selectOrders = db.prepare<[string, string], Order>(
     `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND version_id = ? ORDER BY rowid`,

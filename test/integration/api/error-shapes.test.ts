@@ -1,0 +1,164 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ServiceError, type ServiceClient } from '../../../electron/core/api';
+import { FRESH_START, managerClient, startHarness, type Harness } from './sandbox-harness';
+
+/** Each error answer the service may give, sent once by the sandbox over real HTTP. */
+let h: Harness;
+const clients: ServiceClient[] = [];
+beforeAll(async () => {
+  h = await startHarness(0);
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.reset();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+const body = { data: { positions: [{ symbol: 'FOO', weight: '10' }] } };
+const VERSION = '0f8fad5b-d9cb-469f-a165-70867728950e';
+
+/** The error of an execute (or a delete) answered with exactly this status and body. */
+async function answeredWith(
+  status: number,
+  text: string,
+  options: { contentType?: string; call?: 'execute' | 'delete' } = {},
+): Promise<ServiceError> {
+  const c = managerClient(h, { retry: { attempts: 1 } });
+  clients.push(c);
+  await c.getToken();
+  await h.admin('PUT', '/sandbox/faults', {
+    reply_next: {
+      status,
+      body: text,
+      ...(options.contentType && { content_type: options.contentType }),
+    },
+  });
+  const call =
+    options.call === 'delete'
+      ? c.deleteVersion(FRESH_START, VERSION)
+      : c.executeVersion(FRESH_START, body, `key-${Math.random()}`);
+  const error = await call.then(
+    () => new Error('expected a failure'),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ServiceError);
+  // Nothing was executed: the canned answer stood in for the route.
+  expect((await h.counters()).executions_accepted[FRESH_START]).toBe(0);
+  return error as ServiceError;
+}
+
+describe('422 bodies in every documented shape', () => {
+  it('unknown symbols as a list: {errors: {detail, symbols}}', async () => {
+    const e = await answeredWith(
+      422,
+      JSON.stringify({ errors: { detail: 'Unknown symbols.', symbols: ['FOO', 'BAR'] } }),
+    );
+    expect([e.kind, e.details.unknownSymbols, e.ambiguous]).toEqual([
+      'unknown_symbols',
+      ['FOO', 'BAR'],
+      false,
+    ]);
+  });
+
+  it.each([
+    ['positions', { positions: ['unknown symbols: FOO, BAR'] }],
+    ['data.positions (nested)', { data: { positions: ['Unknown symbols: FOO, BAR'] } }],
+    ['data.positions (dotted)', { 'data.positions': ['unknown symbols: FOO, BAR'] }],
+    [
+      'symbols, as sentences',
+      { symbols: ['The symbols FOO and BAR are unknown', 'unknown symbols: FOO, BAR'] },
+    ],
+    ['detail only', { detail: 'The service does not recognize these symbols: FOO, BAR.' }],
+  ])('unknown symbols named in field errors under %s', async (_where, errors) => {
+    const e = await answeredWith(422, JSON.stringify({ errors }));
+    expect(e.kind).toBe('unknown_symbols');
+    expect(e.details.unknownSymbols).toEqual(['FOO', 'BAR']);
+    expect(e.message).toBe('The service does not know these symbols: FOO, BAR');
+  });
+
+  it('a 422 the app cannot read shows the service words, not a guess', async () => {
+    const withId = await answeredWith(
+      422,
+      JSON.stringify({ errors: { detail: 'Blocked by compliance hold', version_id: VERSION } }),
+    );
+    expect(withId.kind).toBe('validation');
+    expect(withId.message).toBe(
+      'The service refused the request (status 422): Blocked by compliance hold',
+    );
+    expect(withId.serviceMessage).toBe('Blocked by compliance hold');
+    const fieldsOnly = await answeredWith(
+      422,
+      JSON.stringify({ errors: { positions: ['row 3: weight has too many decimals'] } }),
+    );
+    expect([fieldsOnly.kind, fieldsOnly.details.unknownSymbols]).toEqual(['validation', undefined]);
+    expect(fieldsOnly.message).toBe(
+      'The service refused the request (status 422): positions: row 3: weight has too many decimals',
+    );
+    expect(fieldsOnly.serviceMessage).toBe('positions: row 3: weight has too many decimals');
+  });
+
+  it('OAuth-style {error, error_description}', async () => {
+    const e = await answeredWith(
+      422,
+      JSON.stringify({
+        error: 'unprocessable_entity',
+        error_description: 'Target rejected by risk checks',
+      }),
+    );
+    expect([e.kind, e.details.code, e.serviceMessage]).toEqual([
+      'validation',
+      'unprocessable_entity',
+      'Target rejected by risk checks',
+    ]);
+    expect(e.message).toBe(
+      'The service refused the request (status 422): Target rejected by risk checks',
+    );
+  });
+
+  it('a plain text body', async () => {
+    const e = await answeredWith(422, 'Unknown symbols: FOO, BAR', { contentType: 'text/plain' });
+    expect([e.kind, e.details.unknownSymbols]).toEqual(['unknown_symbols', ['FOO', 'BAR']]);
+    const other = await answeredWith(422, 'Market closed for this strategy', {
+      contentType: 'text/plain',
+    });
+    expect(other.message).toBe(
+      'The service refused the request (status 422): Market closed for this strategy',
+    );
+  });
+
+  it('an empty body, on execute and on delete: no guess about what it meant', async () => {
+    const execute = await answeredWith(422, '');
+    expect([execute.kind, execute.message]).toEqual([
+      'validation',
+      'The service refused the request (status 422) without saying why',
+    ]);
+    const del = await answeredWith(422, '', { call: 'delete' });
+    expect([del.kind, del.message]).toEqual([
+      'validation',
+      'The service refused the request (status 422) without saying why',
+    ]);
+  });
+
+  it('the documented cases are still read as such', async () => {
+    const executed = await answeredWith(
+      422,
+      JSON.stringify({ errors: { detail: 'An executed version cannot be deleted.' } }),
+      { call: 'delete' },
+    );
+    expect(executed.kind).toBe('version_executed');
+    const unexecuted = await answeredWith(
+      422,
+      JSON.stringify({
+        errors: { detail: 'A version was not executed; delete it first.', version_id: VERSION },
+      }),
+    );
+    expect([unexecuted.kind, unexecuted.details.versionId]).toEqual([
+      'unexecuted_version',
+      VERSION,
+    ]);
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeskEvent } from '../../../shared/contract';
+import { DeskError } from '../../../shared/views';
+import { createDesk, type Desk } from '../../../electron/core/desk';
+import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
+import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
+
+const CORE = DEMO_STRATEGY_IDS.coreEquity;
+
+async function accepted(h: DeskHarness): Promise<number> {
+  const counters = (await sandboxAdmin(h.sandbox()!.baseUrl, 'GET', '/sandbox/counters')) as {
+    data: { executions_accepted: Record<string, number> };
+  };
+  return counters.data.executions_accepted[CORE] ?? 0;
+}
+
+const ended = (versionId: string) => (e: DeskEvent) =>
+  e.type === 'version-status-changed' && e.versionId === versionId && e.ended;
+
+describe('simultaneous executes of one draft in one process', () => {
+  let h: DeskHarness;
+  /** A second desk on the same data folder (another window): its own SQLite connection. */
+  let second: Desk;
+  let profileId: string;
+
+  beforeAll(async () => {
+    h = await openDeskHarness({ stepMs: 0 });
+    profileId = (await h.desk.profiles.useSandbox({})).id;
+    const sandbox = h.sandbox()!;
+    second = await createDesk({
+      dataDir: h.dataDir,
+      secretStore: h.secrets,
+      startSandbox: async () => ({ baseUrl: sandbox.baseUrl, close: async () => undefined }),
+    });
+    // Each request waits a little at the service, so the second call meets the first in flight.
+    await sandboxAdmin(sandbox.baseUrl, 'PUT', '/sandbox/faults', { latency_ms: 15 });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await h?.close();
+  });
+
+  it('100 races: the service accepts exactly one per draft, the other call is refused', async () => {
+    for (let race = 0; race < 100; race++) {
+      const { id: draftId } = await h.desk.drafts.create({
+        profileId,
+        strategyId: CORE,
+        name: `race ${race}`,
+        start: 'target',
+      });
+      const before = await accepted(h);
+      // Same desk or two desks on one file; the second call now or a few ms later.
+      const other = race % 2 === 0 ? h.desk : second;
+      const delayMs = Math.floor(race / 2) % 10;
+      const outcomes = await Promise.allSettled([
+        h.desk.versions.execute({ draftId }),
+        new Promise((r) => setTimeout(r, delayMs)).then(() => other.versions.execute({ draftId })),
+      ]);
+      const label = `race ${race} (${race % 2 === 0 ? 'one desk' : 'two desks'}, +${delayMs} ms)`;
+      const done = outcomes.filter((o) => o.status === 'fulfilled');
+      const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+      expect(done, label).toHaveLength(1);
+      expect(refused, label).toHaveLength(1);
+      expect(refused[0], label).toBeInstanceOf(DeskError);
+      expect(refused[0], label).toMatchObject({
+        kind: 'execution_blocked',
+        message: expect.stringMatching(/already in flight/),
+      });
+      expect(await accepted(h), label).toBe(before + 1);
+      const { version } = (done[0] as PromiseFulfilledResult<{ version: { id: string } }>).value;
+      await h.waitFor(ended(version.id));
+    }
+  }, 120_000);
+});
