@@ -51,6 +51,7 @@ import {
 /** What the shell needs of createDesk's result (electron/core/desk.ts). */
 type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
+  knownSecrets(): Promise<string[]>;
   close(): unknown;
 };
 
@@ -170,6 +171,7 @@ async function start(): Promise<void> {
   ipc = registerDeskIpc({
     handlers: opened,
     subscribe: (listener) => opened.subscribe(listener),
+    knownSecrets: () => opened.knownSecrets(),
     windows: () => (mainWindow ? [mainWindow] : []),
   });
   opened.subscribe((event: DeskEvent) => {

@@ -45,6 +45,8 @@ export type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
   /** The desk's store, for tests and the hosts' diagnostics. */
   readonly store: Store;
+  /** Every profile's client secret and every live token: redacted from whatever crosses or is logged. */
+  knownSecrets(): Promise<string[]>;
   close(): Promise<void>;
 };
 
@@ -187,6 +189,12 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   return {
     ...guarded(handlers),
     store,
+    async knownSecrets() {
+      const stored = await Promise.all(
+        store.profiles.list().map((p) => options.secretStore.get(p.id).catch(() => null)),
+      );
+      return [...stored.filter((s): s is string => !!s), ...connections.liveTokens()];
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   const host = await startHost({
     handlers: desk,
     subscribe: (listener) => desk.subscribe(listener),
+    knownSecrets: () => desk.knownSecrets(),
     port,
     staticDir,
   });

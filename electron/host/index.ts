@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import type { DeskHandlers } from '../../shared/contract';
+import type { KnownSecrets } from '../shell/dispatch';
 import { registerApiRoutes } from './api-routes';
 import { registerEventRoute, type Subscribe } from './events';
 import { SECURITY_HEADERS, allowedHost, guardCalls, newToken, refuse } from './security';
@@ -14,6 +15,8 @@ export interface HostOptions {
   staticDir: string;
   /** The per-launch token; a fresh random one unless given (tests only). */
   token?: string;
+  /** Redacted from every error before it is answered (the desk's knownSecrets). */
+  knownSecrets?: KnownSecrets;
 }
 
 /** Routes answer only with the token, except the built renderer's files, which are public. */
@@ -100,7 +103,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     refuse(reply, 404, { kind: 'not-found', message: 'Not found.' }),
   );
 
-  registerApiRoutes(app, options.handlers);
+  registerApiRoutes(app, options.handlers, options.knownSecrets);
   registerEventRoute(app, options.subscribe, streams);
   await registerStaticFiles(app, options.staticDir);
 

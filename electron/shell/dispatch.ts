@@ -2,12 +2,16 @@ import type { z } from 'zod';
 import type { listChannels } from '../../shared/contract';
 import { deskEvent, type DeskEvent, type DeskHandlers } from '../../shared/contract';
 import { DeskError, deskErrorData, type DeskErrorData } from '../../shared/views';
+import { redactDeep } from '../core/log/redact';
 
 /** What crosses IPC for every call: errors are data, never thrown across the boundary. */
 export type CallResult = { ok: true; value: unknown } | { ok: false; error: DeskErrorData };
 
 export type ChannelEntry = ReturnType<typeof listChannels>[number];
 type Method = (input: unknown) => Promise<unknown>;
+
+/** The secrets an error must not carry across: every profile's client secret, every live token. */
+export type KnownSecrets = () => Promise<readonly string[]>;
 
 /** Names each problem by its field, in words: "secret: Enter the client secret". */
 export function describeIssues(error: z.ZodError): string {
@@ -39,6 +43,19 @@ export async function dispatchCall(
   entry: ChannelEntry,
   payload: unknown,
   log: (line: string) => void = console.error,
+  knownSecrets: KnownSecrets = async () => [],
+): Promise<CallResult> {
+  const result = await answerCall(handlers, entry, payload, log);
+  if (result.ok) return result;
+  // A service may echo a secret back in any field of its error: none crosses to the renderer.
+  return { ok: false, error: redactDeep(result.error, await knownSecrets()) };
+}
+
+async function answerCall(
+  handlers: DeskHandlers,
+  entry: ChannelEntry,
+  payload: unknown,
+  log: (line: string) => void,
 ): Promise<CallResult> {
   const input = entry.input.safeParse(payload ?? {});
   if (!input.success) {

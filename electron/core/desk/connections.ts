@@ -88,6 +88,11 @@ export class Connections {
     this.store.profiles.setGrantedScopes(profileId, scopes);
   }
 
+  /** The access tokens the clients hold now (redacted from errors before they cross). */
+  liveTokens(): string[] {
+    return [...this.clients.values()].flatMap((c) => c.liveToken() ?? []);
+  }
+
   isOnline(profileId: string): boolean {
     return !this.offline.has(profileId);
   }
