@@ -161,6 +161,7 @@ async function start(): Promise<void> {
       secretStore,
       nativeBinding: sqliteBindingFor(layout, app.isPackaged, existsSync),
       chooseExportPath,
+      ownerName: 'the desktop app',
     });
     desk = created;
   } catch (error) {

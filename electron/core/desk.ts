@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { lockDataFolder, type DataFolderLock } from './data-folder/lock';
+import { secureDataFolder } from './data-folder/permissions';
 import { contract, type DeskEvent, type DeskHandlers } from '../../shared/contract';
 import type { ServiceClientOptions } from './api';
 import { isServiceError } from './api';
@@ -39,6 +41,8 @@ export interface DeskOptions {
   trackerBackoff?: Partial<Backoff>;
   /** How long the tracker waits between probes while a profile is offline. */
   offlineProbeMs?: number;
+  /** Who holds the data folder, as a second process names it ("the browser host"). */
+  ownerName?: string;
 }
 
 export type Desk = DeskHandlers & {
@@ -47,14 +51,26 @@ export type Desk = DeskHandlers & {
   readonly store: Store;
   /** Every profile's client secret and every live token: redacted from whatever crosses or is logged. */
   knownSecrets(): Promise<string[]>;
+  /** This process's hold on the data folder (released by close). */
+  readonly dataFolder: DataFolderLock;
   close(): Promise<void>;
 };
 
 export async function createDesk(options: DeskOptions): Promise<Desk> {
-  mkdirSync(options.dataDir, { recursive: true });
-  const store = openStore(join(options.dataDir, 'strategy-desk.sqlite'), {
+  secureDataFolder(options.dataDir);
+  const dataFolder = lockDataFolder(options.dataDir, {
+    app: options.ownerName ?? 'Strategy desk',
     ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
   });
+  let store: Store;
+  try {
+    store = openStore(join(options.dataDir, 'strategy-desk.sqlite'), {
+      ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
+    });
+  } catch (error) {
+    dataFolder.release();
+    throw error;
+  }
   const now = () => new Date().toISOString();
   const listeners = new Set<(event: DeskEvent) => void>();
   const emit = (event: DeskEvent) => {
@@ -144,7 +160,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const choosePath: ChooseExportPath =
     options.chooseExportPath ??
     (async (name) => {
-      mkdirSync(exportsDir, { recursive: true });
+      mkdirSync(exportsDir, { recursive: true, mode: 0o700 });
       return join(exportsDir, name);
     });
 
@@ -189,6 +205,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   return {
     ...guarded(handlers),
     store,
+    dataFolder,
     async knownSecrets() {
       const stored = await Promise.all(
         store.profiles.list().map((p) => options.secretStore.get(p.id).catch(() => null)),
@@ -207,6 +224,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       await connections.closeAll();
       await sandbox.close();
       store.close();
+      dataFolder.release();
     },
   };
 }

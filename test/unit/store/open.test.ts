@@ -1,6 +1,17 @@
 import Database from 'better-sqlite3';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   LATEST_SCHEMA_VERSION,
@@ -124,5 +135,105 @@ describe('openStore', () => {
       undefined,
     );
     db.close();
+  });
+});
+
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+describe('openStore: the data file at rest', () => {
+  let folder: ReturnType<typeof tempFolder>;
+  let umask: number;
+  beforeEach(() => {
+    folder = tempFolder();
+    // The loosest umask: the modes must not come from it.
+    umask = process.umask(0);
+  });
+  afterEach(() => {
+    process.umask(umask);
+    folder.cleanup();
+  });
+
+  it('creates the database, -wal and -shm readable by their owner only', () => {
+    const path = folder.file();
+    const store = openStore(path);
+    store.settings.set('k', 'v');
+    expect([modeOf(path), modeOf(`${path}-wal`), modeOf(`${path}-shm`)]).toEqual([
+      0o600, 0o600, 0o600,
+    ]);
+    store.close();
+  });
+
+  it('narrows a database and its -wal an older run left readable by everyone', () => {
+    const path = folder.file();
+    openStore(path).close();
+    chmodSync(path, 0o644);
+    writeFileSync(`${path}-wal`, '', { mode: 0o666 });
+    chmodSync(`${path}-wal`, 0o666);
+    const store = openStore(path);
+    expect([modeOf(path), modeOf(`${path}-wal`)]).toEqual([0o600, 0o600]);
+    store.close();
+  });
+});
+
+describe('openStore: the start-up check', () => {
+  let folder: ReturnType<typeof tempFolder>;
+  beforeEach(() => {
+    folder = tempFolder();
+  });
+  afterEach(() => folder.cleanup());
+
+  it('refuses a file with a damaged page, in words, without SQLite text', () => {
+    const path = folder.file();
+    const store = openStore(path);
+    for (let i = 0; i < 20; i++) {
+      store.profiles.create({
+        name: `Profile ${i}`,
+        baseUrl: 'https://service.example.com',
+        clientId: `client-${i}`,
+        environment: 'production',
+      });
+    }
+    store.close();
+    const db = new Database(path);
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const { rootpage } = db
+      .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'profiles'")
+      .get() as { rootpage: number };
+    db.close();
+    // The first byte of a b-tree page says what kind of page it is: 0xff is none.
+    const fd = openSync(path, 'r+');
+    writeSync(fd, Buffer.from([0xff, 0xff, 0xff, 0xff]), 0, 4, (rootpage - 1) * pageSize);
+    closeSync(fd);
+
+    const error = openError(path);
+    expect(error.code).toBe('damaged');
+    expect(error.message).toContain(`The data file ${path} is damaged`);
+    expect(error.message).toContain('move that file');
+    expect(error.message.replace(path, '')).not.toMatch(/SQLITE|malformed|btree|page \d/i);
+  });
+
+  it('refuses a read-only data file before the first save fails, and leaves it alone', () => {
+    const path = folder.file();
+    openStore(path).close();
+    const before = readFileSync(path);
+    const asRoot = process.getuid?.() === 0;
+    // Root writes through a 0444 file: the check then runs as "nobody", who owns the folder.
+    const uid = asRoot ? 65534 : process.getuid!();
+    const gid = asRoot ? 65534 : process.getgid!();
+    chownSync(folder.dir, uid, gid);
+    chownSync(path, uid, gid);
+    chmodSync(path, 0o444);
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'open-check-child.ts'), path],
+      { uid, gid, encoding: 'utf8', env: { ...process.env, HOME: folder.dir } },
+    );
+    expect(child.stderr).toBe('');
+    const outcome = JSON.parse(child.stdout) as { code: string; message: string };
+    expect(outcome.code).toBe('read-only');
+    expect(outcome.message).toContain(`Strategy desk cannot save to its data file ${path}`);
+    expect(outcome.message).toContain('Make the file and its folder writable');
+    expect(outcome.message.replace(path, '')).not.toMatch(/SQLITE|attempt to write/i);
+    expect(readFileSync(path).equals(before)).toBe(true);
   });
 });
