@@ -52,6 +52,7 @@ import {
 type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
   knownSecrets(): Promise<string[]>;
+  log: { error(message: string): void };
   close(): unknown;
 };
 
@@ -173,6 +174,7 @@ async function start(): Promise<void> {
     handlers: opened,
     subscribe: (listener) => opened.subscribe(listener),
     knownSecrets: () => opened.knownSecrets(),
+    log: (line) => opened.log.error(line),
     windows: () => (mainWindow ? [mainWindow] : []),
   });
   opened.subscribe((event: DeskEvent) => {

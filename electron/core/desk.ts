@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockDataFolder, type DataFolderLock } from './data-folder/lock';
 import { secureDataFolder } from './data-folder/permissions';
+import { errorFields, openLog, type DeskLog } from './log/logger';
 import { contract, type DeskEvent, type DeskHandlers } from '../../shared/contract';
 import type { ServiceClientOptions } from './api';
 import { isServiceError } from './api';
@@ -53,6 +54,8 @@ export type Desk = DeskHandlers & {
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
   readonly dataFolder: DataFolderLock;
+  /** The rotating log under `<data folder>/logs`, secrets redacted. */
+  readonly log: DeskLog;
   close(): Promise<void>;
 };
 
@@ -62,12 +65,27 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     app: options.ownerName ?? 'Strategy desk',
     ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
   });
+  // What the log and every error crossing to the renderer are cleaned of.
+  const knownSecrets = async (): Promise<string[]> => {
+    const stored = await Promise.all(
+      store.profiles.list().map((p) => options.secretStore.get(p.id).catch(() => null)),
+    );
+    return [...stored.filter((s): s is string => !!s), ...connections.liveTokens()];
+  };
   let store: Store;
+  let log: DeskLog;
   try {
     store = openStore(join(options.dataDir, 'strategy-desk.sqlite'), {
       ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
     });
   } catch (error) {
+    dataFolder.release();
+    throw error;
+  }
+  try {
+    log = await openLog(options.dataDir, { knownSecrets });
+  } catch (error) {
+    store.close();
     dataFolder.release();
     throw error;
   }
@@ -201,17 +219,15 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   }
   await sandbox.resume().catch(() => undefined);
 
+  log.info('Strategy desk started', { dataDir: options.dataDir });
+
   let closed = false;
   return {
-    ...guarded(handlers),
+    ...guarded(handlers, log),
     store,
     dataFolder,
-    async knownSecrets() {
-      const stored = await Promise.all(
-        store.profiles.list().map((p) => options.secretStore.get(p.id).catch(() => null)),
-      );
-      return [...stored.filter((s): s is string => !!s), ...connections.liveTokens()];
-    },
+    knownSecrets,
+    log,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -224,6 +240,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       await connections.closeAll();
       await sandbox.close();
       store.close();
+      await log.close();
       dataFolder.release();
     },
   };
@@ -233,7 +250,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
  * Every handler validates its input against the contract (whoever calls it)
  * and throws only DeskErrors, so both hosts pass errors on unchanged.
  */
-function guarded(handlers: DeskHandlers): DeskHandlers {
+function guarded(handlers: DeskHandlers, log: DeskLog): DeskHandlers {
   const out: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
   for (const [area, methods] of Object.entries(handlers) as [
     keyof DeskHandlers,
@@ -248,7 +265,12 @@ function guarded(handlers: DeskHandlers): DeskHandlers {
         try {
           return await fn(schema.parse(input ?? {}));
         } catch (error) {
-          throw toDeskError(error);
+          const deskError = toDeskError(error);
+          // Our own failure: the manager sees a plain sentence, the log keeps what happened.
+          if (deskError.kind === 'internal' || deskError.kind.startsWith('store_')) {
+            log.error(`${area}.${name} failed`, errorFields(error));
+          }
+          throw deskError;
         }
       };
     }

@@ -3,8 +3,6 @@ import { listChannels, type DeskHandlers } from '../../shared/contract';
 import { dispatchCall, type KnownSecrets } from '../shell/dispatch';
 import { refuse } from './security';
 
-const log = (line: string) => console.error(`[host] ${line}`);
-
 /**
  * `POST /api/<area>.<method>`: the contract's channels, dispatched exactly as the desktop
  * shell's IPC dispatches them; only the HTTP status is the host's own.
@@ -12,6 +10,7 @@ const log = (line: string) => console.error(`[host] ${line}`);
 export function registerApiRoutes(
   app: FastifyInstance,
   handlers: DeskHandlers,
+  log: (line: string) => void,
   knownSecrets?: KnownSecrets,
 ): void {
   const channels = new Map(listChannels().map((c) => [c.channel as string, c]));

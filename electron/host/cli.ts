@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     handlers: desk,
     subscribe: (listener) => desk.subscribe(listener),
     knownSecrets: () => desk.knownSecrets(),
+    log: (line) => desk.log.error(`[host] ${line}`),
     port,
     staticDir,
   });

@@ -17,6 +17,8 @@ export interface HostOptions {
   token?: string;
   /** Redacted from every error before it is answered (the desk's knownSecrets). */
   knownSecrets?: KnownSecrets;
+  /** Where the host's own failures are written (the desk's log); stderr by default. */
+  log?: (line: string) => void;
 }
 
 /** Routes answer only with the token, except the built renderer's files, which are public. */
@@ -47,6 +49,7 @@ export const BODY_LIMIT = 8 * 1024 * 1024;
  */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const token = options.token ?? newToken();
+  const log = options.log ?? ((line: string) => console.error(`[host] ${line}`));
   // On close, cut every connection: a browser tab's keep-alive socket must not hold the app open.
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
   let port = -1;
@@ -87,7 +90,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) console.error(`[host] request failed: ${error.name}: ${error.message}`);
+    if (status >= 500) log(`request failed: ${error.name}: ${error.message}`);
     const message =
       status === 413
         ? 'The request is too large.'
@@ -103,8 +106,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     refuse(reply, 404, { kind: 'not-found', message: 'Not found.' }),
   );
 
-  registerApiRoutes(app, options.handlers, options.knownSecrets);
-  registerEventRoute(app, options.subscribe, streams);
+  registerApiRoutes(app, options.handlers, log, options.knownSecrets);
+  registerEventRoute(app, options.subscribe, streams, log);
   await registerStaticFiles(app, options.staticDir);
 
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });

@@ -47,8 +47,22 @@ export async function dispatchCall(
 ): Promise<CallResult> {
   const result = await answerCall(handlers, entry, payload, log);
   if (result.ok) return result;
+  let secrets: readonly string[];
+  try {
+    secrets = await knownSecrets();
+  } catch (error) {
+    // Without the secrets nothing can be checked: only our own plain sentence crosses.
+    log(`${entry.channel}: the secrets to redact could not be read: ${String(error)}`);
+    return {
+      ok: false,
+      error: {
+        kind: 'internal',
+        message: 'Something went wrong inside the app. Please try again.',
+      },
+    };
+  }
   // A service may echo a secret back in any field of its error: none crosses to the renderer.
-  return { ok: false, error: redactDeep(result.error, await knownSecrets()) };
+  return { ok: false, error: redactDeep(result.error, secrets) };
 }
 
 async function answerCall(
