@@ -13,14 +13,18 @@ export interface HostProcess {
   killHard(): Promise<void>;
 }
 
-export function spawnHost(dataDir: string, env: Record<string, string> = {}): HostProcess {
+export function spawnHost(
+  dataDir: string,
+  options: { port?: number; env?: Record<string, string> } = {},
+): HostProcess {
+  const port = String(options.port ?? 0);
   const child = spawn(
     'npx',
-    ['tsx', 'electron/host/cli.ts', '--port', '0', '--data-dir', dataDir],
+    ['tsx', 'electron/host/cli.ts', '--port', port, '--data-dir', dataDir],
     {
       cwd: PROJECT_ROOT,
       // No Secret Service for the child: secrets stay in its memory.
-      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'disabled:', ...env },
+      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'disabled:', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     },
