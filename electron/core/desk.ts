@@ -201,6 +201,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
           needsAttention: store.journal.listInFlight().filter((e) => e.state === 'unknown').length,
           secretStorage: options.secretStore.kind === 'keychain' ? 'keychain' : 'session',
           secretStorageReason: options.secretStore.fallbackReason,
+          credentialsProblem:
+            profiles.map((p) => connections.credentialsProblem(p.id)).find((m) => m !== null) ??
+            null,
         };
       },
     },

@@ -134,4 +134,18 @@ describe('errors that cross to the page carry no secret', () => {
     expect(res.body).not.toContain(TOKEN);
     expect(res.body).not.toContain(SECRET);
   });
+
+  it('a check before saving: the typed secret, not stored yet, is redacted too', async () => {
+    tokenMode = 'echo-secret';
+    const typed = `typed-${randomUUID()}`;
+    const res = await apiCall(
+      host.port,
+      'profiles.check',
+      { baseUrl: echoUrl, clientId: 'echo-client', secret: typed },
+      auth,
+    );
+    expect(res.json().ok).toBe(false);
+    expect(res.body).toContain('[redacted]');
+    expect(res.body).not.toContain(typed);
+  });
 });
