@@ -65,14 +65,16 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   // Who may call is decided per route, after routing: the router matches the decoded path
   // (and absolute-form targets), so a check on the raw URL could be walked around. Every
-  // route is guarded unless it is registered as a public static asset.
+  // route is guarded unless it is registered as a public static asset. The guard is the
+  // route's first onRequest hook: it runs before the body is even read, so a caller without
+  // the token cannot make the host parse (or size up) anything.
   const guard = guardCalls(token);
   app.addHook('onRoute', (route) => {
     const access = (route.config as { access?: RouteAccess } | undefined)?.access;
     routes.push({ method: route.method, url: route.url, access: access ?? 'token' });
     if (access === 'public-asset') return;
-    const existing = route.preHandler;
-    route.preHandler = [guard, ...(existing ? [existing].flat() : [])];
+    const existing = route.onRequest;
+    route.onRequest = [guard, ...(existing ? [existing].flat() : [])];
   });
 
   // Only JSON crosses: a cross-site form cannot send it without a preflight we never answer.
