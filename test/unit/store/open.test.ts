@@ -22,14 +22,16 @@ import {
 } from '../../../electron/core/store';
 import { tempFolder } from './fixtures';
 
-function openError(path: string, options = {}): StoreError {
-  try {
-    openStore(path, options).close();
-  } catch (error) {
-    expect(error).toBeInstanceOf(StoreError);
-    return error as StoreError;
-  }
-  throw new Error('openStore accepted the file');
+/** The StoreError opening `path` fails with (the test fails if it opens). */
+async function openError(path: string, options = {}): Promise<StoreError> {
+  const error: unknown = await Promise.resolve()
+    .then(() => openStore(path, options).close())
+    .then(
+      () => new Error('openStore accepted the file'),
+      (e: unknown) => e,
+    );
+  expect(error).toBeInstanceOf(StoreError);
+  return error as StoreError;
 }
 
 describe('openStore', () => {
@@ -80,7 +82,7 @@ describe('openStore', () => {
     ).toThrow();
   });
 
-  it('refuses a file written by a newer app, names both schemas and leaves the file alone', () => {
+  it('refuses a file written by a newer app, names both schemas and leaves the file alone', async () => {
     const path = folder.file();
     openStore(path).close();
     const db = new Database(path);
@@ -88,7 +90,7 @@ describe('openStore', () => {
     db.close();
     const before = readFileSync(path);
 
-    const error = openError(path);
+    const error = await openError(path);
     expect(error.code).toBe('newer-schema');
     expect(error.message).toBe(
       `This data folder was written by a newer Strategy desk (schema 7; this app knows up to ` +
@@ -97,26 +99,26 @@ describe('openStore', () => {
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
-  it('refuses a file that is not SQLite', () => {
+  it('refuses a file that is not SQLite', async () => {
     const path = folder.file('notes.sqlite');
     writeFileSync(path, 'symbol,weight\nAAPL,10\n'.repeat(200));
-    const error = openError(path);
+    const error = await openError(path);
     expect(error.code).toBe('not-sqlite');
     expect(error.message).toContain('is not a Strategy desk database (it is not a SQLite file');
     expect(error.message).toContain(path);
   });
 
-  it('refuses a SQLite database of another program', () => {
+  it('refuses a SQLite database of another program', async () => {
     const path = folder.file('other.sqlite');
     const db = new Database(path);
     db.exec('CREATE TABLE contacts (name TEXT)');
     db.close();
-    const error = openError(path);
+    const error = await openError(path);
     expect(error.code).toBe('not-ours');
     expect(error.message).toContain('a SQLite database of another program');
   });
 
-  it('leaves the file at the last good schema when a migration fails', () => {
+  it('leaves the file at the last good schema when a migration fails', async () => {
     const path = folder.file();
     const broken: Migration = {
       version: 2,
@@ -126,7 +128,7 @@ describe('openStore', () => {
         db.exec('THIS IS NOT SQL');
       },
     };
-    const error = openError(path, { migrations: [...MIGRATIONS, broken] });
+    const error = await openError(path, { migrations: [...MIGRATIONS, broken] });
     expect(error.code).toBe('migration-failed');
     expect(error.message).toMatch(/schema 2 \(broken\) failed: .*left at schema 1\./);
     const db = new Database(path);
@@ -182,7 +184,7 @@ describe('openStore: the start-up check', () => {
   });
   afterEach(() => folder.cleanup());
 
-  it('refuses a file with a damaged page, in words, without SQLite text', () => {
+  it('refuses a file with a damaged page, in words, without SQLite text', async () => {
     const path = folder.file();
     const store = openStore(path);
     for (let i = 0; i < 20; i++) {
@@ -205,7 +207,7 @@ describe('openStore: the start-up check', () => {
     writeSync(fd, Buffer.from([0xff, 0xff, 0xff, 0xff]), 0, 4, (rootpage - 1) * pageSize);
     closeSync(fd);
 
-    const error = openError(path);
+    const error = await openError(path);
     expect(error.code).toBe('damaged');
     expect(error.message).toContain(`The data file ${path} is damaged`);
     expect(error.message).toContain('move that file');
