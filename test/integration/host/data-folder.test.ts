@@ -37,6 +37,8 @@ describe('the data folder at rest', () => {
     mkdirSync(join(dataDir, 'exports'), { mode: 0o755 });
     writeFileSync(join(dataDir, 'exports', 'orders.csv'), 'a,b\n', { mode: 0o644 });
     writeFileSync(join(dataDir, 'window-state.json'), '{}', { mode: 0o666 });
+    // Not the app's: a folder chosen by hand may hold other files, left as they are.
+    writeFileSync(join(dataDir, 'run.sh'), 'echo hi', { mode: 0o755 });
     const umask = process.umask(0);
     const desk = await createDesk({ dataDir, secretStore: new MemorySecretStore() });
     process.umask(umask);
@@ -50,6 +52,7 @@ describe('the data folder at rest', () => {
       exports: modeOf(join(dataDir, 'exports')),
       csv: modeOf(join(dataDir, 'exports', 'orders.csv')),
       window: modeOf(join(dataDir, 'window-state.json')),
+      other: modeOf(join(dataDir, 'run.sh')),
     }).toEqual({
       folder: 0o700,
       db: 0o600,
@@ -58,6 +61,7 @@ describe('the data folder at rest', () => {
       exports: 0o700,
       csv: 0o600,
       window: 0o600,
+      other: 0o755,
     });
     await desk.close();
   });
