@@ -51,6 +51,8 @@ import {
 /** What the shell needs of createDesk's result (electron/core/desk.ts). */
 type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
+  knownSecrets(): Promise<string[]>;
+  log: { error(message: string): void };
   close(): unknown;
 };
 
@@ -160,6 +162,7 @@ async function start(): Promise<void> {
       secretStore,
       nativeBinding: sqliteBindingFor(layout, app.isPackaged, existsSync),
       chooseExportPath,
+      ownerName: 'the desktop app',
     });
     desk = created;
   } catch (error) {
@@ -170,6 +173,8 @@ async function start(): Promise<void> {
   ipc = registerDeskIpc({
     handlers: opened,
     subscribe: (listener) => opened.subscribe(listener),
+    knownSecrets: () => opened.knownSecrets(),
+    log: (line) => opened.log.error(line),
     windows: () => (mainWindow ? [mainWindow] : []),
   });
   opened.subscribe((event: DeskEvent) => {

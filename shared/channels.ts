@@ -6,7 +6,7 @@ import type { Area, Contract, MethodName } from './contract';
  * that this table names exactly the contract's methods, no more, no fewer.
  */
 export const CONTRACT_METHODS = {
-  profiles: ['list', 'create', 'update', 'remove', 'testConnection', 'useSandbox'],
+  profiles: ['list', 'create', 'update', 'remove', 'testConnection', 'check', 'useSandbox'],
   strategies: ['list', 'add', 'get', 'refresh', 'cancelRefresh', 'remove'],
   drafts: ['list', 'create', 'get', 'saveRows', 'rename', 'remove'],
   versions: [

@@ -56,12 +56,30 @@ export const contract = {
           baseUrl: baseUrl.optional(),
           clientId: clientId.optional(),
           secret: secret.optional(),
+          /** A new address with no new secret: the manager confirmed the stored secret goes there. */
+          sendSecretToNewAddress: z.literal(true).optional(),
         })
         .strict(),
       profileView,
     ),
     remove: method(profileRef, ok),
     testConnection: method(profileRef, z.object({ grantedScopes: z.array(z.string()) })),
+    /**
+     * Asks the service for a token with these details before they are saved (nothing is stored).
+     * Without a secret, the stored one of `profileId` is used, under the same rule as update.
+     */
+    check: method(
+      z
+        .object({
+          profileId: uuid.optional(),
+          baseUrl,
+          clientId,
+          secret: secret.optional(),
+          sendSecretToNewAddress: z.literal(true).optional(),
+        })
+        .strict(),
+      z.object({ grantedScopes: z.array(z.string()) }),
+    ),
     /** "Try the built-in sandbox": starts it in-process, creates its profile, adds the demo strategies. */
     useSandbox: method(none, profileView),
   },

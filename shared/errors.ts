@@ -11,6 +11,7 @@ export const DESK_ERROR_KINDS = [
   // Our own checks.
   'invalid-input',
   'invalid-draft',
+  'secret-needed-for-new-address',
   'execution-blocked',
   'not-found',
   'internal',
@@ -40,6 +41,8 @@ export const DESK_ERROR_KINDS = [
   'store-not-ours',
   'store-newer-schema',
   'store-migration-failed',
+  'store-damaged',
+  'store-read-only',
   // Disks and folders.
   'disk-full',
   'no-permission',
@@ -51,6 +54,7 @@ export const DESK_ERROR_KINDS = [
   // The renderer's own bridge to the main process.
   'host-unreachable',
   'no-access-key',
+  'access-key-invalid',
 ] as const;
 
 export type DeskErrorKind = (typeof DESK_ERROR_KINDS)[number];
@@ -107,6 +111,8 @@ export interface DeskErrorDetailsByKind {
   'store-not-ours': NoDetails;
   'store-newer-schema': NoDetails;
   'store-migration-failed': NoDetails;
+  'store-damaged': NoDetails;
+  'store-read-only': NoDetails;
   'disk-full': NoDetails;
   'no-permission': NoDetails;
   'read-only': NoDetails;
@@ -115,6 +121,8 @@ export interface DeskErrorDetailsByKind {
   'keychain-failed': NoDetails;
   'host-unreachable': NoDetails;
   'no-access-key': NoDetails;
+  'access-key-invalid': NoDetails;
+  'secret-needed-for-new-address': { from: string; to: string };
 }
 
 /** The message each kind gets when nothing more precise is known. */
@@ -148,6 +156,10 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
   'store-not-ours': 'The app’s data file belongs to another program.',
   'store-newer-schema': 'The app’s data file was written by a newer version of the app.',
   'store-migration-failed': 'The app’s data file could not be updated to this version.',
+  'store-damaged':
+    'The app’s data file is damaged: quit the app and restore the file from a backup, or move it aside to start afresh.',
+  'store-read-only':
+    'The app’s data file cannot be written: check its permissions, or that the disk is not read-only.',
   'disk-full': 'The disk is full: free some space and try again.',
   'no-permission': 'The app is not allowed to write there: choose another place.',
   'read-only': 'That place is read-only: choose another place.',
@@ -156,6 +168,10 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
   'keychain-failed': 'The system keychain did not answer: unlock it and try again.',
   'host-unreachable': 'The app’s window lost its connection to the app.',
   'no-access-key': 'This page was opened without the app’s access key.',
+  'access-key-invalid':
+    'This page’s access key is no longer valid: open the new address the app printed.',
+  'secret-needed-for-new-address':
+    'The service address changed: enter the client secret again, or confirm it may be sent there.',
 };
 
 type DeskErrorCommon = { message: string; status?: number; serviceMessage?: string };

@@ -174,6 +174,8 @@ export const appStatus = z.object({
   secretStorage: z.enum(['keychain', 'session']),
   /** Why the secret is kept for this session only, when it is. */
   secretStorageReason: z.string().nullable(),
+  /** The service answered but refused a profile's credentials: a profile problem, not "Online". */
+  credentialsProblem: z.string().nullable().optional(),
 });
 export type AppStatus = z.infer<typeof appStatus>;
 

@@ -1,6 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeskEvent, DeskHandlers } from '../../shared/contract';
+import { lockDataFolder, type DataFolderLock } from './data-folder/lock';
+import { secureDataFolder } from './data-folder/permissions';
+import { errorFields, openLog, type DeskLog } from './log/logger';
 import type { ServiceClientOptions } from './api';
 import { isServiceError } from './api';
 import { Connections } from './desk/connections';
@@ -43,6 +46,8 @@ export interface DeskOptions {
   offlineProbeMs?: number;
   /** How long the tracker waits for a secret to be entered before it looks again. */
   credentialsProbeMs?: number;
+  /** Who holds the data folder, as a second process names it ("the browser host"). */
+  ownerName?: string;
 }
 
 /** Failures that only new credentials (an address, a secret, a client) can cure. */
@@ -58,14 +63,45 @@ export type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
   /** The desk's store, for tests and the hosts' diagnostics. */
   readonly store: Store;
+  /** Every profile's client secret and every live token: redacted from whatever crosses or is logged. */
+  knownSecrets(): Promise<string[]>;
+  /** This process's hold on the data folder (released by close). */
+  readonly dataFolder: DataFolderLock;
+  /** The rotating log under `<data folder>/logs`, secrets redacted. */
+  readonly log: DeskLog;
   close(): Promise<void>;
 };
 
 export async function createDesk(options: DeskOptions): Promise<Desk> {
-  mkdirSync(options.dataDir, { recursive: true });
-  const store = openStore(join(options.dataDir, 'strategy-desk.sqlite'), {
+  secureDataFolder(options.dataDir);
+  const dataFolder = lockDataFolder(options.dataDir, {
+    app: options.ownerName ?? 'Strategy desk',
     ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
   });
+  // What the log and every error crossing to the renderer are cleaned of.
+  const knownSecrets = async (): Promise<string[]> => {
+    const stored = await Promise.all(
+      store.profiles.list().map((p) => options.secretStore.get(p.id).catch(() => null)),
+    );
+    return [...stored.filter((s): s is string => !!s), ...connections.liveTokens()];
+  };
+  let store: Store;
+  let log: DeskLog;
+  try {
+    store = openStore(join(options.dataDir, 'strategy-desk.sqlite'), {
+      ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
+    });
+  } catch (error) {
+    dataFolder.release();
+    throw error;
+  }
+  try {
+    log = await openLog(options.dataDir, { knownSecrets });
+  } catch (error) {
+    store.close();
+    dataFolder.release();
+    throw error;
+  }
   const now = () => new Date().toISOString();
   const listeners = new Set<(event: DeskEvent) => void>();
   const emit = (event: DeskEvent) => {
@@ -167,7 +203,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const choosePath: ChooseExportPath =
     options.chooseExportPath ??
     (async (name) => {
-      mkdirSync(exportsDir, { recursive: true });
+      mkdirSync(exportsDir, { recursive: true, mode: 0o700 });
       return join(exportsDir, name);
     });
 
@@ -191,6 +227,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
           needsAttention: store.journal.listInFlight().filter((e) => e.state === 'unknown').length,
           secretStorage: options.secretStore.kind === 'keychain' ? 'keychain' : 'session',
           secretStorageReason: options.secretStore.fallbackReason,
+          credentialsProblem:
+            profiles.map((p) => connections.credentialsProblem(p.id)).find((m) => m !== null) ??
+            null,
         };
       },
     },
@@ -199,7 +238,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   // Start-up: entries cut off mid-flight become unknown; versions still rebalancing are followed
   // again, once the built-in sandbox has its new address and secret.
   executions.reconcileAtStartup();
-  await sandbox.resume().catch((error: unknown) => toDeskError(error));
+  await sandbox
+    .resume()
+    .catch((error: unknown) => log.error('The built-in sandbox could not resume', errorFields(error)));
   for (const v of store.versions.listActive()) {
     tracker.track({
       profileId: v.profile_id,
@@ -209,10 +250,15 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       status: v.status,
     });
   }
+  log.info('Strategy desk started', { dataDir: options.dataDir });
+
   let closed = false;
   return {
-    ...guarded(handlers),
+    ...guarded(handlers, log),
     store,
+    dataFolder,
+    knownSecrets,
+    log,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -225,6 +271,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       await connections.closeAll();
       await sandbox.close();
       store.close();
+      await log.close();
+      dataFolder.release();
     },
   };
 }
@@ -233,7 +281,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
  * Every handler throws only DeskErrors, so both hosts pass errors on unchanged. Input is
  * validated once, by the dispatcher both hosts call through (electron/shell/dispatch.ts).
  */
-function guarded(handlers: DeskHandlers): DeskHandlers {
+function guarded(handlers: DeskHandlers, log: DeskLog): DeskHandlers {
   const out: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
   for (const [area, methods] of Object.entries(handlers) as [
     keyof DeskHandlers,
@@ -245,7 +293,12 @@ function guarded(handlers: DeskHandlers): DeskHandlers {
         try {
           return await fn(input);
         } catch (error) {
-          throw toDeskError(error);
+          const deskError = toDeskError(error);
+          // Our own failure: the manager sees a plain sentence, the log keeps what happened.
+          if (deskError.kind === 'internal' || deskError.kind.startsWith('store-')) {
+            log.error(`${area}.${name} failed`, errorFields(error));
+          }
+          throw deskError;
         }
       };
     }

@@ -1,15 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { listChannels, type DeskHandlers } from '../../shared/contract';
-import { dispatchCall } from '../shell/dispatch';
+import { dispatchCall, type KnownSecrets } from '../shell/dispatch';
 import { refuse } from './security';
-
-const log = (line: string) => console.error(`[host] ${line}`);
 
 /**
  * `POST /api/<area>.<method>`: the contract's channels, dispatched exactly as the desktop
  * shell's IPC dispatches them; only the HTTP status is the host's own.
  */
-export function registerApiRoutes(app: FastifyInstance, handlers: DeskHandlers): void {
+export function registerApiRoutes(
+  app: FastifyInstance,
+  handlers: DeskHandlers,
+  log: (line: string) => void,
+  knownSecrets?: KnownSecrets,
+): void {
   const channels = new Map(listChannels().map((c) => [c.channel as string, c]));
 
   app.post<{ Params: { channel: string } }>('/api/:channel', async (request, reply) => {
@@ -21,7 +24,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: DeskHandlers):
         message: `There is no call named ${JSON.stringify(request.params.channel)}.`,
       });
     }
-    const result = await dispatchCall(handlers, entry, request.body, log);
+    const result = await dispatchCall(handlers, entry, request.body, log, knownSecrets);
     if (result.ok) return reply.send(result);
     const status =
       result.error.kind === 'invalid-input' ? 400 : result.error.kind === 'internal' ? 500 : 200;

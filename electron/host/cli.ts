@@ -2,11 +2,12 @@
  * `npm run serve -- --port N --data-dir D`: the app in a browser, for machines where Electron
  * cannot run. Prints the address to open (with its per-launch access key) and runs until stopped.
  */
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDesk } from '../core/desk';
+import { DataFolderInUseError } from '../core/data-folder/lock';
+import { StoreError } from '../core/store';
 import { openSecretStore } from '../core/secrets';
 import { defaultDataDir } from '../shell/paths';
 import { ensureRendererBuilt } from './build-renderer';
@@ -32,18 +33,21 @@ async function main(): Promise<void> {
   const dataDir = resolve(
     values['data-dir'] ?? defaultDataDir(process.platform, process.env, homedir()),
   );
-  mkdirSync(dataDir, { recursive: true });
 
   const staticDir = await ensureRendererBuilt();
   const secretStore = await openSecretStore();
-  const desk = await createDesk({ dataDir, secretStore });
+  const desk = await createDesk({ dataDir, secretStore, ownerName: 'the browser host' });
   const host = await startHost({
     handlers: desk,
     subscribe: (listener) => desk.subscribe(listener),
+    knownSecrets: () => desk.knownSecrets(),
+    log: (line) => desk.log.error(`[host] ${line}`),
     port,
     staticDir,
   });
 
+  // The address without its access key: a second launch on this folder points here.
+  desk.dataFolder.describe({ address: `http://127.0.0.1:${host.port}/` });
   console.log(`Data folder: ${dataDir}`);
   console.log(`Strategy desk is ready: ${host.url}`);
   console.log(
@@ -64,8 +68,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(
-    `Strategy desk could not start: ${error instanceof Error ? error.message : String(error)}`,
-  );
+  // These already say what is wrong and what to do, in the manager's words.
+  const plain = error instanceof DataFolderInUseError || error instanceof StoreError;
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(plain ? message : `Strategy desk could not start: ${message}`);
   process.exit(1);
 });

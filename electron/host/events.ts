@@ -13,6 +13,7 @@ export function registerEventRoute(
   app: FastifyInstance,
   subscribe: Subscribe,
   streams: Set<() => void>,
+  log: (line: string) => void,
 ): void {
   app.get('/api/events', (request, reply) => {
     reply.hijack();
@@ -29,7 +30,7 @@ export function registerEventRoute(
     const unsubscribe = subscribe((event) => {
       const parsed = deskEvent.safeParse(event);
       if (!parsed.success) {
-        console.error(`[host] dropped an event outside its schema (type ${String(event?.type)})`);
+        log(`dropped an event outside its schema (type ${String(event?.type)})`);
         return;
       }
       res.write(`event: desk\ndata: ${JSON.stringify(parsed.data)}\n\n`);

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import type { DeskHandlers } from '../../shared/contract';
+import type { KnownSecrets } from '../shell/dispatch';
 import { registerApiRoutes } from './api-routes';
 import { registerEventRoute, type Subscribe } from './events';
 import { SECURITY_HEADERS, allowedHost, guardCalls, newToken, refuse } from './security';
@@ -14,6 +15,10 @@ export interface HostOptions {
   staticDir: string;
   /** The per-launch token; a fresh random one unless given (tests only). */
   token?: string;
+  /** Redacted from every error before it is answered (the desk's knownSecrets). */
+  knownSecrets?: KnownSecrets;
+  /** Where the host's own failures are written (the desk's log); stderr by default. */
+  log?: (line: string) => void;
 }
 
 /** Routes answer only with the token, except the built renderer's files, which are public. */
@@ -44,6 +49,7 @@ export const BODY_LIMIT = 8 * 1024 * 1024;
  */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const token = options.token ?? newToken();
+  const log = options.log ?? ((line: string) => console.error(`[host] ${line}`));
   // On close, cut every connection: a browser tab's keep-alive socket must not hold the app open.
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
   let port = -1;
@@ -59,14 +65,16 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   // Who may call is decided per route, after routing: the router matches the decoded path
   // (and absolute-form targets), so a check on the raw URL could be walked around. Every
-  // route is guarded unless it is registered as a public static asset.
+  // route is guarded unless it is registered as a public static asset. The guard is the
+  // route's first onRequest hook: it runs before the body is even read, so a caller without
+  // the token cannot make the host parse (or size up) anything.
   const guard = guardCalls(token);
   app.addHook('onRoute', (route) => {
     const access = (route.config as { access?: RouteAccess } | undefined)?.access;
     routes.push({ method: route.method, url: route.url, access: access ?? 'token' });
     if (access === 'public-asset') return;
-    const existing = route.preHandler;
-    route.preHandler = [guard, ...(existing ? [existing].flat() : [])];
+    const existing = route.onRequest;
+    route.onRequest = [guard, ...(existing ? [existing].flat() : [])];
   });
 
   // Only JSON crosses: a cross-site form cannot send it without a preflight we never answer.
@@ -84,7 +92,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) console.error(`[host] request failed: ${error.name}: ${error.message}`);
+    if (status >= 500) log(`request failed: ${error.name}: ${error.message}`);
     const message =
       status === 413
         ? 'The request is too large.'
@@ -100,8 +108,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     refuse(reply, 404, { kind: 'not-found', message: 'Not found.' }),
   );
 
-  registerApiRoutes(app, options.handlers);
-  registerEventRoute(app, options.subscribe, streams);
+  registerApiRoutes(app, options.handlers, log, options.knownSecrets);
+  registerEventRoute(app, options.subscribe, streams, log);
   await registerStaticFiles(app, options.staticDir);
 
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { DeskErrorData } from '../../shared/views';
 
 /** A fresh secret per launch: whoever can read it may drive the app, so it never goes in a log. */
@@ -79,7 +79,7 @@ export function crossSiteReason(request: FastifyRequest): string | null {
  * The check every guarded route runs before its handler: the call must come from our own page
  * (Origin, Sec-Fetch-Site) and carry the per-launch token.
  */
-export function guardCalls(token: string): preHandlerAsyncHookHandler {
+export function guardCalls(token: string): onRequestAsyncHookHandler {
   return async (request, reply) => {
     const crossSite = crossSiteReason(request);
     if (crossSite) return refuse(reply, 403, { kind: 'forbidden', message: crossSite });

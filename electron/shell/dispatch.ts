@@ -2,12 +2,16 @@ import type { z } from 'zod';
 import type { listChannels } from '../../shared/contract';
 import { deskEvent, type DeskEvent, type DeskHandlers } from '../../shared/contract';
 import { DeskError, deskErrorData, type DeskErrorWire } from '../../shared/views';
+import { redactDeep } from '../core/log/redact';
 
 /** What crosses IPC for every call: errors are data, never thrown across the boundary. */
 export type CallResult = { ok: true; value: unknown } | { ok: false; error: DeskErrorWire };
 
 export type ChannelEntry = ReturnType<typeof listChannels>[number];
 type Method = (input: unknown) => Promise<unknown>;
+
+/** The secrets an error must not carry across: every profile's client secret, every live token. */
+export type KnownSecrets = () => Promise<readonly string[]>;
 
 /** Names each problem by its field, in words: "secret: Enter the client secret". */
 export function describeIssues(error: z.ZodError): string {
@@ -39,6 +43,33 @@ export async function dispatchCall(
   entry: ChannelEntry,
   payload: unknown,
   log: (line: string) => void = console.error,
+  knownSecrets: KnownSecrets = async () => [],
+): Promise<CallResult> {
+  const result = await answerCall(handlers, entry, payload, log);
+  if (result.ok) return result;
+  let secrets: readonly string[];
+  try {
+    secrets = await knownSecrets();
+  } catch (error) {
+    // Without the secrets nothing can be checked: only our own plain sentence crosses.
+    log(`${entry.channel}: the secrets to redact could not be read: ${String(error)}`);
+    return {
+      ok: false,
+      error: {
+        kind: 'internal',
+        message: 'Something went wrong inside the app. Please try again.',
+      },
+    };
+  }
+  // A service may echo a secret back in any field of its error: none crosses to the renderer.
+  return { ok: false, error: redactDeep(result.error, secrets) };
+}
+
+async function answerCall(
+  handlers: DeskHandlers,
+  entry: ChannelEntry,
+  payload: unknown,
+  log: (line: string) => void,
 ): Promise<CallResult> {
   const input = entry.input.safeParse(payload ?? {});
   if (!input.success) {

@@ -94,7 +94,10 @@ export function saveWindowState(file: string, state: WindowState): void {
   });
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(valid, null, 2)}\n`, 'utf8');
+  writeFileSync(temporary, `${JSON.stringify(valid, null, 2)}\n`, {
+    encoding: 'utf8',
+    mode: 0o600,
+  });
   renameSync(temporary, file);
 }
 

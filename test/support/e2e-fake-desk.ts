@@ -53,6 +53,7 @@ export function createFakeDesk() {
         return profile;
       }),
       update: notBuilt('profiles.update'),
+      check: notBuilt('profiles.check'),
       remove: notBuilt('profiles.remove'),
       testConnection: track('profiles.testConnection', async () => {
         throw new DeskError({

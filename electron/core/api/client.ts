@@ -128,6 +128,11 @@ export class ServiceClient {
     return (await this.tokens.info()).grantedScopes;
   }
 
+  /** The access token held now, expired or not; only for redacting it from what is shown. */
+  liveToken(): string | undefined {
+    return this.tokens.liveToken();
+  }
+
   /** Scopes of the current token; null before the first token. */
   grantedScopes(): string[] | null {
     return this.tokens.grantedScopes();

@@ -61,6 +61,11 @@ export class TokenManager {
     if (header === undefined || this.token?.header === header) this.token = undefined;
   }
 
+  /** The token held now, fresh or not (for redaction only). */
+  liveToken(): string | undefined {
+    return this.token?.header.slice('Bearer '.length);
+  }
+
   grantedScopes(): string[] | null {
     return this.token ? [...this.token.grantedScopes] : null;
   }

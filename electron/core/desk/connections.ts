@@ -30,6 +30,8 @@ export class Connections {
   private readonly scopesSeen = new Map<string, string>();
   private readonly credentialWaiters = new Map<string, Set<() => void>>();
   private readonly slow = new Set<string>();
+  /** Profiles whose token request the service refused, and what to tell the manager. */
+  private readonly refused = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -72,8 +74,14 @@ export class Connections {
       const result = await work(client);
       this.markOnline(profileId);
       this.noteScopes(profileId, client.grantedScopes());
+      this.noteRefusal(profileId, null);
       return result;
     } catch (error) {
+      const refusal = refusalOf(error);
+      // A resource that answered was asked with an accepted token: the details are right.
+      if (refusal !== null) this.noteRefusal(profileId, refusal);
+      else if (isServiceError(error) && error.status !== undefined && error.operation !== 'token')
+        this.noteRefusal(profileId, null);
       if (isServiceError(error) && (error.kind === 'network' || error.kind === 'timeout')) {
         this.markOffline(profileId, error.message);
       } else if (isServiceError(error) && error.status !== undefined) {
@@ -95,6 +103,42 @@ export class Connections {
     this.store.profiles.setGrantedScopes(profileId, scopes);
   }
 
+  /**
+   * Asks a service for a token with details not saved yet, on a client of its own that is closed
+   * at once: nothing of this profile's state changes.
+   */
+  async checkCredentials(baseUrl: string, clientId: string, secret: string): Promise<string[]> {
+    const client = createServiceClient({
+      ...this.clientOptions,
+      baseUrl,
+      clientId,
+      getSecret: async () => secret,
+    });
+    try {
+      return await client.testConnection();
+    } finally {
+      await client.close();
+    }
+  }
+
+  /** Why the service refused this profile's token request; null when it did not. */
+  credentialsProblem(profileId: string): string | null {
+    return this.refused.get(profileId) ?? null;
+  }
+
+  private noteRefusal(profileId: string, problem: string | null): void {
+    if ((this.refused.get(profileId) ?? null) === problem) return;
+    if (problem === null) this.refused.delete(profileId);
+    else this.refused.set(profileId, problem);
+    // The screens refresh the status on this event: the status bar shows the problem or clears it.
+    this.onConnectivity(profileId, this.isOnline(profileId), this.offline.get(profileId) ?? null);
+  }
+
+  /** The access tokens the clients hold now (redacted from errors before they cross). */
+  liveTokens(): string[] {
+    return [...this.clients.values()].flatMap((c) => c.liveToken() ?? []);
+  }
+
   isOnline(profileId: string): boolean {
     return !this.offline.has(profileId);
   }
@@ -111,6 +155,7 @@ export class Connections {
     this.clients.delete(profileId);
     this.offline.delete(profileId);
     this.scopesSeen.delete(profileId);
+    this.refused.delete(profileId);
     await client?.close();
     this.credentialsChanged(profileId);
   }
@@ -177,4 +222,18 @@ function waitOn(
     waiters.add(done);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** A token request the service answered with a refusal: the profile's details are wrong. */
+function refusalOf(error: unknown): string | null {
+  if (!isServiceError(error)) return null;
+  if (error.kind === 'no_secret') {
+    return 'The client secret of this profile is not stored: enter it again in the profile.';
+  }
+  if (error.operation !== 'token') return null;
+  if (error.kind === 'invalid_client') {
+    return "The service refused this profile's client id or secret: edit the profile to enter them again.";
+  }
+  if (error.kind === 'invalid_scope') return error.message;
+  return null;
 }

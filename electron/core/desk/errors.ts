@@ -45,6 +45,8 @@ const STORE_KINDS: Record<StoreErrorCode, DeskErrorKind> = {
   'not-ours': 'store-not-ours',
   'newer-schema': 'store-newer-schema',
   'migration-failed': 'store-migration-failed',
+  damaged: 'store-damaged',
+  'read-only': 'store-read-only',
 };
 
 /** File-system and SQLite codes a manager can do something about. */

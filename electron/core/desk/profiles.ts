@@ -2,7 +2,8 @@ import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
 import type { Profile } from '../store';
 import type { DeskContext } from './context';
-import { notFound } from './errors';
+import { redactDeep } from '../log/redact';
+import { notFound, toDeskError } from './errors';
 import { profileView } from './views';
 
 /**
@@ -45,6 +46,17 @@ export function checkServiceAddress(input: string): string {
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
+/** Thrown when a profile's address changes and nobody said where its stored secret may go. */
+export function secretNeededForNewAddress(from: string, to: string): DeskError {
+  return new DeskError({
+    kind: 'secret-needed-for-new-address',
+    message:
+      `The service address changed from ${from} to ${to}. Enter the client secret for the new ` +
+      `address, or confirm that the stored secret may be sent there.`,
+    details: { from, to },
+  });
+}
+
 export function profileHandlers(
   ctx: DeskContext,
   useSandbox: () => Promise<Profile>,
@@ -80,13 +92,24 @@ export function profileHandlers(
       }
       return view(profile);
     },
-    async update({ profileId, name, baseUrl, clientId, secret }) {
-      existing(profileId);
+    async update({ profileId, name, baseUrl, clientId, secret, sendSecretToNewAddress }) {
+      const before = existing(profileId);
       const patch = {
         ...(name !== undefined && { name: name.trim() }),
         ...(baseUrl !== undefined && { baseUrl: checkServiceAddress(baseUrl) }),
         ...(clientId !== undefined && { clientId: clientId.trim() }),
       };
+      // The stored secret was given for one service: it never follows the profile to another
+      // address unless the manager enters it again or says it may.
+      if (
+        patch.baseUrl !== undefined &&
+        patch.baseUrl !== before.baseUrl &&
+        secret === undefined &&
+        sendSecretToNewAddress !== true &&
+        (await ctx.secrets.get(profileId)) !== null
+      ) {
+        throw secretNeededForNewAddress(before.baseUrl, patch.baseUrl);
+      }
       if (secret !== undefined) await ctx.secrets.set(profileId, secret);
       const updated = ctx.store.profiles.update(profileId, patch) ?? existing(profileId);
       await ctx.connections.reset(profileId);
@@ -101,6 +124,29 @@ export function profileHandlers(
       ctx.store.profiles.delete(profileId);
       await ctx.secrets.delete(profileId);
       return { ok: true as const };
+    },
+    async check({ profileId, baseUrl, clientId, secret, sendSecretToNewAddress }) {
+      const address = checkServiceAddress(baseUrl);
+      let useSecret = secret;
+      if (useSecret === undefined) {
+        const before = profileId === undefined ? null : existing(profileId);
+        const stored = before ? await ctx.secrets.get(before.id) : null;
+        if (before === null || stored === null) {
+          throw new DeskError({ kind: 'invalid-input', message: 'Enter the client secret.' });
+        }
+        if (address !== before.baseUrl && sendSecretToNewAddress !== true) {
+          throw secretNeededForNewAddress(before.baseUrl, address);
+        }
+        useSecret = stored;
+      }
+      const typed = useSecret;
+      const grantedScopes = await ctx.connections
+        .checkCredentials(address, clientId.trim(), typed)
+        .catch((error: unknown) => {
+          // A secret not saved yet is unknown to the desk's redaction: it is taken out here.
+          throw DeskError.fromWire(redactDeep(toDeskError(error).toData(), [typed]));
+        });
+      return { grantedScopes };
     },
     async testConnection({ profileId }) {
       existing(profileId);

@@ -1,5 +1,6 @@
 /** Why a data file could not be opened; `code` lets the app choose what to offer the user. */
-export type StoreErrorCode = 'not-sqlite' | 'not-ours' | 'newer-schema' | 'migration-failed';
+export type StoreErrorCode =
+  'not-sqlite' | 'not-ours' | 'newer-schema' | 'migration-failed' | 'damaged' | 'read-only';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';

@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { closeSync, openSync } from 'node:fs';
+import { makePrivate } from '../data-folder/permissions';
 import { StoreError } from './errors';
 import {
   APPLICATION_ID,
@@ -60,6 +62,7 @@ export interface Store {
 export function openStore(path: string, options: StoreOptions = {}): Store {
   const migrations = options.migrations ?? MIGRATIONS;
   const known = migrations[migrations.length - 1]?.version ?? 0;
+  createPrivately(path);
   const db = new Database(
     path,
     options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
@@ -68,12 +71,18 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   try {
     // Check what the file is before changing anything in it.
     schemaVersion = inspect(db, path, known);
-    db.pragma('journal_mode = WAL');
-    // NORMAL in WAL mode survives an app crash; the journal writes with FULL (power loss too).
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    schemaVersion = applyMigrations(db, migrations, options.targetVersion ?? known);
+    startupCheck(path, () => {
+      checkIntegrity(db, path);
+      db.pragma('journal_mode = WAL');
+      // NORMAL in WAL mode survives an app crash; the journal writes with FULL (power loss too).
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      schemaVersion = applyMigrations(db, migrations, options.targetVersion ?? known);
+      probeWrite(db);
+    });
+    // SQLite gives -wal and -shm the database's mode; files an older run left looser are narrowed.
+    for (const suffix of ['-wal', '-shm']) makePrivate(path + suffix);
   } catch (error) {
     db.close();
     throw error;
@@ -102,6 +111,81 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     transaction: (fn) => db.transaction(fn)(),
     close: () => db.close(),
   };
+}
+
+/**
+ * The database file is created 0600 before SQLite opens it (an empty file is a valid new
+ * database), so it is never readable by others, not even for a moment; an existing one is
+ * narrowed to 0600.
+ */
+function createPrivately(path: string): void {
+  if (path === ':memory:') return;
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  makePrivate(path);
+}
+
+/**
+ * A damaged page is found now, not by the first screen that reads it (which would fail every
+ * call with an internal error): quick_check reads every page and index, without the slower
+ * cross-checks of integrity_check.
+ */
+function checkIntegrity(db: Database.Database, path: string): void {
+  const rows = db.pragma('quick_check') as { quick_check: string }[];
+  if (rows.length === 1 && rows[0]?.quick_check === 'ok') return;
+  throw damaged(path);
+}
+
+/**
+ * A file that opens but cannot be written (read-only file, read-only disk) is found now, not by
+ * the first save: a write that is rolled back leaves the file as it was.
+ */
+function probeWrite(db: Database.Database): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec('CREATE TABLE temp_write_probe (x); DROP TABLE temp_write_probe;');
+  } finally {
+    db.exec('ROLLBACK');
+  }
+}
+
+function damaged(path: string, cause?: unknown): StoreError {
+  return new StoreError(
+    'damaged',
+    `The data file ${path} is damaged: part of it cannot be read, so Strategy desk will not ` +
+      `use it. Quit the app, move that file (and any files next to it whose names end in ` +
+      `-wal or -shm) to a safe place, and start again to begin with an empty data file. Keep ` +
+      `the moved file: it may be recoverable. Client secrets are in the system keychain, not in ` +
+      `this file.`,
+    { cause },
+  );
+}
+
+/** The start-up steps, with SQLite's own failures turned into what a manager can act on. */
+function startupCheck(path: string, run: () => void): void {
+  try {
+    run();
+  } catch (cause) {
+    // A migration that failed for want of writing is a read-only file, not a failed update.
+    const sqlite = cause instanceof StoreError ? cause.cause : cause;
+    const code = (sqlite as { code?: string } | undefined)?.code ?? '';
+    if (cause instanceof StoreError && !/^SQLITE_(READONLY|PERM|CANTOPEN|AUTH)/.test(code))
+      throw cause;
+    if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') throw damaged(path, cause);
+    if (/^SQLITE_(READONLY|PERM|CANTOPEN|AUTH)/.test(code)) {
+      throw new StoreError(
+        'read-only',
+        `Strategy desk cannot save to its data file ${path}: the file, its folder or the disk ` +
+          `is read-only for this user. Make the file and its folder writable for your account ` +
+          `(or choose another data folder), then start the app again. Nothing was changed.`,
+        { cause },
+      );
+    }
+    throw cause;
+  }
 }
 
 function inspect(db: Database.Database, path: string, known: number): number {

@@ -33,6 +33,11 @@ export interface EventStreamOptions {
   onEvent: (event: DeskEvent) => void;
   /** Told when the stream drops or comes back, so the screen can say the app is reconnecting. */
   onState?: (connected: boolean) => void;
+  /**
+   * Told why a (re)connection failed: nothing answers at the address (the app is not running),
+   * or the host refused this page's access key (it was restarted with a new one; no retry then).
+   */
+  onFailure?: (why: 'unreachable' | 'unauthorized') => void;
 }
 
 const MIN_DELAY_MS = 500;
@@ -49,11 +54,23 @@ export function openEventStream(options: EventStreamOptions): () => void {
 
   const connect = async (): Promise<void> => {
     try {
-      const response = await options.fetch(options.url, {
-        headers: { Authorization: `Bearer ${options.token}`, Accept: 'text/event-stream' },
-        signal: controller.signal,
-        cache: 'no-store',
-      });
+      let response: Response;
+      try {
+        response = await options.fetch(options.url, {
+          headers: { Authorization: `Bearer ${options.token}`, Accept: 'text/event-stream' },
+          signal: controller.signal,
+          cache: 'no-store',
+        });
+      } catch (error) {
+        if (!controller.signal.aborted) options.onFailure?.('unreachable');
+        throw error;
+      }
+      if (response.status === 401) {
+        // Another launch of the app holds this address: retrying with this key cannot succeed.
+        options.onState?.(false);
+        options.onFailure?.('unauthorized');
+        return;
+      }
       if (!response.ok || !response.body) throw new Error(`status ${response.status}`);
       options.onState?.(true);
       delay = MIN_DELAY_MS;

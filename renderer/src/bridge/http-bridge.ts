@@ -11,13 +11,25 @@ export interface HttpBridgeOptions {
   fetch?: typeof fetch;
   /** Told when the push channel drops or comes back. */
   onStreamState?: (connected: boolean) => void;
+  /** Told when the app stops answering, answers again, or no longer accepts this page's key. */
+  onHostState?: (state: HostState) => void;
 }
 
+/**
+ * What the page knows of the app behind it: answering; not running (nothing answers at its
+ * address); or running with another access key (it was restarted), which this page cannot get.
+ */
+export type HostState = 'live' | 'gone' | 'key-invalid';
+
+export const HOST_GONE_MESSAGE =
+  'The app is not running: restart it and open the new address it prints.';
+export const KEY_INVALID_MESSAGE =
+  "This page's access key is no longer valid: the app was restarted. Open the new address it printed (it ends with #token=…).";
+
 const hostUnreachable = () =>
-  new DeskError({
-    kind: 'host-unreachable',
-    message: 'The app is not answering. Check that it is still running, then try again.',
-  });
+  new DeskError({ kind: 'host-unreachable', message: HOST_GONE_MESSAGE });
+const keyInvalid = () =>
+  new DeskError({ kind: 'access-key-invalid', message: KEY_INVALID_MESSAGE });
 
 /**
  * The contract over the browser host's HTTP API: `POST /api/<area>.<method>` with the bearer
@@ -27,6 +39,13 @@ const hostUnreachable = () =>
 export function createHttpBridge(options: HttpBridgeOptions) {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const serviceLane = createLane(SERVICE_LANE_WIDTH);
+  let hostState: HostState = 'live';
+  const report = (next: HostState) => {
+    // A refused key stays refused: only the new address (with its new key) gets further.
+    if (hostState === next || hostState === 'key-invalid') return;
+    hostState = next;
+    options.onHostState?.(next);
+  };
 
   async function call(area: Area, method: string, input: unknown): Promise<unknown> {
     const channel = `${area}.${method}`;
@@ -42,8 +61,15 @@ export function createHttpBridge(options: HttpBridgeOptions) {
         cache: 'no-store',
       });
     } catch {
+      report('gone');
       throw hostUnreachable();
     }
+    // The host's own 401 (a service's 401 arrives as an answer with status 200).
+    if (response.status === 401) {
+      report('key-invalid');
+      throw keyInvalid();
+    }
+    report('live');
     let body: unknown;
     try {
       body = await response.json();
@@ -95,7 +121,11 @@ export function createHttpBridge(options: HttpBridgeOptions) {
           onEvent: (event) => {
             for (const l of [...listeners]) l(event);
           },
-          ...(options.onStreamState && { onState: options.onStreamState }),
+          onState: (connected) => {
+            if (connected) report('live');
+            options.onStreamState?.(connected);
+          },
+          onFailure: (why) => report(why === 'unreachable' ? 'gone' : 'key-invalid'),
         });
         return () => {
           listeners.delete(listener);

@@ -1,5 +1,8 @@
+import { mount } from 'svelte';
 import type { DeskApi } from '../../../shared/contract';
 import { DeskError } from '../../../shared/errors';
+import { HostWatch } from './host-state.svelte';
+import HostNotice from './HostNotice.svelte';
 import { createHttpBridge } from './http-bridge';
 import { takeToken } from './token';
 
@@ -30,6 +33,13 @@ export function getDesk(): DeskApi {
         'This page was opened without its access key. Open the address the app printed when it started (it ends with #token=…).',
     });
   }
-  desk = createHttpBridge({ origin: location.origin, token });
+  // The browser host can stop (or restart with a new key) under an open tab: the tab says so.
+  const watch = new HostWatch();
+  mount(HostNotice, { target: document.body, props: { watch } });
+  desk = createHttpBridge({
+    origin: location.origin,
+    token,
+    onHostState: (state) => (watch.state = state),
+  });
   return desk;
 }

@@ -9,6 +9,7 @@ import type { Channel } from '../../../shared/contract';
  */
 export const SERVICE_CHANNELS: ReadonlySet<string> = new Set([
   'profiles.testConnection',
+  'profiles.check',
   'profiles.useSandbox',
   'strategies.add',
   'strategies.refresh',

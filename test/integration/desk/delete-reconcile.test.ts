@@ -102,7 +102,7 @@ describe('deleting an unexecuted version when the answer is unclear', () => {
     expect(await history()).toContain(versionId);
     await expect(
       h.desk.versions.import({ profileId, strategyId: FRESH, versionId }),
-    ).rejects.toMatchObject({ kind: 'not_found' });
+    ).rejects.toMatchObject({ kind: 'not-found' });
     expect(await history()).not.toContain(versionId);
   });
 });

@@ -63,7 +63,7 @@ describe('simultaneous executes of one draft in one process', () => {
       expect(refused, label).toHaveLength(1);
       expect(refused[0], label).toBeInstanceOf(DeskError);
       expect(refused[0], label).toMatchObject({
-        kind: 'execution_blocked',
+        kind: 'execution-blocked',
         message: expect.stringMatching(/already in flight/),
       });
       expect(await accepted(h), label).toBe(before + 1);

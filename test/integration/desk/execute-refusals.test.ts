@@ -44,7 +44,7 @@ describe('an execute refused with field errors only', () => {
     );
     expect(error).toBeInstanceOf(DeskError);
     expect(error).toMatchObject({
-      kind: 'unknown_symbols',
+      kind: 'unknown-symbols',
       status: 422,
       details: { unknownSymbols: ['FOO', 'BAR'], ambiguous: false },
     });

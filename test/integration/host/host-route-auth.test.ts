@@ -129,4 +129,70 @@ describe('browser host: every route is guarded after routing', () => {
     expect(res.status).toBe(200);
     expect(res.json().ok).toBe(true);
   });
+
+  it('refuses a call without the token before reading its body: no parse error, no size check', async () => {
+    const calls = fake.calls.length;
+    for (const [contentType, body] of [
+      ['application/json', '{not json'],
+      ['text/plain', 'hello'],
+      ['application/x-www-form-urlencoded', 'a=1'],
+    ] as const) {
+      const res = await rawRequest(host.port, {
+        method: 'POST',
+        path: '/api/profiles.list',
+        headers: { 'Content-Type': contentType },
+        body,
+      });
+      expect(res.status, contentType).toBe(401);
+      expect(res.json().error?.kind).toBe('unauthorized');
+    }
+    expect(fake.calls.length).toBe(calls);
+  });
+
+  it('answers no preflight, and a HEAD of a guarded route is refused like its GET', async () => {
+    const preflight = await rawRequest(host.port, {
+      method: 'OPTIONS',
+      path: '/api/profiles.list',
+      headers: {
+        Origin: 'http://evil.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      },
+    });
+    expect(preflight.status).toBe(404);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(preflight.headers['access-control-allow-headers']).toBeUndefined();
+    const head = await rawRequest(host.port, { method: 'HEAD', path: '/api/events' });
+    expect(head.status).toBe(401);
+  });
+
+  it('near-misses of a guarded path (slash, dot, case, encoded slash) reach nothing guarded', async () => {
+    for (const path of [
+      '/api/events/',
+      '/api/events.',
+      '/api/events%2E',
+      '/API/events',
+      '/api%2Fevents',
+      '/api/events%2F',
+      '//api/events',
+      '/./api/events',
+      '/api/./events',
+      '/static/../api/events',
+      '/api/profiles.list/',
+    ]) {
+      for (const method of ['GET', 'POST']) {
+        const res = await rawRequest(host.port, {
+          method,
+          path,
+          headers: { 'Content-Type': 'application/json' },
+          ...(method === 'POST' && { body: '{}' }),
+        });
+        expect([401, 404], `${method} ${path}`).toContain(res.status);
+        expect(String(res.headers['content-type'] ?? ''), `${method} ${path}`).not.toContain(
+          'text/event-stream',
+        );
+        expect(res.body, `${method} ${path}`).not.toMatch(/"ok":true/);
+      }
+    }
+  });
 });

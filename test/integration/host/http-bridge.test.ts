@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listChannels, type DeskEvent } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
 import { startHost, type RunningHost } from '../../../electron/host';
-import { createHttpBridge } from '../../../renderer/src/bridge/http-bridge';
+import {
+  HOST_GONE_MESSAGE,
+  KEY_INVALID_MESSAGE,
+  createHttpBridge,
+  type HostState,
+} from '../../../renderer/src/bridge/http-bridge';
 import { createFakeDesk } from '../../support/e2e-fake-desk';
 
 let dir: string;
@@ -59,11 +64,49 @@ describe('the renderer HTTP bridge against the browser host', () => {
     expect(bad.message).toContain('profileId');
   });
 
-  it('says the app is not answering when the host is gone, and refuses a wrong token', async () => {
-    const wrong = createHttpBridge({ origin: `http://127.0.0.1:${host.port}`, token: 'nope' });
-    await expect(wrong.app.status({})).rejects.toMatchObject({ kind: 'unauthorized' });
-    const gone = createHttpBridge({ origin: 'http://127.0.0.1:1', token: 't' });
-    await expect(gone.app.status({})).rejects.toMatchObject({ kind: 'host-unreachable' });
+  it('says the app is not running when the host is gone, and that a refused key is no longer valid', async () => {
+    const states: HostState[] = [];
+    const wrong = createHttpBridge({
+      origin: `http://127.0.0.1:${host.port}`,
+      token: 'nope',
+      onHostState: (s) => states.push(s),
+    });
+    await expect(wrong.app.status({})).rejects.toMatchObject({
+      kind: 'access-key-invalid',
+      message: KEY_INVALID_MESSAGE,
+    });
+    // The stream is refused too, and not retried: the state stays where it is.
+    const stop = wrong.events.subscribe(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stop();
+    expect(states).toEqual(['key-invalid']);
+
+    const goneStates: HostState[] = [];
+    const gone = createHttpBridge({
+      origin: 'http://127.0.0.1:1',
+      token: 't',
+      onHostState: (s) => goneStates.push(s),
+    });
+    await expect(gone.app.status({})).rejects.toMatchObject({
+      kind: 'host-unreachable',
+      message: HOST_GONE_MESSAGE,
+    });
+    expect(goneStates).toEqual(['gone']);
+  });
+
+  it('a service refusing a token is not a refused access key', async () => {
+    const states: HostState[] = [];
+    const bridge = createHttpBridge({
+      origin: `http://127.0.0.1:${host.port}`,
+      token: host.token,
+      onHostState: (s) => states.push(s),
+    });
+    const [profile] = await bridge.profiles.list({});
+    await expect(bridge.profiles.testConnection({ profileId: profile!.id })).rejects.toMatchObject({
+      kind: 'unauthorized',
+      status: 401,
+    });
+    expect(states).toEqual([]);
   });
 
   it('delivers pushed events to every subscriber and closes the stream with the last one', async () => {
