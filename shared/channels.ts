@@ -18,6 +18,8 @@ export const CONTRACT_METHODS = {
     'dismissExecution',
     'journal',
     'delete',
+    'prepareExecute',
+    'prediction',
   ],
   reports: ['exportOrders'],
   app: ['status'],
