@@ -18,5 +18,5 @@ export type {
   PredictedPosition,
   PredictionDifference,
 } from './prediction';
-export { checkTarget, compareInstants } from './target-check';
+export { checkTarget, compareInstants, hasEndWitness } from './target-check';
 export type { KnownVersionFacts, TargetCheck } from './target-check';

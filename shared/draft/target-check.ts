@@ -16,6 +16,11 @@ export interface KnownVersionFacts {
   status: VersionStatus | null;
   executedAt: string | null;
   insertedAt: string;
+  /**
+   * The strategy's update time the app first saw once this version had ended, when none of its
+   * orders carries a fill time (all IGNORED, or none): the version's last known activity.
+   */
+  settledAt?: string | null;
 }
 
 export interface TargetCheck {
@@ -55,6 +60,7 @@ export function checkTarget(
       if (!held.has(symbol) && !unfilled.has(symbol)) targetNotHeld.push(symbol);
   }
   let last = version.executedAt ?? version.insertedAt;
+  if (version.settledAt && compareInstants(version.settledAt, last) > 0) last = version.settledAt;
   for (const order of version.orders)
     if (compareInstants(order.updated_at, last) > 0) last = order.updated_at;
   const updatedAfter = compareInstants(strategyUpdatedAt, last) > 0;
@@ -89,4 +95,9 @@ function instantKey(value: string): bigint | null {
   if (Number.isNaN(seconds)) return null;
   const fraction = (match[2] ?? '').padEnd(9, '0').slice(0, 9);
   return BigInt(seconds) * 1_000_000n + BigInt(fraction);
+}
+
+/** A fill or a failure at the end of the rebalance stamps its order with the end's time. */
+export function hasEndWitness(orders: KnownVersionFacts['orders']): boolean {
+  return orders.some((o) => o.status === 'FILLED' || o.status === 'FAILED');
 }

@@ -65,10 +65,7 @@ export async function prepareExecution(ctx: DeskContext, draftId: string): Promi
   const profile = ctx.store.profiles.get(profileId);
   if (!profile) throw notFound('This profile');
   if (!ctx.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
-  const fresh = await ctx.connections.call(profileId, (c) =>
-    c.getStrategy(strategyId, { includePositions: true }),
-  );
-  ctx.store.strategies.upsert(profileId, fresh, { syncedAt: ctx.now() });
+  // The version first, then the strategy: holdings read after the version's state are compared.
   const known = ctx.store.versions.latestExecuted(profileId, strategyId);
   if (known) {
     const version = await ctx.connections.call(profileId, (c) =>
@@ -76,6 +73,10 @@ export async function prepareExecution(ctx: DeskContext, draftId: string): Promi
     );
     ctx.store.versions.upsert(profileId, version, { syncedAt: ctx.now() });
   }
+  const fresh = await ctx.connections.call(profileId, (c) =>
+    c.getStrategy(strategyId, { includePositions: true }),
+  );
+  ctx.store.strategies.upsert(profileId, fresh, { syncedAt: ctx.now() });
   const plan = planOf(ctx, draft);
   const target = plan.target;
   const source = target ? ctx.store.versions.get(profileId, target.versionId) : null;
@@ -109,13 +110,21 @@ export async function prepareExecution(ctx: DeskContext, draftId: string): Promi
 
 /**
  * The request to send for a confirmed draft, after checking that it is still the one the
- * manager confirmed; records the prediction before anything is sent.
+ * manager confirmed; records the prediction before anything is sent. A confirmed request reads
+ * the strategy once more first: a change made elsewhere while the dialog was open shows in its
+ * holdings or its update time, and the manager sees the new confirmation instead.
  */
-export function confirmedRequest(
+export async function confirmedRequest(
   ctx: DeskContext,
   draft: Draft,
   confirmation: Confirmation | undefined,
-): { body: ExecuteRequest; predictionId: string } {
+): Promise<{ body: ExecuteRequest; predictionId: string }> {
+  if (confirmation) {
+    const fresh = await ctx.connections.call(draft.profileId, (c) =>
+      c.getStrategy(draft.strategyId, { includePositions: true }),
+    );
+    ctx.store.strategies.upsert(draft.profileId, fresh, { syncedAt: ctx.now() });
+  }
   const plan = planOf(ctx, draft);
   if (confirmation) {
     if (confirmation.planKey !== plan.planKey)
@@ -196,4 +205,27 @@ export function predictionOutcome(
     differences: record.differences,
     comparedAt: record.comparedAt ?? record.createdAt,
   };
+}
+
+/**
+ * When a version the app follows ends: reads the strategy at once and, when that version is the
+ * known target, notes the strategy's update time as the one it settled on. A version whose orders
+ * carry no end time (all IGNORED, or none) is then still told apart from a later change made
+ * elsewhere. Offline or refused, nothing is noted and such a target stays in doubt.
+ */
+export async function settleTarget(
+  store: DeskContext['store'],
+  connections: DeskContext['connections'],
+  now: () => string,
+  ended: { profileId: string; strategyId: string; versionId: string },
+): Promise<void> {
+  const { profileId, strategyId, versionId } = ended;
+  if (!store.strategies.get(profileId, strategyId)) return;
+  const fresh = await connections
+    .call(profileId, (c) => c.getStrategy(strategyId, { includePositions: true }))
+    .catch(() => null);
+  if (!fresh) return;
+  store.strategies.upsert(profileId, fresh, { syncedAt: now() });
+  if (store.versions.latestExecuted(profileId, strategyId)?.id === versionId)
+    store.predictions.recordBaseline(profileId, strategyId, versionId, fresh.updated_at);
 }

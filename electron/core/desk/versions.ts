@@ -55,7 +55,7 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
       if (!draft) throw notFound('This draft');
       const { profileId, strategyId } = draft;
       // Predicted and recorded before sending; compared with the service's answer after a 202.
-      const { body, predictionId } = confirmedRequest(ctx, draft, confirmation);
+      const { body, predictionId } = await confirmedRequest(ctx, draft, confirmation);
       const sentBody = JSON.stringify(body);
       try {
         const outcome = await ctx.executions.execute(client(profileId), {

@@ -1,5 +1,6 @@
 import { toDecimal } from '../../../shared/decimal';
-import { checkTarget } from '../../../shared/draft/target-check';
+import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/constants';
+import { checkTarget, hasEndWitness } from '../../../shared/draft/target-check';
 import type { Profile, StoredStrategy, StoredVersion } from '../store';
 import type { Store } from '../store';
 import type { JournalEntry } from '../store';
@@ -51,7 +52,11 @@ export function currentTargetOf(
   };
 }
 
-/** The cached holdings against the known target; null when no target is known here. */
+/**
+ * The cached holdings against the known target; null when no target is known here. For a known
+ * version whose orders carry no end time (all IGNORED, or none), the strategy's update time read
+ * as the app saw that version end stands for it (see settleTarget in confirmation.ts).
+ */
 export function targetCheckOf(
   store: Store,
   profileId: string,
@@ -62,17 +67,18 @@ export function targetCheckOf(
   if (!target) return null;
   const version = store.versions.get(profileId, target.versionId, { orders: true });
   if (!version) return null;
-  return checkTarget(
-    {
-      positions: target.positions,
-      orders: version.orders ?? [],
-      status: version.status,
-      executedAt: version.executed_at,
-      insertedAt: version.inserted_at,
-    },
-    holdings,
-    strategy.updated_at,
-  );
+  const facts = {
+    positions: target.positions,
+    orders: version.orders ?? [],
+    status: version.status,
+    executedAt: version.executed_at,
+    insertedAt: version.inserted_at,
+  };
+  const ended = version.status !== null && TERMINAL_VERSION_STATUSES.has(version.status);
+  if (!ended || hasEndWitness(facts.orders))
+    return checkTarget(facts, holdings, strategy.updated_at);
+  const settledAt = store.predictions.baselineOf(profileId, strategy.id, version.id);
+  return checkTarget({ ...facts, settledAt }, holdings, strategy.updated_at);
 }
 
 export function strategyView(

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../electron/sandbox';
 import { DeskError } from '../../../shared/views';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
+import { call, executePath, target, tokenFor, waitForEnd } from '../../support/sandbox-http';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const DIVIDEND = DEMO_STRATEGY_IDS.dividendGrowth;
@@ -239,5 +240,37 @@ describe('the execute confirmation tells the truth', () => {
     });
     expect(version.id).not.toBe(first.version.id);
     await ended(version.id);
+  });
+
+  it('a change made elsewhere while the confirmation is open sends nothing and asks again', async () => {
+    const draft = await h.desk.drafts.create({
+      profileId: sandboxProfile,
+      strategyId: CORE,
+      name: 'Open dialog',
+      start: 'target',
+    });
+    const preview = await h.desk.versions.prepareExecute({ draftId: draft.id });
+    expect(preview.check).toMatchObject({ fits: true });
+
+    const base = h.sandbox()!.baseUrl;
+    const token = await tokenFor(base, 'manager');
+    const answer = await call(base, 'POST', executePath(CORE), {
+      token,
+      body: target(...preview.positions.map((p): [string, string] => [p.symbol, p.weight])),
+    });
+    expect(answer.status).toBe(202);
+    await waitForEnd(base, token, answer.headers.location as string);
+    const before = await accepted(CORE);
+
+    const outdated = await rejection(
+      h.desk.versions.execute({
+        draftId: draft.id,
+        confirmation: { planKey: preview.planKey, acknowledgedStale: false, againAfter: null },
+      }),
+    );
+    expect(outdated.kind).toBe('confirmation_outdated');
+    expect(await accepted(CORE)).toBe(before);
+    const again = await h.desk.versions.prepareExecute({ draftId: draft.id });
+    expect(again.check).toMatchObject({ fits: false, updatedAfter: true });
   });
 });

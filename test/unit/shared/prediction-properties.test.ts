@@ -137,6 +137,14 @@ describe('execution prediction', () => {
       orders: [{ ...facts.orders[0]!, status: 'IGNORED' }],
     };
     expect(checkTarget(ignored, held, '2026-11-22T10:15:30.123456Z').fits).toBe(true);
+    // No order carries the end's time: a later update is a change, unless it is the one the
+    // app saw as the version ended.
+    const later = '2026-11-22T10:15:31.000000Z';
+    expect(checkTarget(ignored, held, later).updatedAfter).toBe(true);
+    expect(checkTarget({ ...ignored, settledAt: later }, held, later).fits).toBe(true);
+    expect(
+      checkTarget({ ...ignored, settledAt: later }, held, '2026-11-22T10:15:31.000001Z').fits,
+    ).toBe(false);
     expect(checkTarget({ ...ignored, orders: [] }, held, facts.executedAt).heldNotInTarget).toEqual(
       ['KO'],
     );

@@ -82,7 +82,26 @@ export function predictionsRepository({ db, now }: RepositoryContext) {
       `SELECT * FROM execution_predictions WHERE draft_id = ? AND version_id IS NOT NULL
        ORDER BY compared_at DESC, rowid DESC LIMIT 1`,
     );
-    return { insert, link, compared, byId, byJournal, byVersion, latestForDraft };
+    const insertBaseline = db.prepare(
+      `INSERT OR IGNORE INTO target_baselines
+         (profile_id, strategy_id, version_id, strategy_updated_at, recorded_at)
+       VALUES (?, ?, ?, ?, ?)`,
+    );
+    const selectBaseline = db.prepare<[string, string, string], { strategy_updated_at: string }>(
+      `SELECT strategy_updated_at FROM target_baselines
+       WHERE profile_id = ? AND strategy_id = ? AND version_id = ?`,
+    );
+    return {
+      insert,
+      link,
+      compared,
+      byId,
+      byJournal,
+      byVersion,
+      latestForDraft,
+      insertBaseline,
+      selectBaseline,
+    };
   };
   const q = () => (statements ??= prepare());
 
@@ -130,6 +149,13 @@ export function predictionsRepository({ db, now }: RepositoryContext) {
     forVersion(profileId: string, versionId: string): PredictionRecord | null {
       const row = q().byVersion.get(profileId, versionId);
       return row ? fromRow(row) : null;
+    },
+    /** The strategy's update time first seen settled on this version (kept once written). */
+    baselineOf(profileId: string, strategyId: string, versionId: string): string | null {
+      return q().selectBaseline.get(profileId, strategyId, versionId)?.strategy_updated_at ?? null;
+    },
+    recordBaseline(profileId: string, strategyId: string, versionId: string, updatedAt: string) {
+      q().insertBaseline.run(profileId, strategyId, versionId, updatedAt, now());
     },
     /** The version the draft last became, if any. */
     latestForDraft(draftId: string): PredictionRecord | null {
