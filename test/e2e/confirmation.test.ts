@@ -191,4 +191,59 @@ describe('the Execute confirmation before money moves', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  withChromium(
+    'a draft remembers the version it became; executing it again is explicit',
+    async () => {
+      const { harness, host } = env!;
+      const [summary] = await harness.desk.drafts.list({ profileId, strategyId: dividendGrowth });
+      const earlier = summary!.executedVersionId!;
+      expect(earlier).toBeTruthy();
+      const page = await env!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const problems = collectPageProblems(page);
+      await openDraftsTab(page, host.url, 'Dividend Growth');
+      await page.getByRole('table', { name: 'Drafts' }).getByText('Executed').waitFor();
+      await page.getByTestId('draft-became').getByText(earlier).waitFor();
+      // Its rebalance must have ended before the service takes another version.
+      await expect
+        .poll(
+          async () =>
+            (
+              await harness.desk.versions.get({
+                profileId,
+                strategyId: dividendGrowth,
+                versionId: earlier,
+              })
+            ).status,
+          { timeout: 15_000 },
+        )
+        .toBe('COMPLETE');
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await page.getByRole('button', { name: 'Execute…' }).click();
+      const dialog = page.getByRole('dialog');
+      // The app created the version it knows as target, so it is known now, and it fits.
+      await dialog
+        .getByTestId('confirm-target')
+        .getByText(/created here/)
+        .waitFor();
+      expect(await dialog.getByTestId('confirm-stale').count()).toBe(0);
+      expect(await dialog.getByRole('button', { name: 'Execute rebalance' }).count()).toBe(0);
+      await dialog
+        .getByRole('button', {
+          name: `Execute again (this draft already became version ${earlier})`,
+        })
+        .click();
+      await page.getByRole('tab', { name: 'Versions', selected: true }).waitFor();
+      const created = (
+        await harness.desk.versions.list({ profileId, strategyId: dividendGrowth })
+      ).filter((v) => v.origin === 'created');
+      expect(created).toHaveLength(2);
+      await page
+        .getByTestId('prediction-outcome')
+        .getByText(/matched the confirmation/)
+        .waitFor();
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 });

@@ -59,7 +59,9 @@ function headlineOf(preview: ExecutePreview, c: ConfirmationSummary['counts']): 
   const known =
     preview.target.kind === 'unknown'
       ? ' The current target is unknown to this app, so no action is predicted beyond the sales of held symbols.'
-      : '';
+      : preview.check && !preview.check.fits
+        ? ' Predicted from the known target, which the holdings do not fit: the service may act otherwise.'
+        : '';
   return `${parts.join(', ')}.${known}`;
 }
 
