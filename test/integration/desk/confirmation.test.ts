@@ -273,4 +273,38 @@ describe('the execute confirmation tells the truth', () => {
     const again = await h.desk.versions.prepareExecute({ draftId: draft.id });
     expect(again.check).toMatchObject({ fits: false, updatedAfter: true });
   });
+
+  it('an unclear outcome retried with the same key is still compared with its prediction', async () => {
+    const draft = await h.desk.drafts.create({
+      profileId: sandboxProfile,
+      strategyId: CORE,
+      name: 'Unclear',
+      start: 'target',
+    });
+    await h.desk.drafts.saveRows({
+      draftId: draft.id,
+      rows: draft.rows.map((r, i) => (i === 0 ? { ...r, weight: '2' } : r)),
+    });
+    const preview = await h.desk.versions.prepareExecute({ draftId: draft.id });
+    await sandboxAdmin(h.sandbox()!.baseUrl, 'PUT', '/sandbox/faults', {
+      drop_after_commit_next: 1,
+    });
+    const unclear = await rejection(
+      h.desk.versions.execute({
+        draftId: draft.id,
+        confirmation: { planKey: preview.planKey, acknowledgedStale: true, againAfter: null },
+      }),
+    );
+    expect(unclear.details?.ambiguous).toBe(true);
+    const [entry] = await h.desk.versions.journal({ profileId: sandboxProfile });
+    const { version } = await h.desk.versions.retryExecution({ journalId: entry!.id });
+    const outcome = await h.desk.versions.prediction({
+      profileId: sandboxProfile,
+      strategyId: CORE,
+      versionId: version.id,
+    });
+    expect(outcome?.versionId).toBe(version.id);
+    expect((await h.desk.drafts.get({ draftId: draft.id })).executedVersionId).toBe(version.id);
+    await ended(version.id);
+  });
 });
