@@ -68,6 +68,8 @@ export interface DiffRow {
   draftIndex: number | null;
   /** Current target weight as the service sent it, '0' when not in the target. */
   oldWeight: string;
+  /** A current target is known here: oldWeight and change mean something (else shown as unknown). */
+  oldKnown: boolean;
   /** Draft weight as typed (trimmed); '0' for a symbol left out of the draft. */
   newWeight: string;
   /** new - old, or null when the draft weight is not a decimal string. */

@@ -75,6 +75,8 @@ describe('the Execute confirmation before money moves', () => {
       expect(await row.getByText('IGNORE').count()).toBe(0);
     }
     expect(await rowOf(page, 'JNJ').getByText('unknown').count()).toBe(1);
+    // Its current target weight is not shown as 0: the app does not know it.
+    expect((await rowOf(page, 'JNJ').locator('td.num').first().textContent())!.trim()).toBe('?');
     await screenshot(page, 'confirm-01-unknown-grid');
 
     await page.getByRole('button', { name: 'Execute…' }).click();

@@ -194,6 +194,7 @@ describe('the execute plan and errors', () => {
     expect(changesNothing(same.analysis)).toBe(true);
     // Unknown target: no action is guessed, the sale of a held symbol at 0 still shows.
     const unknown = new DraftModel([row('TSLA', '0'), row('AAPL', '3')], null, holdings);
+    expect(unknown.analysis.diffRows.every((r) => !r.oldKnown)).toBe(true);
     expect(unknown.analysis.diffRows.map((r) => [r.symbol, r.action, r.sellsAll])).toEqual([
       ['TSLA', null, true],
       ['AAPL', null, false],
