@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../electron/sandbox';
+import { sandboxAdmin } from '../support/desk-harness';
 import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import { newDraft, openDraftsTab, rowOf, waitSaved } from '../support/e2e-drafts-env';
@@ -244,6 +245,52 @@ describe('the Execute confirmation before money moves', () => {
         .getByTestId('prediction-outcome')
         .getByText(/matched the confirmation/)
         .waitFor();
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
+
+  withChromium(
+    'unknown target: the confirmation imports the latest version by id first',
+    async () => {
+      const { harness, host } = env!;
+      const base = harness.sandbox()!.baseUrl;
+      const second = (
+        await harness.desk.profiles.create({
+          name: 'Second desk',
+          baseUrl: base,
+          clientId: DEMO_CLIENTS.manager.client_id,
+          secret: DEMO_CLIENTS.manager.client_secret,
+        })
+      ).id;
+      await harness.desk.strategies.add({ profileId: second, strategyId: coreEquity });
+      const listing = (await sandboxAdmin(base, 'GET', '/sandbox/strategies')) as {
+        data: { id: string; latest_executed_version_id: string | null }[];
+      };
+      const latest = listing.data.find((s) => s.id === coreEquity)!.latest_executed_version_id!;
+      const page = await env!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const problems = collectPageProblems(page);
+      await page.addInitScript((id) => localStorage.setItem('strategy-desk.profile', id), second);
+      await openDraftsTab(page, host.url, 'Core Equity');
+      await newDraft(page, 'Held', 'From the holdings (weights 0)');
+      await setWeight(page, 'SPY', '30');
+      await waitSaved(page);
+      await page.getByRole('button', { name: 'Execute…' }).click();
+      const dialog = page.getByRole('dialog');
+      const unknown = dialog.getByTestId('confirm-unknown');
+      await unknown.getByLabel('Import the latest version by id first').fill(latest);
+      await unknown.getByRole('button', { name: 'Import and check again' }).click();
+      // The confirmation comes back from fresh reads, now from the imported version.
+      await dialog.getByTestId('confirm-target').getByText(latest).waitFor();
+      expect(await dialog.getByTestId('confirm-target').textContent()).toContain('(imported)');
+      expect(await dialog.getByTestId('confirm-unknown').count()).toBe(0);
+      await screenshot(page, 'confirm-05-imported');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect(
+        (await harness.desk.versions.list({ profileId: second, strategyId: coreEquity })).map(
+          (v) => [v.id, v.origin],
+        ),
+      ).toEqual([[latest, 'imported']]);
       expect(problems).toEqual([]);
       await page.close();
     },
