@@ -19,6 +19,8 @@ export const CONTRACT_METHODS = {
     'journal',
     'delete',
     'checkNow',
+    'prepareExecute',
+    'prediction',
   ],
   reports: ['exportOrders'],
   app: ['status'],

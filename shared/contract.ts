@@ -6,8 +6,10 @@ import {
   draftStart,
   draftSummary,
   draftView,
+  executePreview,
   exportResult,
   journalEntryView,
+  predictionOutcomeView,
   profileView,
   reportSelection,
   strategyListItem,
@@ -120,7 +122,29 @@ export const contract = {
     list: method(strategyRef, z.array(versionSummary)),
     get: method(versionRef, versionDetail),
     import: method(versionRef, versionDetail),
-    execute: method(draftRef, z.object({ journalId: uuid, version: versionDetail })),
+    /** The confirmation: re-reads the strategy and its known target, predicts the request. */
+    prepareExecute: method(draftRef, executePreview),
+    execute: method(
+      z
+        .object({
+          draftId: uuid,
+          /** What the manager confirmed: the request must still be that one. */
+          confirmation: z
+            .object({
+              planKey: z.string().min(1).max(200),
+              /** Holdings that did not fit the known target were acknowledged. */
+              acknowledgedStale: z.boolean(),
+              /** "Execute again": the version this draft became before. */
+              againAfter: uuid.nullable(),
+            })
+            .strict()
+            .optional(),
+        })
+        .strict(),
+      z.object({ journalId: uuid, version: versionDetail }),
+    ),
+    /** What the app predicted for a version it executed, and where the service differed. */
+    prediction: method(versionRef, predictionOutcomeView.nullable()),
     retryExecution: method(journalRef, z.object({ journalId: uuid, version: versionDetail })),
     dismissExecution: method(journalRef, ok),
     journal: method(profileRef, z.array(journalEntryView)),

@@ -13,6 +13,9 @@ export const DESK_ERROR_KINDS = [
   'invalid-draft',
   'secret-needed-for-new-address',
   'execution-blocked',
+  'confirmation-outdated',
+  'stale-not-acknowledged',
+  'executed-before',
   'not-found',
   'internal',
   // The service, as the client saw it.
@@ -85,6 +88,9 @@ export interface DeskErrorDetailsByKind {
   'invalid-input': { issues?: { path: string[]; message: string }[] };
   'invalid-draft': { messages: string[] };
   'execution-blocked': { state: string };
+  'confirmation-outdated': NoDetails;
+  'stale-not-acknowledged': NoDetails;
+  'executed-before': { versionId: string };
   'not-found': Partial<ServiceErrorDetails>;
   internal: NoDetails;
   network: ServiceErrorDetails;
@@ -130,6 +136,11 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
   'invalid-input': 'Some of what was entered is not valid.',
   'invalid-draft': 'This draft cannot be executed as it is.',
   'execution-blocked': 'This execution cannot go ahead now.',
+  'confirmation-outdated':
+    'What executing does has changed since the confirmation was shown: nothing was sent; open it again.',
+  'stale-not-acknowledged':
+    'The strategy may have been changed elsewhere: acknowledge it before executing. Nothing was sent.',
+  'executed-before': 'This draft was already executed: choose "Execute again" to execute it once more.',
   'not-found': 'This is not in the app.',
   internal: 'Something went wrong inside the app. Please try again.',
   network: 'The service cannot be reached.',

@@ -4,6 +4,7 @@ import {
   decimalString,
   holding,
   order,
+  positionAction,
   timestamp,
   uuid,
   versionPosition,
@@ -42,8 +43,19 @@ export const currentTarget = z.object({
   status: versionStatus.nullable(),
   cashWeight: decimalString,
   positions: z.array(targetPosition),
+  /** Where the app learned of this version: it executed it, or imported it by id. */
+  origin: z.enum(['created', 'imported']).optional(),
 });
 export type CurrentTarget = z.infer<typeof currentTarget>;
+
+/** Does what the strategy holds fit the known target? (See shared/draft/target-check.ts.) */
+export const targetCheckView = z.object({
+  heldNotInTarget: z.array(z.string()),
+  targetNotHeld: z.array(z.string()),
+  updatedAfter: z.boolean(),
+  fits: z.boolean(),
+});
+export type TargetCheckView = z.infer<typeof targetCheckView>;
 
 export const strategyListItem = z.object({
   id: uuid,
@@ -67,6 +79,10 @@ export const strategyView = z.object({
   liquidateOnlyReason: z.string().nullable(),
   holdings: z.array(holding),
   currentTarget: currentTarget.nullable(),
+  /** The cached holdings against the known target; null when no target is known here. */
+  targetCheck: targetCheckView.nullable().optional(),
+  /** The service's last change of the strategy, as last read. */
+  updatedAt: timestamp.optional(),
   runningVersionId: uuid.nullable(),
   syncedAt: timestamp,
 });
@@ -89,6 +105,8 @@ export const draftSummary = z.object({
   rowCount: z.number().int().nonnegative(),
   valid: z.boolean(),
   updatedAt: timestamp,
+  /** The version this draft last became when executed. */
+  executedVersionId: uuid.nullable().optional(),
 });
 export type DraftSummary = z.infer<typeof draftSummary>;
 
@@ -99,6 +117,7 @@ export const draftView = z.object({
   name: z.string(),
   rows: z.array(draftRow),
   updatedAt: timestamp,
+  executedVersionId: uuid.nullable().optional(),
 });
 export type DraftView = z.infer<typeof draftView>;
 
@@ -197,3 +216,73 @@ export {
   type DeskErrorKind,
   type DeskErrorWire,
 } from './errors';
+
+/** One position of a confirmation: what the request sends and what the app predicts. */
+export const predictedPositionView = z.object({
+  symbol: z.string(),
+  weight: decimalString,
+  oldWeight: decimalString.nullable(),
+  action: positionAction.nullable(),
+  heldQuantity: decimalString,
+  sellsAll: z.boolean(),
+  heldNotInTarget: z.boolean(),
+  source: z.enum(['draft', 'target', 'held']),
+  effect: z.enum(['add', 'change', 'remove', 'sell-held', 'unchanged', 'unknown']),
+});
+export type PredictedPositionView = z.infer<typeof predictedPositionView>;
+
+/** Where the current target comes from, as the confirmation states it. */
+export const targetSourceView = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('known'),
+    versionId: uuid,
+    executedAt: timestamp.nullable(),
+    status: versionStatus.nullable(),
+    origin: z.enum(['created', 'imported']),
+  }),
+  z.object({ kind: z.literal('unknown') }),
+]);
+export type TargetSourceView = z.infer<typeof targetSourceView>;
+
+/** Everything the Execute confirmation shows, built from a fresh read of the strategy. */
+export const executePreview = z.object({
+  /** Names this exact request: execute refuses a different one (the draft or strategy changed). */
+  planKey: z.string(),
+  profile: z.object({
+    name: z.string(),
+    environment: profileEnvironment,
+    baseUrl: z.string(),
+  }),
+  strategy: strategyView,
+  target: targetSourceView,
+  /** Null when no target is known here. */
+  check: targetCheckView.nullable(),
+  positions: z.array(predictedPositionView),
+  /** Target cash weight before, null when the target is unknown. */
+  oldCash: decimalString.nullable(),
+  newCash: decimalString,
+  changesNothing: z.boolean(),
+  /** The version this draft became the last time it was executed. */
+  earlierVersionId: uuid.nullable(),
+});
+export type ExecutePreview = z.infer<typeof executePreview>;
+
+/** Where the service's answer differed from the prediction, per symbol. */
+export const predictionDifferenceView = z.object({
+  symbol: z.string(),
+  predicted: z
+    .object({ action: positionAction.nullable(), oldWeight: decimalString.nullable() })
+    .nullable(),
+  service: z
+    .object({ action: positionAction, oldWeight: decimalString, weight: decimalString })
+    .nullable(),
+});
+
+export const predictionOutcomeView = z.object({
+  versionId: uuid,
+  targetState: z.enum(['known', 'unknown', 'stale']),
+  knownVersionId: uuid.nullable(),
+  differences: z.array(predictionDifferenceView),
+  comparedAt: timestamp,
+});
+export type PredictionOutcomeView = z.infer<typeof predictionOutcomeView>;

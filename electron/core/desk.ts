@@ -8,6 +8,7 @@ import type { ServiceClientOptions } from './api';
 import { isServiceError } from './api';
 import { Connections } from './desk/connections';
 import type { DeskContext } from './desk/context';
+import { settleTarget } from './desk/confirmation';
 import { draftHandlers } from './desk/drafts';
 import { toDeskError } from './desk/errors';
 import { profileHandlers } from './desk/profiles';
@@ -150,15 +151,23 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       }
       if (event.type === 'status-changed') {
         const { profileId, strategyId, versionId, previousStatus, status, ended } = event;
-        emit({
-          type: 'version-status-changed',
-          profileId,
-          strategyId,
-          versionId,
-          previousStatus,
-          status,
-          ended,
-        });
+        const announce = () =>
+          emit({
+            type: 'version-status-changed',
+            profileId,
+            strategyId,
+            versionId,
+            previousStatus,
+            status,
+            ended,
+          });
+        // At the end, the holdings are read at once (and the target they settled on noted) first.
+        if (ended)
+          void settleTarget(store, connections, now, event)
+            // A store closed meanwhile (the app quitting) must not stop the announcement.
+            .catch(() => undefined)
+            .finally(announce);
+        else announce();
       }
     },
     ...(options.trackerBackoff !== undefined && { backoff: options.trackerBackoff }),

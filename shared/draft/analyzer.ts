@@ -1,11 +1,12 @@
 import type { Decimal } from '../decimal';
 import { cashOf, draftDiffRow, leftOutRows } from './diff';
-import { Exact, HUNDRED, isZeroString, plain } from './exact';
+import { Exact, HUNDRED, ZERO, isZeroString, plain } from './exact';
 import {
   draftErrors,
   indexHoldings,
   indexTarget,
   inspectRow,
+  liquidateOnlyError,
   rowErrors,
   type RowCore,
   type TargetEntry,
@@ -30,7 +31,11 @@ export interface DraftAnalyzer {
    * Sets the current target and holdings the draft is compared with (copied: later changes
    * to the arrays passed in are not seen). Call it again whenever either changes.
    */
-  setContext(target: readonly TargetPosition[], holdings: readonly HeldPosition[]): void;
+  setContext(
+    target: readonly TargetPosition[] | null,
+    holdings: readonly HeldPosition[],
+    options?: AnalyzerOptions,
+  ): void;
   /**
    * Validates the draft and diffs it against the context. The answer equals
    * validateDraft(rows, {previousTarget: target}) and diffDraft(that, target, holdings).
@@ -66,6 +71,11 @@ export interface DraftUpdate {
   valid: boolean;
 }
 
+export interface AnalyzerOptions {
+  /** The strategy is liquidate-only: a weight above the known target's is a row error. */
+  liquidateOnly?: boolean;
+}
+
 /** Beyond this many changed rows in one call, starting over is as cheap as patching. */
 const PATCH_LIMIT = 64;
 
@@ -77,14 +87,15 @@ const PATCH_LIMIT = 64;
  * Inserting or deleting rows, or a new context, starts over (linear).
  */
 export function createDraftAnalyzer(
-  target: readonly TargetPosition[] = [],
+  target: readonly TargetPosition[] | null = [],
   holdings: readonly HeldPosition[] = [],
+  options: AnalyzerOptions = {},
 ): DraftAnalyzer {
-  let context = makeContext(target, holdings);
+  let context = makeContext(target, holdings, options);
   let state: State | null = null;
   return {
-    setContext(nextTarget, nextHoldings) {
-      context = makeContext(nextTarget, nextHoldings);
+    setContext(nextTarget, nextHoldings, nextOptions = {}) {
+      context = makeContext(nextTarget, nextHoldings, nextOptions);
       state = null;
     },
     analyze(rows) {
@@ -111,19 +122,30 @@ interface Context {
   /** Where a left-out symbol's row goes: target order, then holdings order. */
   order: Map<string, number>;
   oldCash: string;
+  /** A current target is known here; without one no action is predicted. */
+  known: boolean;
+  liquidateOnly: boolean;
 }
 
 function makeContext(
-  target: readonly TargetPosition[],
+  target: readonly TargetPosition[] | null,
   holdings: readonly HeldPosition[],
+  options: AnalyzerOptions,
 ): Context {
-  const targetMap = indexTarget(target);
+  const targetMap = indexTarget(target ?? []);
   const held = indexHoldings(holdings);
   const order = new Map<string, number>();
   for (const symbol of targetMap.keys()) order.set(symbol, order.size);
   for (const [symbol, quantity] of held)
     if (!order.has(symbol) && !isZeroString(quantity)) order.set(symbol, order.size);
-  return { targetMap, held, order, oldCash: cashOf(targetMap) };
+  return {
+    targetMap,
+    held,
+    order,
+    oldCash: cashOf(targetMap),
+    known: target !== null,
+    liquidateOnly: options.liquidateOnly === true,
+  };
 }
 
 interface State {
@@ -176,7 +198,7 @@ function rebuild(rows: readonly DraftRowInput[], context: Context): State {
   for (let i = 0; i < rows.length; i++) refreshRow(state, i);
   const { targetMap, held, order } = context;
   for (const symbol of targetMap.keys()) if (!state.bySymbol.has(symbol)) state.leftOut++;
-  state.leftOutRows = leftOutRows(targetMap, held, (s) => state.bySymbol.has(s));
+  state.leftOutRows = leftOutRows(targetMap, held, (s) => state.bySymbol.has(s), context.known);
   state.leftOutKeys = state.leftOutRows.map((row) => order.get(row.symbol)!);
   return state;
 }
@@ -258,6 +280,7 @@ function leftOutRowOf(context: Context, symbol: string): DiffRow {
     context.targetMap.has(symbol) ? new Map([[symbol, context.targetMap.get(symbol)!]]) : new Map(),
     new Map([[symbol, context.held.get(symbol) ?? '0']]),
     () => false,
+    context.known,
   )[0]!;
 }
 
@@ -296,13 +319,25 @@ const NONE: readonly number[] = [];
 function refreshRow(state: State, i: number): void {
   const core = state.cores[i]!;
   const same = core.symbol === '' ? NONE : (state.bySymbol.get(core.symbol) ?? NONE);
-  const errors = rowErrors(i, core, same);
+  let errors = rowErrors(i, core, same);
+  const context = state.context;
+  if (context.liquidateOnly && core.decimal && !core.weightIssue) {
+    const old = context.known ? (context.targetMap.get(core.symbol)?.decimal ?? ZERO) : null;
+    const error = liquidateOnlyError(i, core.symbol, core.decimal, old);
+    if (error) errors = [...errors, error];
+  }
   const previous = state.validated[i];
   if (previous && previous.errors.length > 0) state.errorRows--;
   if (errors.length > 0) state.errorRows++;
   const row: ValidatedRow = { index: i, symbol: core.symbol, weight: core.weight, errors };
   state.validated[i] = row;
-  state.diffRows[i] = draftDiffRow(row, core.decimal, state.context.targetMap, state.context.held);
+  state.diffRows[i] = draftDiffRow(
+    row,
+    core.decimal,
+    context.targetMap,
+    context.held,
+    context.known,
+  );
 }
 
 function liveAnswer(state: State, rebuilt: boolean, refreshed: readonly number[]): DraftUpdate {
@@ -328,7 +363,7 @@ function errorsOf(state: State) {
     rowCount,
     total: state.total,
     allZero: state.zeroRows === rowCount,
-    hasTarget: state.context.targetMap.size > 0,
+    hasTarget: state.context.targetMap.size > 0 || !state.context.known,
     leftOut: state.leftOut,
   });
 }

@@ -1,6 +1,6 @@
 import type { ExecuteRequest } from '../domain/resources';
-import { indexTarget } from './rules';
-import type { DraftError, DraftRowInput, RowError, TargetPosition } from './types';
+import { predictExecution } from './prediction';
+import type { DraftError, DraftRowInput, HeldPosition, RowError, TargetPosition } from './types';
 import { validateDraft } from './validate';
 
 /** Thrown instead of building a body from a draft that is not valid. */
@@ -19,15 +19,25 @@ export class InvalidDraftError extends Error {
 /**
  * The execute request body (docs/service-interface.md, Endpoints) for a draft: its rows in draft order
  * (symbols upper-cased, weights trimmed and otherwise exactly as typed), then every symbol
- * of the current target the draft leaves out, with weight "0", so the request never relies
- * on the service removing them implicitly. Validates the draft first; throws
- * InvalidDraftError when it is not valid.
+ * of the known current target the draft leaves out, then every held symbol it leaves out, each
+ * with weight "0", so the request never relies on the service removing them implicitly.
+ * Validates the draft first; throws InvalidDraftError when it is not valid.
  */
 export function buildExecuteBody(
   rows: readonly DraftRowInput[],
   previousTarget: readonly TargetPosition[],
+  holdings: readonly HeldPosition[] = [],
 ): ExecuteRequest {
-  const validation = validateDraft(rows, { previousTarget });
+  return predictExecution(validOrThrow(rows, previousTarget), previousTarget, holdings).body;
+}
+
+/** The draft's validation when it can be executed; InvalidDraftError otherwise. */
+export function validOrThrow(
+  rows: readonly DraftRowInput[],
+  previousTarget: readonly TargetPosition[],
+  options: { liquidateOnly?: boolean; targetUnknown?: boolean } = {},
+) {
+  const validation = validateDraft(rows, { previousTarget, ...options });
   if (!validation.valid) {
     const rowErrors = validation.rows.flatMap((row) => row.errors);
     throw new InvalidDraftError(
@@ -36,16 +46,5 @@ export function buildExecuteBody(
       validation.errors,
     );
   }
-  const positions: { symbol: string; weight: string }[] = [];
-  const named = new Set<string>();
-  for (const row of validation.rows) {
-    positions.push({ symbol: row.symbol, weight: row.weight });
-    named.add(row.symbol);
-  }
-  for (const symbol of indexTarget(previousTarget).keys()) {
-    if (named.has(symbol)) continue;
-    positions.push({ symbol, weight: '0' });
-    named.add(symbol);
-  }
-  return { data: { positions } };
+  return validation;
 }

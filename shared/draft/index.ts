@@ -5,9 +5,18 @@ export type { ValidateOptions, ImportedWeight } from './validate';
 export { diffDraft, predictAction } from './diff';
 export { createDraftAnalyzer } from './analyzer';
 export type { DraftAnalysis, DraftAnalyzer } from './analyzer';
-export { buildExecuteBody, InvalidDraftError } from './execute-body';
+export { buildExecuteBody, validOrThrow, InvalidDraftError } from './execute-body';
 export { rescaleToTotal, setToZero, RESCALE_PLACES } from './edit';
 export type { RescaleResult } from './edit';
 export { parseDraftPaste, describePaste } from './paste';
 export type { PastedRow, PasteError, PasteResult } from './paste';
 export { normalizeSymbol } from './rules';
+export { predictExecution, comparePrediction } from './prediction';
+export type {
+  ExecutionPrediction,
+  PredictedEffect,
+  PredictedPosition,
+  PredictionDifference,
+} from './prediction';
+export { checkTarget, compareInstants, hasEndWitness } from './target-check';
+export type { KnownVersionFacts, TargetCheck } from './target-check';

@@ -230,3 +230,29 @@ export function sumTarget(target: ReadonlyMap<string, TargetEntry>): Decimal {
   for (const entry of target.values()) sum = sum.plus(entry.decimal);
   return sum;
 }
+
+/**
+ * A liquidate-only strategy refuses any weight above the previous target's: the error on the
+ * row, before anything is sent. `old`: the known target's weight, null when none is known.
+ */
+export function liquidateOnlyError(
+  index: number,
+  symbol: string,
+  weight: Decimal,
+  old: Decimal | null,
+): RowError | null {
+  const previous = old ?? ZERO;
+  if (!weight.gt(previous)) return null;
+  const label = symbol === '' ? `Row ${index + 1}` : `Row ${index + 1} (${shorten(symbol)})`;
+  return {
+    code: 'liquidate-only-increase',
+    field: 'weight',
+    message:
+      `${label}: the strategy is liquidate-only, so no weight may rise; ` +
+      (old === null
+        ? 'no current target is known here to compare with (import the latest version by id)'
+        : previous.isZero()
+          ? `${shorten(symbol)} is not in the current target`
+          : `${shorten(symbol)} would rise from ${plain(previous)} to ${plain(weight)}`),
+  };
+}

@@ -24,7 +24,8 @@ export type RowErrorCode =
   | 'symbol-duplicate'
   | 'weight-empty'
   | 'weight-not-decimal'
-  | 'weight-out-of-range';
+  | 'weight-out-of-range'
+  | 'liquidate-only-increase';
 
 export type DraftErrorCode =
   'no-positions' | 'too-many-rows' | 'too-many-positions' | 'total-over-98' | 'nothing-to-execute';
@@ -67,19 +68,25 @@ export interface DiffRow {
   draftIndex: number | null;
   /** Current target weight as the service sent it, '0' when not in the target. */
   oldWeight: string;
+  /** A current target is known here: oldWeight and change mean something (else shown as unknown). */
+  oldKnown: boolean;
   /** Draft weight as typed (trimmed); '0' for a symbol left out of the draft. */
   newWeight: string;
   /** new - old, or null when the draft weight is not a decimal string. */
   change: string | null;
   /**
-   * Predicted action (docs/decisions.md, Execution); null for a draft row with any error and for a
-   * held symbol that is neither in the draft nor in the target (the body does not name it).
+   * Predicted action, as the service derives it from the previous target; null for a draft row with any error and for every
+   * row when no current target is known here (the app does not guess).
    */
   action: PositionAction | null;
   /** Quantity held now, '0' when not held. */
   heldQuantity: string;
   /** Held (non-zero quantity) and absent from the draft: the rebalance will sell it. */
   heldNotInDraft: boolean;
+  /** Held and sent at weight 0 (a 0 row, or left out): the whole quantity is sold. */
+  sellsAll: boolean;
+  /** Held while the known target does not contain it (false when the target is unknown). */
+  heldNotInTarget: boolean;
   /** In the current target and absent from the draft: sent with weight 0 (REMOVE). */
   inTargetNotInDraft: boolean;
 }
@@ -87,7 +94,7 @@ export interface DiffRow {
 export interface DraftDiff {
   /** Draft rows in draft order, then left-out target symbols, then other held symbols. */
   rows: DiffRow[];
-  /** 100 - sum of the current target (100 when there is none). */
+  /** 100 - sum of the current target (100 when there is none known). */
   oldCash: string;
   /** The draft's cash remainder (same as DraftValidation.cash). */
   newCash: string;

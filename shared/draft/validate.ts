@@ -1,10 +1,11 @@
 import { parseDecimal, type Decimal } from '../decimal';
-import { Exact, HUNDRED, plain } from './exact';
+import { Exact, HUNDRED, ZERO, plain } from './exact';
 import {
   describeBadWeight,
   draftErrors,
   indexTarget,
   inspectRow,
+  liquidateOnlyError,
   rowErrors,
   type RowCore,
 } from './rules';
@@ -16,6 +17,10 @@ export interface ValidateOptions {
    * draft (it removes everything) and to count the symbols the body will add with weight 0.
    */
   previousTarget?: readonly TargetPosition[];
+  /** The strategy is liquidate-only: a weight above the target's is an error on its row. */
+  liquidateOnly?: boolean;
+  /** With liquidateOnly: no target is known here (previousTarget is then empty). */
+  targetUnknown?: boolean;
 }
 
 /**
@@ -44,24 +49,29 @@ export function validateDraft(
     }
   }
 
+  const target = indexTarget(options.previousTarget ?? []);
   const validated: ValidatedRow[] = new Array(rows.length);
   let rowsValid = true;
   for (let i = 0; i < cores.length; i++) {
     const core = cores[i]!;
     const same = core.symbol === '' ? NONE : (bySymbol.get(core.symbol) ?? NONE);
-    const errors = rowErrors(i, core, same);
+    let errors = rowErrors(i, core, same);
+    if (options.liquidateOnly && core.decimal && !core.weightIssue) {
+      const old = options.targetUnknown ? null : (target.get(core.symbol)?.decimal ?? ZERO);
+      const error = liquidateOnlyError(i, core.symbol, core.decimal, old);
+      if (error) errors = [...errors, error];
+    }
     if (errors.length > 0) rowsValid = false;
     validated[i] = { index: i, symbol: core.symbol, weight: core.weight, errors };
   }
 
-  const target = indexTarget(options.previousTarget ?? []);
   let leftOut = 0;
   for (const symbol of target.keys()) if (!bySymbol.has(symbol)) leftOut++;
   const errors = draftErrors({
     rowCount: rows.length,
     total,
     allZero: zeroRows === rows.length,
-    hasTarget: target.size > 0,
+    hasTarget: target.size > 0 || options.targetUnknown === true,
     leftOut,
   });
   return {

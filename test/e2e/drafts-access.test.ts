@@ -65,7 +65,8 @@ describe('Execute disabled with the reason', () => {
     await openDraftsTab(page, env!.host.url, 'Core Equity');
     await newDraft(page, 'Offline edit', 'From the current target');
     const execute = page.getByRole('button', { name: 'Execute…' });
-    await page.getByText('Ready: the confirmation lists every change').waitFor();
+    // Straight from the target, the draft changes nothing, and the reason line says so.
+    await page.getByText('Nothing to change: this draft changes no weight').waitFor();
 
     const baseUrl = harness.sandbox()!.baseUrl;
     await sandboxAdmin(baseUrl, 'PUT', '/sandbox/faults', { latency_ms: 3000 });

@@ -95,6 +95,8 @@ export function createFakeDesk() {
       dismissExecution: notBuilt('versions.dismissExecution'),
       journal: notBuilt('versions.journal'),
       delete: notBuilt('versions.delete'),
+      prepareExecute: notBuilt('versions.prepareExecute'),
+      prediction: notBuilt('versions.prediction'),
     },
     reports: { exportOrders: notBuilt('reports.exportOrders') },
     app: {

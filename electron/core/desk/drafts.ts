@@ -17,9 +17,17 @@ export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
     strategyId: d.strategyId,
     name: d.name,
     rowCount: d.rowCount,
-    valid: validateDraft(rows, { previousTarget: target?.positions ?? [] }).valid,
+    valid: validateDraft(rows, {
+      previousTarget: target?.positions ?? [],
+      liquidateOnly: ctx.store.strategies.get(d.profileId, d.strategyId)?.is_liquidate_only,
+      targetUnknown: target === null,
+    }).valid,
     updatedAt: d.updatedAt,
+    executedVersionId: executedVersionOf(d.id),
   });
+  /** The version the draft last became, if it was executed. */
+  const executedVersionOf = (draftId: string) =>
+    ctx.store.predictions.latestForDraft(draftId)?.versionId ?? null;
   const existing = (draftId: string) => {
     const draft = ctx.store.drafts.get(draftId);
     if (!draft) throw notFound('This draft');
@@ -79,6 +87,7 @@ export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
         name: d.name,
         rows: d.rows,
         updatedAt: d.updatedAt,
+        executedVersionId: executedVersionOf(d.id),
       };
     },
     // Autosave calls this after every pause in typing: one write, then one read for the answer.

@@ -1,11 +1,17 @@
 import type { DeskHandlers } from '../../../shared/contract';
-import { buildExecuteBody } from '../../../shared/draft';
 import { DeskError } from '../../../shared/views';
 import { isServiceError, type ServiceClient } from '../api';
+import {
+  confirmedRequest,
+  predictionOutcome,
+  prepareExecution,
+  settlePrediction,
+  settleRetry,
+} from './confirmation';
 import type { DeskContext } from './context';
 import { notFound } from './errors';
 import { noteStatusSeen, trackingFields } from './tracking';
-import { currentTargetOf, journalEntryView, versionDetail, versionSummary } from './views';
+import { journalEntryView, versionDetail, versionSummary } from './views';
 
 export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
   const detail = (profileId: string, versionId: string) => {
@@ -70,13 +76,14 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
       }
       return detail(profileId, versionId);
     },
-    async execute({ draftId }) {
+    prepareExecute: ({ draftId }) => prepareExecution(ctx, draftId),
+    async execute({ draftId, confirmation }) {
       const draft = ctx.store.drafts.get(draftId);
       if (!draft) throw notFound('This draft');
       const { profileId, strategyId } = draft;
-      if (!ctx.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
-      const target = currentTargetOf(ctx.store, profileId, strategyId);
-      const body = buildExecuteBody(draft.rows, target?.positions ?? []);
+      // Predicted and recorded before sending; compared with the service's answer after a 202.
+      const { body, predictionId } = await confirmedRequest(ctx, draft, confirmation);
+      const sentBody = JSON.stringify(body);
       try {
         const outcome = await ctx.executions.execute(client(profileId), {
           profileId,
@@ -84,7 +91,15 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
           draftId,
           body,
         });
+        settlePrediction(ctx, predictionId, outcome.entry.id, outcome.version);
         return { journalId: outcome.entry.id, version: detail(profileId, outcome.version.id) };
+      } catch (error) {
+        // An unclear outcome stays in the journal: a retry's 202 is compared with this prediction.
+        const entry = ctx.executions
+          .inFlight(profileId)
+          .find((e) => e.draftId === draftId && e.requestBody === sentBody);
+        if (entry) settlePrediction(ctx, predictionId, entry.id, null);
+        throw error;
       } finally {
         announceJournal(profileId);
       }
@@ -93,6 +108,7 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
       const entry = unknownOutcome(journalId);
       try {
         const outcome = await ctx.executions.retry(client(entry.profileId), journalId);
+        settleRetry(ctx, journalId, outcome.version);
         return { journalId, version: detail(entry.profileId, outcome.version.id) };
       } finally {
         announceJournal(entry.profileId);
@@ -103,6 +119,9 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
       const entry = ctx.executions.dismiss(journalId);
       announceJournal(entry.profileId);
       return { ok: true as const };
+    },
+    async prediction({ profileId, versionId }) {
+      return predictionOutcome(ctx, profileId, versionId);
     },
     async journal({ profileId }) {
       return ctx.executions.inFlight(profileId).map(journalEntryView);

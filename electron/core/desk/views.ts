@@ -1,4 +1,6 @@
 import { toDecimal } from '../../../shared/decimal';
+import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/constants';
+import { checkTarget, hasEndWitness } from '../../../shared/draft/target-check';
 import type { Profile, StoredStrategy, StoredVersion } from '../store';
 import type { Store } from '../store';
 import type { JournalEntry } from '../store';
@@ -7,6 +9,7 @@ import type {
   JournalEntryView,
   ProfileView,
   StrategyView,
+  TargetCheckView,
   VersionDetail,
   VersionSummary,
 } from '../../../shared/views';
@@ -45,7 +48,37 @@ export function currentTargetOf(
     positions: (latest.positions ?? store.versions.positions(profileId, latest.id))
       .filter((p) => !toDecimal(p.weight).isZero())
       .map((p) => ({ symbol: p.symbol, weight: p.weight })),
+    origin: latest.origin,
   };
+}
+
+/**
+ * The cached holdings against the known target; null when no target is known here. For a known
+ * version whose orders carry no end time (all IGNORED, or none), the strategy's update time read
+ * as the app saw that version end stands for it (see settleTarget in confirmation.ts).
+ */
+export function targetCheckOf(
+  store: Store,
+  profileId: string,
+  strategy: StoredStrategy,
+  target: CurrentTarget | null,
+  holdings: readonly { symbol: string; quantity: string }[],
+): TargetCheckView | null {
+  if (!target) return null;
+  const version = store.versions.get(profileId, target.versionId, { orders: true });
+  if (!version) return null;
+  const facts = {
+    positions: target.positions,
+    orders: version.orders ?? [],
+    status: version.status,
+    executedAt: version.executed_at,
+    insertedAt: version.inserted_at,
+  };
+  const ended = version.status !== null && TERMINAL_VERSION_STATUSES.has(version.status);
+  if (!ended || hasEndWitness(facts.orders))
+    return checkTarget(facts, holdings, strategy.updated_at);
+  const settledAt = store.predictions.baselineOf(profileId, strategy.id, version.id);
+  return checkTarget({ ...facts, settledAt }, holdings, strategy.updated_at);
 }
 
 export function strategyView(
@@ -54,6 +87,8 @@ export function strategyView(
   strategy: StoredStrategy,
   runningVersionId: string | null,
 ): StrategyView {
+  const holdings = strategy.positions ?? store.strategies.holdings(profileId, strategy.id);
+  const currentTarget = currentTargetOf(store, profileId, strategy.id);
   return {
     profileId,
     id: strategy.id,
@@ -62,16 +97,16 @@ export function strategyView(
     feePercent: strategy.fee_percent,
     isLiquidateOnly: strategy.is_liquidate_only,
     liquidateOnlyReason: strategy.liquidate_only_reason,
-    holdings: (strategy.positions ?? store.strategies.holdings(profileId, strategy.id)).map(
-      ({ id, symbol, quantity, inserted_at, updated_at }) => ({
-        id,
-        symbol,
-        quantity,
-        inserted_at,
-        updated_at,
-      }),
-    ),
-    currentTarget: currentTargetOf(store, profileId, strategy.id),
+    holdings: holdings.map(({ id, symbol, quantity, inserted_at, updated_at }) => ({
+      id,
+      symbol,
+      quantity,
+      inserted_at,
+      updated_at,
+    })),
+    currentTarget,
+    targetCheck: targetCheckOf(store, profileId, strategy, currentTarget, holdings),
+    updatedAt: strategy.updated_at,
     runningVersionId,
     syncedAt: strategy.synced_at,
   };

@@ -7,3 +7,4 @@ export type { StoredVersion, VersionOrigin, VersionUpsertOptions } from './repos
 export type { Draft, DraftRow, DraftSummary } from './repositories/drafts';
 export { IN_FLIGHT_STATES, type JournalEntry, type JournalState } from './repositories/journal';
 export { type OrderReportQuery, type OrderReportRow } from './repositories/reports';
+export type { PredictionRecord, TargetState } from './repositories/predictions';

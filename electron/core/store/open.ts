@@ -12,6 +12,7 @@ import {
 import type { Migration } from './migrations';
 import { draftsRepository, type DraftsRepository } from './repositories/drafts';
 import { journalRepository, type JournalRepository } from './repositories/journal';
+import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
 import {
   iterateOrderReportRows,
@@ -41,6 +42,7 @@ export interface Store {
   readonly drafts: DraftsRepository;
   readonly journal: JournalRepository;
   readonly settings: SettingsRepository;
+  readonly predictions: PredictionsRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -99,6 +101,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     drafts: draftsRepository(ctx),
     journal: journalRepository(ctx),
     settings: settingsRepository(ctx),
+    predictions: predictionsRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

@@ -1,4 +1,8 @@
-import { createDraftAnalyzer, type DraftUpdate } from '../../../shared/draft/analyzer';
+import {
+  createDraftAnalyzer,
+  type AnalyzerOptions,
+  type DraftUpdate,
+} from '../../../shared/draft/analyzer';
 import { normalizeSymbol } from '../../../shared/draft/rules';
 import type { HeldPosition, TargetPosition } from '../../../shared/draft/types';
 import type { DraftRow } from '../../../shared/views';
@@ -48,10 +52,11 @@ export class DraftModel {
 
   constructor(
     rows: readonly DraftRow[],
-    target: readonly TargetPosition[] = [],
+    target: readonly TargetPosition[] | null = [],
     holdings: readonly HeldPosition[] = [],
+    options: AnalyzerOptions = {},
   ) {
-    this.analyzer = createDraftAnalyzer(target, holdings);
+    this.analyzer = createDraftAnalyzer(target, holdings, options);
     this.load(rows);
   }
 
@@ -64,9 +69,13 @@ export class DraftModel {
     return this.reanalyze(null);
   }
 
-  /** A new current target or holdings (the strategy was refreshed). */
-  setContext(target: readonly TargetPosition[], holdings: readonly HeldPosition[]): ModelChange {
-    this.analyzer.setContext(target, holdings);
+  /** A new current target or holdings (the strategy was refreshed); null: no target known. */
+  setContext(
+    target: readonly TargetPosition[] | null,
+    holdings: readonly HeldPosition[],
+    options: AnalyzerOptions = {},
+  ): ModelChange {
+    this.analyzer.setContext(target, holdings, options);
     return this.reanalyze(null);
   }
 

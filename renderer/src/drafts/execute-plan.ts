@@ -1,42 +1,14 @@
-import type { PositionAction } from '../../../shared/domain/resources';
 import type { DiffRow } from '../../../shared/draft/types';
 import type { DraftUpdate } from '../../../shared/draft/analyzer';
 import type { DeskError, JournalEntryView } from '../../../shared/views';
 
-/** What the confirmation lists: the positions that move, cash before and after, what is sold. */
-export interface ExecutePlan {
-  lines: { symbol: string; action: PositionAction; oldWeight: string; newWeight: string }[];
-  unchanged: number;
-  /** Held symbols in neither the draft nor the target: the rebalance sells them. */
-  soldOff: string[];
-  oldCash: string;
-  newCash: string;
-}
-
-const ORDER: Record<PositionAction, number> = { ADD: 0, CHANGE: 1, REMOVE: 2, IGNORE: 3 };
-
-export function executePlan(analysis: DraftUpdate): ExecutePlan {
-  const lines: ExecutePlan['lines'] = [];
-  let unchanged = 0;
-  const soldOff: string[] = [];
-  const take = (row: DiffRow) => {
-    if (row.action === null) {
-      if (row.heldNotInDraft && !row.inTargetNotInDraft) soldOff.push(row.symbol);
-      return;
-    }
-    if (row.action === 'IGNORE') unchanged++;
-    else
-      lines.push({
-        symbol: row.symbol,
-        action: row.action,
-        oldWeight: row.oldWeight,
-        newWeight: row.newWeight,
-      });
-  };
-  analysis.diffRows.forEach(take);
-  analysis.leftOut.forEach(take);
-  lines.sort((a, b) => ORDER[a.action] - ORDER[b.action]);
-  return { lines, unchanged, soldOff, oldCash: analysis.oldCash, newCash: analysis.cash };
+/**
+ * The draft changes no weight of the known target and sells nothing: executing it is only a
+ * rebalance back to the same target (the caller checks that a target is known).
+ */
+export function changesNothing(analysis: DraftUpdate): boolean {
+  const same = (row: DiffRow) => row.action === 'IGNORE' && !row.sellsAll;
+  return analysis.valid && analysis.leftOut.length === 0 && analysis.diffRows.every(same);
 }
 
 /** How the editor answers a failed execute: each kind of failure where it belongs. */

@@ -6,7 +6,7 @@ import { validateDraft } from '../../../shared/draft/validate';
 import type { DraftRow } from '../../../shared/views';
 import { Autosave, type SaveState } from '../../../renderer/src/drafts/autosave';
 import { DraftModel } from '../../../renderer/src/drafts/draft-model';
-import { classifyExecuteError, executePlan } from '../../../renderer/src/drafts/execute-plan';
+import { changesNothing, classifyExecuteError } from '../../../renderer/src/drafts/execute-plan';
 import { DeskError, type DeskErrorKind } from '../../../shared/views';
 
 const target = [
@@ -181,16 +181,24 @@ describe('Autosave', () => {
 });
 
 describe('the execute plan and errors', () => {
-  it('lists adds, changes and removes with cash old and new', () => {
+  it('a held symbol left out or at 0 is a sale, and only an untouched target changes nothing', () => {
     const model = new DraftModel([row('AAPL', '10'), row('GOOGL', '5')], target, holdings);
-    const plan = executePlan(model.analysis);
-    expect(plan.lines).toEqual([
-      { symbol: 'GOOGL', action: 'ADD', oldWeight: '0', newWeight: '5' },
-      { symbol: 'AAPL', action: 'CHANGE', oldWeight: '15', newWeight: '10' },
-      { symbol: 'MSFT', action: 'REMOVE', oldWeight: '10', newWeight: '0' },
+    const leftOut = model.analysis.leftOut.map((r) => [r.symbol, r.action, r.sellsAll]);
+    expect(leftOut).toContainEqual(['TSLA', 'IGNORE', true]);
+    expect(changesNothing(model.analysis)).toBe(false);
+    const same = new DraftModel(
+      target.map((p) => row(p.symbol, p.weight)),
+      target,
+      [],
+    );
+    expect(changesNothing(same.analysis)).toBe(true);
+    // Unknown target: no action is guessed, the sale of a held symbol at 0 still shows.
+    const unknown = new DraftModel([row('TSLA', '0'), row('AAPL', '3')], null, holdings);
+    expect(unknown.analysis.diffRows.every((r) => !r.oldKnown)).toBe(true);
+    expect(unknown.analysis.diffRows.map((r) => [r.symbol, r.action, r.sellsAll])).toEqual([
+      ['TSLA', null, true],
+      ['AAPL', null, false],
     ]);
-    expect(plan.soldOff).toEqual(['TSLA']);
-    expect([plan.oldCash, plan.newCash]).toEqual(['75', '85']);
   });
 
   it('classifies each failure by where it belongs', () => {

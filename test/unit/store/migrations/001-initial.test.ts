@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, openStore } from '../../../../electron/core/store';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS, openStore } from '../../../../electron/core/store';
 import { seedStrategy, tempFolder, versionResponse } from '../fixtures';
 
 const EXPECTED_COLUMNS: Record<string, string[]> = {
@@ -158,7 +158,7 @@ describe('migration 001-initial', () => {
     first.close();
 
     const again = openStore(path);
-    expect(again.schemaVersion).toBe(MIGRATIONS.at(-1)!.version);
+    expect(again.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
     expect(again.profiles.get(profileId)?.clientId).toBe('demo-manager');
     expect(again.strategies.get(profileId, strategyId)?.positions).toHaveLength(2);
     expect(again.versions.get(profileId, version.id, { orders: true })?.orders).toEqual(

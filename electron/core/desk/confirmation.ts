@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import {
+  comparePrediction,
+  predictExecution,
+  validOrThrow,
+  type ExecutionPrediction,
+} from '../../../shared/draft';
+import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
+import { DeskError } from '../../../shared/views';
+import type { ExecutePreview, PredictionOutcomeView, TargetCheckView } from '../../../shared/views';
+import type { Draft } from '../store';
+import type { TargetState } from '../store';
+import type { DeskContext } from './context';
+import { notFound } from './errors';
+import { runningVersionId } from './strategies';
+import { currentTargetOf, strategyView, targetCheckOf } from './views';
+
+/**
+ * The Execute confirmation and what it promises. Opening it re-reads the strategy and the
+ * version the app takes as its current target (one request each; offline, no confirmation),
+ * predicts the request from those fresh facts, and names it with a plan key. Executing sends
+ * only the request the manager saw: if the draft, the holdings or the known target changed in
+ * between (another window executed, a refresh), it asks for a new confirmation instead.
+ */
+
+export interface Confirmation {
+  planKey: string;
+  acknowledgedStale: boolean;
+  againAfter: string | null;
+}
+
+/** The prediction of a draft from what the store holds now (refreshed by prepare). */
+export function planOf(ctx: DeskContext, draft: Draft) {
+  const { profileId, strategyId } = draft;
+  const stored = ctx.store.strategies.get(profileId, strategyId);
+  if (!stored) throw notFound('This strategy');
+  const target = currentTargetOf(ctx.store, profileId, strategyId);
+  const holdings = ctx.store.strategies
+    .holdings(profileId, strategyId)
+    .map((h) => ({ symbol: h.symbol, quantity: h.quantity }));
+  const validation = validOrThrow(draft.rows, target?.positions ?? [], {
+    liquidateOnly: stored.is_liquidate_only,
+    targetUnknown: target === null,
+  });
+  const prediction = predictExecution(validation, target?.positions ?? null, holdings);
+  const check = targetCheckOf(ctx.store, profileId, stored, target, holdings);
+  const planKey = keyOf(prediction, target?.versionId ?? null, check);
+  return { stored, target, holdings, prediction, check, planKey };
+}
+
+function keyOf(
+  prediction: ExecutionPrediction,
+  knownVersionId: string | null,
+  check: TargetCheckView | null,
+): string {
+  return createHash('sha256')
+    .update(JSON.stringify([prediction.body, prediction.positions, knownVersionId, check]))
+    .digest('hex');
+}
+
+export async function prepareExecution(ctx: DeskContext, draftId: string): Promise<ExecutePreview> {
+  const draft = ctx.store.drafts.get(draftId);
+  if (!draft) throw notFound('This draft');
+  const { profileId, strategyId } = draft;
+  const profile = ctx.store.profiles.get(profileId);
+  if (!profile) throw notFound('This profile');
+  if (!ctx.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
+  // The version first, then the strategy: holdings read after the version's state are compared.
+  const known = ctx.store.versions.latestExecuted(profileId, strategyId);
+  if (known) {
+    const version = await ctx.connections.call(profileId, (c) =>
+      c.getVersion(strategyId, known.id, { orders: true, positions: true }),
+    );
+    ctx.store.versions.upsert(profileId, version, { syncedAt: ctx.now() });
+  }
+  const fresh = await ctx.connections.call(profileId, (c) =>
+    c.getStrategy(strategyId, { includePositions: true }),
+  );
+  ctx.store.strategies.upsert(profileId, fresh, { syncedAt: ctx.now() });
+  const plan = planOf(ctx, draft);
+  const target = plan.target;
+  const source = target ? ctx.store.versions.get(profileId, target.versionId) : null;
+  return {
+    planKey: plan.planKey,
+    profile: { name: profile.name, environment: profile.environment, baseUrl: profile.baseUrl },
+    strategy: strategyView(
+      ctx.store,
+      profileId,
+      ctx.store.strategies.get(profileId, strategyId)!,
+      runningVersionId(ctx, profileId, strategyId),
+    ),
+    target:
+      target && source
+        ? {
+            kind: 'known',
+            versionId: target.versionId,
+            executedAt: target.executedAt,
+            status: target.status,
+            origin: source.origin,
+          }
+        : { kind: 'unknown' },
+    check: plan.check,
+    positions: plan.prediction.positions,
+    oldCash: plan.prediction.oldCash,
+    newCash: plan.prediction.newCash,
+    changesNothing: plan.prediction.changesNothing,
+    earlierVersionId: ctx.store.predictions.latestForDraft(draftId)?.versionId ?? null,
+  };
+}
+
+/**
+ * The request to send for a confirmed draft, after checking that it is still the one the
+ * manager confirmed; records the prediction before anything is sent. A confirmed request reads
+ * the strategy once more first: a change made elsewhere while the dialog was open shows in its
+ * holdings or its update time, and the manager sees the new confirmation instead.
+ */
+export async function confirmedRequest(
+  ctx: DeskContext,
+  draft: Draft,
+  confirmation: Confirmation | undefined,
+): Promise<{ body: ExecuteRequest; predictionId: string }> {
+  if (confirmation) {
+    const fresh = await ctx.connections.call(draft.profileId, (c) =>
+      c.getStrategy(draft.strategyId, { includePositions: true }),
+    );
+    ctx.store.strategies.upsert(draft.profileId, fresh, { syncedAt: ctx.now() });
+  }
+  const plan = planOf(ctx, draft);
+  if (confirmation) {
+    if (confirmation.planKey !== plan.planKey)
+      throw new DeskError({
+        kind: 'confirmation-outdated',
+        message:
+          'The draft, the holdings or the known target changed since the confirmation was ' +
+          'shown (another window may have executed). Nothing was sent; open the confirmation ' +
+          'again to see what executing does now.',
+      });
+    if (plan.check && !plan.check.fits && !confirmation.acknowledgedStale)
+      throw new DeskError({
+        kind: 'stale-not-acknowledged',
+        message:
+          'The holdings do not fit the known target: acknowledge that the strategy may have ' +
+          'been changed elsewhere before executing. Nothing was sent.',
+      });
+    const earlier = ctx.store.predictions.latestForDraft(draft.id)?.versionId ?? null;
+    if (earlier !== null && confirmation.againAfter !== earlier)
+      throw new DeskError({
+        kind: 'executed-before',
+        message: `This draft was already executed as version ${earlier}. Nothing was sent; choose "Execute again" to execute it once more.`,
+        details: { versionId: earlier },
+      });
+  }
+  const targetState: TargetState = !plan.target
+    ? 'unknown'
+    : plan.check && !plan.check.fits
+      ? 'stale'
+      : 'known';
+  const record = ctx.store.predictions.record({
+    profileId: draft.profileId,
+    strategyId: draft.strategyId,
+    draftId: draft.id,
+    requestBody: JSON.stringify(plan.prediction.body),
+    knownVersionId: plan.target?.versionId ?? null,
+    targetState,
+    prediction: plan.prediction.positions,
+  });
+  return { body: plan.prediction.body, predictionId: record.id };
+}
+
+/** Links the prediction to its journal entry; after a 202, compares and records the answer. */
+export function settlePrediction(
+  ctx: DeskContext,
+  predictionId: string,
+  journalId: string | null,
+  version: Version | null,
+): void {
+  if (journalId) ctx.store.predictions.linkJournal(predictionId, journalId);
+  if (version) answerPrediction(ctx, predictionId, version);
+}
+
+/** After a retried execution's 202: the prediction made when it was first confirmed. */
+export function settleRetry(ctx: DeskContext, journalId: string, version: Version): void {
+  const record = ctx.store.predictions.forJournal(journalId);
+  if (record && record.versionId === null) answerPrediction(ctx, record.id, version);
+}
+
+function answerPrediction(ctx: DeskContext, predictionId: string, version: Version): void {
+  const record = ctx.store.predictions.get(predictionId);
+  if (!record) return;
+  const differences = comparePrediction(record.prediction, version.positions ?? []);
+  ctx.store.predictions.recordAnswer(predictionId, version.id, differences);
+}
+
+export function predictionOutcome(
+  ctx: DeskContext,
+  profileId: string,
+  versionId: string,
+): PredictionOutcomeView | null {
+  const record = ctx.store.predictions.forVersion(profileId, versionId);
+  if (!record || record.versionId === null || record.differences === null) return null;
+  return {
+    versionId: record.versionId,
+    targetState: record.targetState,
+    knownVersionId: record.knownVersionId,
+    differences: record.differences,
+    comparedAt: record.comparedAt ?? record.createdAt,
+  };
+}
+
+/**
+ * When a version the app follows ends: reads the strategy at once and, when that version is the
+ * known target, notes the strategy's update time as the one it settled on. A version whose orders
+ * carry no end time (all IGNORED, or none) is then still told apart from a later change made
+ * elsewhere. Offline or refused, nothing is noted and such a target stays in doubt.
+ */
+export async function settleTarget(
+  store: DeskContext['store'],
+  connections: DeskContext['connections'],
+  now: () => string,
+  ended: { profileId: string; strategyId: string; versionId: string },
+): Promise<void> {
+  const { profileId, strategyId, versionId } = ended;
+  if (!store.strategies.get(profileId, strategyId)) return;
+  const fresh = await connections
+    .call(profileId, (c) => c.getStrategy(strategyId, { includePositions: true }))
+    .catch(() => null);
+  if (!fresh) return;
+  store.strategies.upsert(profileId, fresh, { syncedAt: now() });
+  if (store.versions.latestExecuted(profileId, strategyId)?.id === versionId)
+    store.predictions.recordBaseline(profileId, strategyId, versionId, fresh.updated_at);
+}
