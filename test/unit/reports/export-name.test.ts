@@ -18,7 +18,9 @@ describe('the suggested name of a date-range export', () => {
 
   it('names versions and strategies by their ids', () => {
     const id = '00000000-0000-4000-8000-000000000001';
-    expect(suggestedName({ kind: 'version', versionId: id })).toBe(`orders-version-${id}.csv`);
+    expect(suggestedName({ kind: 'version', strategyId: id, versionId: id })).toBe(
+      `orders-version-${id}.csv`,
+    );
     expect(suggestedName({ kind: 'strategy', strategyId: id })).toBe(`orders-strategy-${id}.csv`);
   });
 });
