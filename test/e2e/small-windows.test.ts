@@ -117,14 +117,35 @@ describe('small windows, light and dark', () => {
               true,
             );
           expect(grid.scroller.x + grid.scroller.width).toBeLessThanOrEqual(size.width);
+          expect(grid.roomForScrollbar, 'the columns leave room for a scrollbar').toBe(true);
+          expect(grid.clippedHeaders, 'column headers cut short').toEqual([]);
 
-          // A version in detail: its header whole, the reason column as wide as it needs.
+          // The versions list, then a version in detail: its header whole, the reason column as
+          // wide as it needs.
           await openStrategyTab(page, 'Fresh Start', 'Versions');
+          const list = page.getByRole('table', { name: 'Versions, newest first' });
+          await list.waitFor();
+          await screenshot(page, name('3-versions'));
+          const listBox = (await list.boundingBox())!;
+          expect(listBox.x + listBox.width, 'versions list inside the window').toBeLessThanOrEqual(
+            size.width,
+          );
+          expect(
+            await list.evaluate(
+              (t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth,
+            ),
+            'versions list without a sideways scroll',
+          ).toBe(true);
           await page
             .getByRole('button', { name: `Open version ${synthetic.id.slice(0, 8)}` })
             .click();
           await page.getByRole('table', { name: `Orders of version ${synthetic.id}` }).waitFor();
-          await screenshot(page, name('3-version'));
+          await screenshot(page, name('3-version-detail'));
+          const failedCount = synthetic.orders!.filter((o) => o.status === 'FAILED').length;
+          const ignoredCount = synthetic.orders!.filter((o) => o.status === 'IGNORED').length;
+          await page
+            .getByText(`${failedCount} failed and ${ignoredCount} ignored orders in this version`)
+            .waitFor();
           const version = await layoutOf(page).versionDetail();
           expect(version.headerClipped, 'version header clipped').toBe(false);
           expect(version.headerRight).toBeLessThanOrEqual(size.width);

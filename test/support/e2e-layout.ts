@@ -69,7 +69,13 @@ export function layoutOf(page: Page) {
         const header: Record<string, ReturnType<typeof box>> = {};
         for (const th of table.querySelectorAll('thead th'))
           header[th.textContent!.trim() || '(none)'] = box(th);
-        return { scroller: box(scroller), header, rowsInView };
+        // Headless Chromium hides scrollbars; a window on Windows or Linux shows a 17 px one.
+        const roomForScrollbar =
+          scroller.clientWidth - parseFloat(getComputedStyle(table).minWidth || '0') >= 17;
+        const clippedHeaders = [...table.querySelectorAll<HTMLElement>('thead th')]
+          .filter((th) => th.scrollWidth > th.clientWidth + 1)
+          .map((th) => th.textContent!.trim());
+        return { scroller: box(scroller), header, rowsInView, roomForScrollbar, clippedHeaders };
       }),
 
     /** The version detail: its header bar, and the reasons cut short while the table has room. */

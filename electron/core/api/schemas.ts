@@ -27,7 +27,7 @@ export function parseBody<T>(schema: z.ZodType<T>, text: string, operation: Oper
     const all = parsed.error.issues;
     throw badResponse(
       operation,
-      all.slice(0, 5).map((i) => `${i.path.length ? fieldName(i.path) : '(body)'}: ${i.message}`),
+      all.slice(0, 5).map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`),
       { plain: plainIssue(all[0]!, json), count: all.length },
     );
   }
