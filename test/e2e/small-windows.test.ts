@@ -101,6 +101,9 @@ describe('small windows, light and dark', () => {
           expect(await keychain.getAttribute('title')).toContain(DBUS_REASON);
           await expectStatusBarReadable(page, size);
           await screenshot(page, name('1-overview'));
+          expect(await layoutOf(page).sideways(), name('1-overview') + ' scrolls sideways').toBe(
+            false,
+          );
 
           // Drafts: nine of them; the list stays in its bounded area and the editor has room.
           await page.getByRole('tab', { name: 'Drafts' }).click();
@@ -110,6 +113,9 @@ describe('small windows, light and dark', () => {
             .click();
           await page.getByRole('heading', { name: 'Big', level: 2 }).waitFor();
           await screenshot(page, name('2-drafts'));
+          expect(await layoutOf(page).sideways(), name('2-drafts') + ' scrolls sideways').toBe(
+            false,
+          );
           const grid = await layoutOf(page).draftGrid();
           expect(grid.rowsInView, 'draft rows fully in view').toBeGreaterThanOrEqual(size.gridRows);
           for (const column of ['Lock', 'Remove'])
@@ -126,6 +132,9 @@ describe('small windows, light and dark', () => {
           const list = page.getByRole('table', { name: 'Versions, newest first' });
           await list.waitFor();
           await screenshot(page, name('3-versions'));
+          expect(await layoutOf(page).sideways(), name('3-versions') + ' scrolls sideways').toBe(
+            false,
+          );
           const listBox = (await list.boundingBox())!;
           expect(listBox.x + listBox.width, 'versions list inside the window').toBeLessThanOrEqual(
             size.width,
@@ -141,6 +150,10 @@ describe('small windows, light and dark', () => {
             .click();
           await page.getByRole('table', { name: `Orders of version ${synthetic.id}` }).waitFor();
           await screenshot(page, name('3-version-detail'));
+          expect(
+            await layoutOf(page).sideways(),
+            name('3-version-detail') + ' scrolls sideways',
+          ).toBe(false);
           const failedCount = synthetic.orders!.filter((o) => o.status === 'FAILED').length;
           const ignoredCount = synthetic.orders!.filter((o) => o.status === 'IGNORED').length;
           await page
@@ -154,11 +167,23 @@ describe('small windows, light and dark', () => {
           await page.getByRole('tab', { name: 'Reports' }).click();
           await page.getByRole('form', { name: 'Export orders' }).waitFor();
           await screenshot(page, name('4-reports'));
+          expect(await layoutOf(page).sideways(), name('4-reports') + ' scrolls sideways').toBe(
+            false,
+          );
 
           await page.getByRole('button', { name: 'Profile settings' }).click();
           await page.getByText(DBUS_REASON).first().waitFor();
           await screenshot(page, name('5-profile'));
+          expect(await layoutOf(page).sideways(), name('5-profile') + ' scrolls sideways').toBe(
+            false,
+          );
           await expectStatusBarReadable(page, size);
+
+          // Adding a profile: the two ways in, side by side.
+          await page.getByRole('button', { name: 'Add profile' }).click();
+          await page.getByRole('button', { name: 'Try the built-in sandbox' }).waitFor();
+          await screenshot(page, name('6-add-profile'));
+          expect(await layoutOf(page).sideways(), 'add profile scrolls sideways').toBe(false);
 
           expect(problems).toEqual([]);
           await context.close();

@@ -27,6 +27,13 @@ export const within = (b: Box, outer: Box | { width: number; height: number }): 
 
 export function layoutOf(page: Page) {
   return {
+    /** True when the main area scrolls sideways: something is wider than the window allows. */
+    sideways: () =>
+      page.evaluate(() => {
+        const main = document.querySelector<HTMLElement>('main .content')!;
+        return main.scrollWidth > main.clientWidth + 1;
+      }),
+
     /** The status bar's items in order: name, box, and whether their text is cut. */
     statusItems: () =>
       page.evaluate(() =>
