@@ -164,7 +164,11 @@ describe('the profile form checks before it saves', () => {
       await page.getByRole('button', { name: 'Test connection' }).click();
       const status = page.getByRole('contentinfo', { name: 'Status' });
       await status.getByText('Profile problem').waitFor();
-      expect(await status.textContent()).toContain("The service refused this profile's client id");
+      // A short state in the bar; the service's refusal in full on hover.
+      const connection = status.locator('[data-status-item="connection"]');
+      expect(await connection.getAttribute('title')).toContain(
+        "The service refused this profile's client id",
+      );
       expect(await status.textContent()).not.toContain('Online');
       await screenshot(page, 'e2e-profile-checks-04-status-problem');
 

@@ -82,7 +82,9 @@ describe('the Reports tab', () => {
     await form.getByLabel('To (included)').fill(nextYear);
     await form.getByRole('button', { name: 'Export CSV' }).click();
     await form.getByText(/Saved [\d,]+ orders/).waitFor();
-    await expect.poll(() => path.textContent()).toMatch(/orders-2019-\d\d-\d\d-to-/);
+    await expect
+      .poll(() => path.textContent())
+      .toMatch(new RegExp(`orders-2019-12-01-to-${nextYear}\\.csv$`));
     const rangeCsv = csvAt((await path.textContent())!.trim());
     const strategies = new Set(rangeCsv.slice(1).map((r) => r[col('strategy_id')]));
     expect(strategies).toEqual(

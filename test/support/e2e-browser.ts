@@ -1,20 +1,22 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findChromium, realSystem } from './chromium-finder';
 
-/** Debian's chromium by default; CHROMIUM_PATH names another Chromium or Chrome (macOS, Windows). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** The Chromium the e2e tests drive (see chromium-finder.ts for where it is looked for). */
+export const chromiumLookup = findChromium(realSystem());
 export const chromiumPart = {
   name: 'Chromium',
-  available: existsSync(CHROMIUM_PATH),
-  why: `${CHROMIUM_PATH} is missing (Debian package chromium, or set CHROMIUM_PATH)`,
+  available: chromiumLookup.found,
+  why: chromiumLookup.found ? undefined : chromiumLookup.why,
 };
 
-/** Debian's Chromium as root in a container: these flags are the ones that work here. */
+/** Flags that work everywhere, including as root in a container (no sandbox there). */
 export function launchChromium(): Promise<Browser> {
+  if (!chromiumLookup.found) throw new Error(`Chromium is not available: ${chromiumLookup.why}`);
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: chromiumLookup.path,
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -11,7 +11,10 @@ export const strategyResponse = z.object({ data: strategy });
 export const versionResponse = z.object({ data: version });
 export { tokenResponse };
 
-/** Parse JSON text against a schema; any failure is a bad_response naming where it broke. */
+/**
+ * Parse JSON text against a schema; any failure is a bad_response naming, in plain words, the
+ * first field that broke. The parser's own words stay in `details.issues` for the disclosure.
+ */
 export function parseBody<T>(schema: z.ZodType<T>, text: string, operation: Operation): T {
   let json: unknown;
   try {
@@ -21,27 +24,64 @@ export function parseBody<T>(schema: z.ZodType<T>, text: string, operation: Oper
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
+    const all = parsed.error.issues;
     throw badResponse(
       operation,
-      parsed.error.issues
-        .slice(0, 5)
-        .map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`),
+      all.slice(0, 5).map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`),
+      { plain: plainIssue(all[0]!, json), count: all.length },
     );
   }
   return parsed.data;
 }
 
+/** A field's place in the answer as a reader writes it: data.orders[3].quantity. */
+function fieldName(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`))
+    .join('');
+}
+
+const KIND_OF: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+};
+
+/** One schema problem in plain words: which field, and whether it is missing or of another kind. */
+function plainIssue(issue: z.core.$ZodIssue, json: unknown): string {
+  if (issue.path.length === 0) return 'the answer is not an object of the expected form';
+  let value: unknown = json;
+  for (const key of issue.path) value = (value as Record<PropertyKey, unknown> | null)?.[key];
+  const field = fieldName(issue.path);
+  if (value === undefined) return `${field} is missing`;
+  if (issue.code === 'invalid_type') {
+    const kind = KIND_OF[issue.expected];
+    return kind ? `${field} is not ${kind}` : `${field} is not of the expected kind`;
+  }
+  return `${field} has a value the app does not accept`;
+}
+
+/**
+ * An answer the app cannot use. `issues` are kept as details; the message shows `plain` (by
+ * default the first issue) and how many problems (`count`, by default the issues) follow it.
+ */
 export function badResponse(
   operation: Operation,
   issues: string[],
-  extra: { ambiguous?: boolean; status?: number } = {},
+  extra: { ambiguous?: boolean; status?: number; plain?: string; count?: number } = {},
 ): ServiceError {
+  const plain = extra.plain ?? issues[0] ?? 'it is not of the documented form';
+  const others = (extra.count ?? issues.length) - 1;
+  const more = others > 0 ? ` (and ${others} more ${others === 1 ? 'problem' : 'problems'})` : '';
   return new ServiceError({
     kind: 'bad_response',
     operation,
     status: extra.status,
     ambiguous: extra.ambiguous ?? false,
-    message: `The service answered in an unexpected form (${issues.join('; ')})`,
+    message: `The service's answer could not be read: ${plain}${more}`,
     details: { issues },
   });
 }

@@ -8,15 +8,26 @@ import type { DeskContext } from './context';
 /** Where an export goes: the desktop shell asks with a save dialog; null means cancelled. */
 export type ChooseExportPath = (suggestedName: string) => Promise<string | null>;
 
-function suggestedName(selection: ReportSelection): string {
-  const day = (iso: string) => iso.slice(0, 10);
+/** A calendar day in the local time the manager typed it in, as YYYY-MM-DD. */
+function localDay(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/**
+ * The file name the save dialog offers. A range runs from the first day's local midnight up to the
+ * midnight after the last day (exclusive), so the name's last day is the one just before `to`.
+ */
+export function suggestedName(selection: ReportSelection): string {
   switch (selection.kind) {
     case 'version':
       return `orders-version-${selection.versionId}.csv`;
     case 'strategy':
       return `orders-strategy-${selection.strategyId}.csv`;
     case 'range':
-      return `orders-${day(selection.from)}-to-${day(selection.to)}.csv`;
+      return `orders-${localDay(new Date(selection.from))}-to-${localDay(
+        new Date(Date.parse(selection.to) - 1),
+      )}.csv`;
   }
 }
 

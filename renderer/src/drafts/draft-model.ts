@@ -133,8 +133,12 @@ export class DraftModel {
     return this.reanalyze([index]);
   }
 
-  /** Several rows at once (paste, import, rescale, set to 0, add, remove): one undo step. */
+  /**
+   * Several rows at once (paste, import, set to 0, add, remove): one undo step. An edit that
+   * leaves every row as it was records nothing, so no undo step ever changes nothing.
+   */
   replaceAll(next: readonly DraftRow[], keys?: readonly number[]): ModelChange {
+    if (this.sameRows(next, keys)) return NO_CHANGE;
     const step: Step = {
       kind: 'all',
       before: this.rows.slice(),
@@ -145,6 +149,18 @@ export class DraftModel {
     this.record(step);
     this.redoSteps.length = 0;
     return this.applyAll(step.after, step.afterKeys);
+  }
+
+  /** New weights for every row (a rescale): the rows keep their keys; one undo step. */
+  setWeights(weights: readonly string[]): ModelChange {
+    if (weights.length !== this.rows.length)
+      throw new Error(`${weights.length} weights for ${this.rows.length} rows`);
+    return this.replaceAll(
+      this.rows.map((row, i) =>
+        row.weight === weights[i] ? row : { ...row, weight: weights[i]! },
+      ),
+      this.keys,
+    );
   }
 
   insertRow(at: number, row: DraftRow): ModelChange {
@@ -168,10 +184,15 @@ export class DraftModel {
   }
 
   /**
-   * Rows read from a paste or an import: a symbol already in the draft gets the new weight,
-   * others are added at the end. Answers the indexes written, for the caller to point at.
+   * Rows read from a paste or an import: a symbol already in the draft gets the new weight.
+   * Other symbols fill the blank rows from `from` on (the focused row, when it is blank), as a
+   * spreadsheet would, and the rest follow them; without a blank focused row they are added at
+   * the end.
    */
-  mergeRows(incoming: readonly { symbol: string; weight: string }[]): {
+  mergeRows(
+    incoming: readonly { symbol: string; weight: string }[],
+    from: number | null = null,
+  ): {
     change: ModelChange;
     updated: number;
     added: number;
@@ -183,20 +204,30 @@ export class DraftModel {
       const symbol = normalizeSymbol(row.symbol);
       if (symbol && !bySymbol.has(symbol)) bySymbol.set(symbol, i);
     });
+    const isBlank = (i: number) => rows[i]!.symbol.trim() === '' && rows[i]!.weight.trim() === '';
+    // Where the next new symbol goes: into a blank row at `at`, or inserted at `at`.
+    let at = from !== null && from < rows.length && isBlank(from) ? from : rows.length;
     let updated = 0;
     let added = 0;
     for (const row of incoming) {
       const symbol = normalizeSymbol(row.symbol);
-      const at = bySymbol.get(symbol);
-      if (at !== undefined) {
-        if (rows[at]!.weight !== row.weight) updated++;
-        rows[at] = { ...rows[at]!, weight: row.weight };
-      } else {
-        bySymbol.set(symbol, rows.length);
-        rows.push({ symbol, weight: row.weight, locked: false });
-        keys.push(this.nextKey++);
-        added++;
+      const existing = bySymbol.get(symbol);
+      if (existing !== undefined) {
+        if (rows[existing]!.weight !== row.weight) updated++;
+        rows[existing] = { ...rows[existing]!, weight: row.weight };
+        continue;
       }
+      const fresh = { symbol, weight: row.weight, locked: false };
+      if (at < rows.length && isBlank(at)) {
+        rows[at] = { ...fresh, locked: rows[at]!.locked };
+      } else {
+        rows.splice(at, 0, fresh);
+        keys.splice(at, 0, this.nextKey++);
+        for (const [s, i] of bySymbol) if (i >= at) bySymbol.set(s, i + 1);
+      }
+      bySymbol.set(symbol, at);
+      at++;
+      added++;
     }
     return { change: this.replaceAll(rows, keys), updated, added };
   }
@@ -240,6 +271,15 @@ export class DraftModel {
     this.rows = rows.slice();
     this.keys = keys.slice();
     return this.reanalyze(null);
+  }
+
+  private sameRows(next: readonly DraftRow[], keys?: readonly number[]): boolean {
+    if (next.length !== this.rows.length) return false;
+    if (keys && keys.some((key, i) => key !== this.keys[i])) return false;
+    return next.every((row, i) => {
+      const now = this.rows[i]!;
+      return row.symbol === now.symbol && row.weight === now.weight && row.locked === now.locked;
+    });
   }
 
   private keyFor(row: DraftRow, i: number): number {

@@ -156,7 +156,7 @@ describe('reads against the sandbox', () => {
     await h.admin('PUT', '/sandbox/faults', { wrong_types_next: 1 });
     const wrong = await fail(c.getStrategy(CORE_EQUITY, { includePositions: true }));
     expect(wrong.kind).toBe('bad_response');
-    expect(wrong.message).toMatch(/^The service answered in an unexpected form/);
+    expect(wrong.message).toMatch(/^The service's answer could not be read: /);
     expect((await c.getStrategy(CORE_EQUITY)).id).toBe(CORE_EQUITY);
   });
 });

@@ -182,7 +182,7 @@ describe('mapping answers to errors', () => {
   it('wrong types and malformed JSON on success are bad_response', async () => {
     const wrong = await failWith((r) => r.code(200).send({ data: { id: 5 } }));
     expect(wrong.kind).toBe('bad_response');
-    expect(wrong.message).toMatch(/^The service answered in an unexpected form/);
+    expect(wrong.message).toMatch(/^The service's answer could not be read: /);
     await f?.close();
     const malformed = await failWith((r) => r.code(200).type('application/json').send('{"data":'));
     expect(malformed.kind).toBe('bad_response');

@@ -71,6 +71,57 @@ describe('DraftModel', () => {
     expectMatchesOneShot(model);
   });
 
+  it('a paste into a blank focused row fills it and the rows after, leaving no blank behind', () => {
+    const model = new DraftModel(
+      [row('AAPL', '15'), row('', ''), row('MSFT', '10')],
+      target,
+      holdings,
+    );
+    const keys = model.keys.slice();
+    const { updated, added } = model.mergeRows(
+      [
+        { symbol: 'GOOGL', weight: '3' },
+        { symbol: 'aapl', weight: '5' },
+        { symbol: 'TSLA', weight: '2' },
+      ],
+      1,
+    );
+    expect({ updated, added }).toEqual({ updated: 1, added: 2 });
+    expect(model.rows).toEqual([
+      row('AAPL', '5'),
+      row('GOOGL', '3'),
+      row('TSLA', '2'),
+      row('MSFT', '10'),
+    ]);
+    // The blank row became GOOGL (same key); TSLA is new; AAPL and MSFT keep theirs.
+    expect([model.keys[0], model.keys[1], model.keys[3]]).toEqual(keys);
+    model.undo();
+    expect(model.rows).toEqual([row('AAPL', '15'), row('', ''), row('MSFT', '10')]);
+    expectMatchesOneShot(model);
+  });
+
+  it('a paste from a row that is not blank adds new symbols at the end', () => {
+    const model = new DraftModel([row('AAPL', '15'), row('MSFT', '10')], target, holdings);
+    model.mergeRows([{ symbol: 'GOOGL', weight: '3' }], 0);
+    expect(model.rows).toEqual([row('AAPL', '15'), row('MSFT', '10'), row('GOOGL', '3')]);
+  });
+
+  it('a rescale is one undo step, and one that changes nothing records none', () => {
+    const model = new DraftModel([row('AAPL', '15'), row('MSFT', '10')], target, holdings);
+    const keys = model.keys.slice();
+    model.setCell(0, 'weight', '20', 1);
+    expect(model.setWeights(['60', '30']).structural).toBe(true);
+    expect(model.keys).toEqual(keys);
+    // Rescaling again to the same total gives the same weights: nothing to undo.
+    expect(model.setWeights(['60', '30'])).toEqual({ structural: false, rows: [] });
+    model.undo();
+    expect(model.rows.map((r) => r.weight)).toEqual(['20', '10']);
+    model.undo();
+    expect(model.rows.map((r) => r.weight)).toEqual(['15', '10']);
+    expect(model.canUndo).toBe(false);
+    expectMatchesOneShot(model);
+  });
+
   it('a lock change is reported (the row re-renders and is saved) without touching weights', () => {
     const model = new DraftModel([row('AAPL', '15')], target, holdings);
     const revision = model.revision;
