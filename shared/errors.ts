@@ -140,7 +140,8 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
     'What executing does has changed since the confirmation was shown: nothing was sent; open it again.',
   'stale-not-acknowledged':
     'The strategy may have been changed elsewhere: acknowledge it before executing. Nothing was sent.',
-  'executed-before': 'This draft was already executed: choose "Execute again" to execute it once more.',
+  'executed-before':
+    'This draft was already executed: choose "Execute again" to execute it once more.',
   'not-found': 'This is not in the app.',
   internal: 'Something went wrong inside the app. Please try again.',
   network: 'The service cannot be reached.',

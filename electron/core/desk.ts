@@ -249,7 +249,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   executions.reconcileAtStartup();
   await sandbox
     .resume()
-    .catch((error: unknown) => log.error('The built-in sandbox could not resume', errorFields(error)));
+    .catch((error: unknown) =>
+      log.error('The built-in sandbox could not resume', errorFields(error)),
+    );
   for (const v of store.versions.listActive()) {
     tracker.track({
       profileId: v.profile_id,
