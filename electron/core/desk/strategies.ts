@@ -1,4 +1,5 @@
 import type { DeskHandlers } from '../../../shared/contract';
+import type { StrategyView } from '../../../shared/views';
 import type { DeskContext } from './context';
 import { notFound } from './errors';
 import { strategyView } from './views';
@@ -21,23 +22,34 @@ export function strategyHandlers(ctx: DeskContext): DeskHandlers['strategies'] {
     if (!stored) throw notFound('This strategy');
     return strategyView(ctx.store, profileId, stored, runningVersionId(ctx, profileId, strategyId));
   };
-  /** Refreshes under way, so the manager can cancel one that waits on a slow service. */
-  const refreshing = new Map<string, AbortController>();
+  /**
+   * Refreshes under way: a second refresh of the same strategy joins the one in flight (one
+   * request, one answer), and the manager can cancel it while it waits on a slow service.
+   */
+  const refreshing = new Map<
+    string,
+    { controller: AbortController; done: Promise<StrategyView> }
+  >();
   /** Reads the strategy with its holdings from the service; the cache changes only on success. */
-  const sync = async (profileId: string, strategyId: string) => {
+  const sync = (profileId: string, strategyId: string): Promise<StrategyView> => {
     const key = `${profileId}/${strategyId}`;
+    const running = refreshing.get(key);
+    if (running) return running.done;
     const controller = new AbortController();
-    refreshing.get(key)?.abort();
-    refreshing.set(key, controller);
-    try {
-      const strategy = await ctx.connections.call(profileId, (c) =>
-        c.getStrategy(strategyId, { includePositions: true, signal: controller.signal }),
-      );
-      ctx.store.strategies.upsert(profileId, strategy, { syncedAt: ctx.now() });
-      return view(profileId, strategyId);
-    } finally {
-      if (refreshing.get(key) === controller) refreshing.delete(key);
-    }
+    // Started on the next microtask, so it is registered before it can settle.
+    const done = Promise.resolve().then(async () => {
+      try {
+        const strategy = await ctx.connections.call(profileId, (c) =>
+          c.getStrategy(strategyId, { includePositions: true, signal: controller.signal }),
+        );
+        ctx.store.strategies.upsert(profileId, strategy, { syncedAt: ctx.now() });
+        return view(profileId, strategyId);
+      } finally {
+        refreshing.delete(key);
+      }
+    });
+    refreshing.set(key, { controller, done });
+    return done;
   };
 
   return {
@@ -57,7 +69,7 @@ export function strategyHandlers(ctx: DeskContext): DeskHandlers['strategies'] {
     refresh: ({ profileId, strategyId }) => sync(profileId, strategyId),
     /** Stops a refresh under way (it fails with kind `cancelled`); the cache keeps the last sync. */
     async cancelRefresh({ profileId, strategyId }) {
-      refreshing.get(`${profileId}/${strategyId}`)?.abort();
+      refreshing.get(`${profileId}/${strategyId}`)?.controller.abort();
       return { ok: true as const };
     },
     async get({ profileId, strategyId }) {

@@ -11,6 +11,8 @@ import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/d
  * browser host comes back before any of the slow service calls made before it.
  */
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
+/** The built-in sandbox profile's strategies: one slow read each (a second refresh joins the first). */
+const STRATEGIES = [CORE, DEMO_STRATEGY_IDS.dividendGrowth, DEMO_STRATEGY_IDS.freshStart];
 /** The service's delay on every request (60 s in the report; shorter here). */
 const LATENCY_MS = 8_000;
 /** Chromium opens at most six HTTP/1.1 connections to one host; so does this client. */
@@ -66,9 +68,10 @@ describe('local work never waits on the network', () => {
 
     const finished: string[] = [];
     const before = await apiRequests();
+    // Six slow calls from the page (two per strategy), as many as the browser has connections.
     const refreshes = Array.from({ length: 6 }, (_, i) =>
       bridge.strategies
-        .refresh({ profileId, strategyId: CORE })
+        .refresh({ profileId, strategyId: STRATEGIES[i % STRATEGIES.length]! })
         .then(() => finished.push(`refresh ${i}`)),
     );
     // Slow calls are at the service (waiting out its latency) before the save is made.
