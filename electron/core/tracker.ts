@@ -1,5 +1,6 @@
 import type { Version, VersionStatus } from '../../shared/domain/resources';
 import { TERMINAL_VERSION_STATUSES } from '../../shared/domain/resources';
+import { sleep } from './api/retry';
 
 /** One version being followed until its rebalance ends. */
 export interface TrackedVersion {
@@ -258,7 +259,7 @@ export class VersionTracker {
         delay = Math.min(this.backoff.maxMs, delay * this.backoff.factor);
         if (needsCredentials) continue;
       }
-      await pause(delay, this.waitSignal(loop));
+      await sleep(delay, this.waitSignal(loop));
     }
   }
 }
@@ -266,18 +267,4 @@ export class VersionTracker {
 function stop(loop: Loop | undefined): void {
   loop?.controller.abort();
   loop?.wait.abort();
-}
-
-/** Waits `ms`, or less when the signal fires. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
