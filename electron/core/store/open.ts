@@ -12,6 +12,7 @@ import { draftsRepository, type DraftsRepository } from './repositories/drafts';
 import { journalRepository, type JournalRepository } from './repositories/journal';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
 import {
+  iterateOrderReportLines,
   iterateOrderReportRows,
   type OrderReportQuery,
   type OrderReportRow,
@@ -46,6 +47,8 @@ export interface Store {
       query: OrderReportQuery,
       options: { raw: true },
     ): Generator<(string | null)[], void, undefined>;
+    /** The export's path: lines for writeOrderReportLines, see repositories/reports.ts. */
+    iterateOrderReportLines(query: OrderReportQuery): Generator<string, void, undefined>;
   };
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T;
@@ -98,6 +101,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
           query,
           opts as { raw: true },
         )) as Store['reports']['iterateOrderReportRows'],
+      iterateOrderReportLines: (query) => iterateOrderReportLines(path, nativeBinding, query),
     },
     transaction: (fn) => db.transaction(fn)(),
     close: () => db.close(),
