@@ -17,13 +17,7 @@ import {
   type RetryPolicy,
   type WaitInfo,
 } from './retry';
-import {
-  ValidatedBodies,
-  badResponse,
-  parseBody,
-  strategyResponse,
-  versionResponse,
-} from './schemas';
+import { badResponse, parseBody, strategyResponse, versionResponse } from './schemas';
 import { TokenManager, type TokenInfo } from './token-manager';
 
 /**
@@ -43,8 +37,6 @@ export interface ServiceClientOptions {
   onWait?: (info: WaitInfo) => void;
   /** For tests: the jitter source. */
   random?: () => number;
-  /** Skip the second zod pass for a body identical to one already validated (default true). */
-  memoizeValidation?: boolean;
 }
 
 export interface ExecuteResult {
@@ -67,7 +59,6 @@ export class ServiceClient {
   private readonly policy: RetryPolicy;
   private readonly onWait?: (info: WaitInfo) => void;
   private readonly random: () => number;
-  private readonly bodies: ValidatedBodies | undefined;
   private closed = false;
 
   constructor(options: ServiceClientOptions) {
@@ -93,7 +84,6 @@ export class ServiceClient {
     this.onWait = options.onWait;
     this.random = options.random ?? Math.random;
     this.agent = createAgent(this.timeouts);
-    this.bodies = options.memoizeValidation === false ? undefined : new ValidatedBodies();
     this.tokens = new TokenManager({
       clientId: options.clientId,
       getSecret: options.getSecret,
@@ -251,9 +241,7 @@ export class ServiceClient {
   }
 
   private parse<T>(schema: z.ZodType<T>, text: string, operation: Operation): T {
-    return this.bodies
-      ? this.bodies.parse(schema, text, operation)
-      : parseBody(schema, text, operation);
+    return parseBody(schema, text, operation);
   }
 
   private async readVersion(path: string, orders: boolean, positions: boolean): Promise<Version> {

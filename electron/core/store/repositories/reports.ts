@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { toUtcTimestamp } from '../../../../shared/domain/resources';
 import type { OrderReportColumn, OrderReportRow } from '../../reports/columns';
 import { formatOrderReportRow } from '../../reports/format';
 import { OrderReportLines, joinedOrderReportCellsSql } from '../../reports/lines';
@@ -57,9 +58,12 @@ function statementFor(db: Database.Database, query: OrderReportQuery, select = S
     stmt: db.prepare(
       `${select} WHERE v.profile_id = ? AND v.executed_at >= ? AND v.executed_at < ? ${ORDER_BY}${tail}`,
     ),
-    args: [query.profileId, query.from, query.to],
+    // Stored timestamps are UTC text; bounds given with an offset are the same instants in UTC.
+    args: [query.profileId, utc(query.from), utc(query.to)],
   };
 }
+
+const utc = (bound: string) => toUtcTimestamp(bound) ?? bound;
 
 function openReader(path: string, nativeBinding: string | undefined): Database.Database {
   return new Database(path, {
