@@ -35,6 +35,40 @@ export function formatDecimal(value: Decimal): string {
   return value.toFixed();
 }
 
+/**
+ * An exact running sum of decimal strings, kept as one BigInt of units of its finest place: a
+ * sum of 10,000 values costs a few milliseconds, where Decimal arithmetic costs tens.
+ */
+export class DecimalSum {
+  private units = 0n;
+  /** Places of the finest addend so far: the sum has no more than these. */
+  places = 0;
+
+  add(value: string): void {
+    if (!DECIMAL_PATTERN.test(value))
+      throw new RangeError(`"${value}" ${describeBadDecimal(value)}`);
+    const dot = value.indexOf('.');
+    const places = dot === -1 ? 0 : value.length - dot - 1;
+    let units = BigInt(dot === -1 ? value : value.slice(0, dot) + value.slice(dot + 1));
+    if (places > this.places) {
+      this.units *= 10n ** BigInt(places - this.places);
+      this.places = places;
+    } else if (places < this.places) units *= 10n ** BigInt(this.places - places);
+    this.units += units;
+  }
+
+  /** The sum with `places` decimals (at least its own): exact, never rounded. */
+  toFixed(places: number = this.places): string {
+    const at = Math.max(places, this.places);
+    const units = this.units * 10n ** BigInt(at - this.places);
+    const negative = units < 0n;
+    const digits = (negative ? -units : units).toString().padStart(at + 1, '0');
+    const whole = digits.slice(0, digits.length - at);
+    const text = at === 0 ? whole : `${whole}.${digits.slice(digits.length - at)}`;
+    return negative ? `-${text}` : text;
+  }
+}
+
 function describeBadDecimal(input: string): string {
   if (input.trim() !== input) return 'has spaces around it';
   if (/^[+-]?(nan|infinity|inf)$/i.test(input)) return 'is not a number';

@@ -40,6 +40,8 @@ export interface Faults {
   token_lifetime_s: number;
   token_rate_limit: RateLimit | null;
   api_rate_limit: RateLimit | null;
+  /** Every API answer's timestamps written at this UTC offset in minutes (null: in UTC). */
+  timestamp_offset_minutes: number | null;
 }
 
 export const DEFAULT_TOKEN_LIFETIME_S = 3600;
@@ -59,6 +61,7 @@ export function defaultFaults(): Faults {
     token_lifetime_s: DEFAULT_TOKEN_LIFETIME_S,
     token_rate_limit: null,
     api_rate_limit: null,
+    timestamp_offset_minutes: null,
   };
 }
 

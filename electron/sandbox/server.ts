@@ -8,6 +8,7 @@ import { registerAdminRoutes } from './admin';
 import { registerApiRoutes } from './api-routes';
 import type { SandboxContext } from './context';
 import { consume, dripped, takeReply, truncated, withWrongTypes } from './faults';
+import { withOffsetTimestamps } from './offset-timestamps';
 import { oauthError, resourceError, routeKind } from './replies';
 import { registerTokenRoute } from './token-route';
 
@@ -90,6 +91,16 @@ export function buildServer(
       default:
         return;
     }
+  });
+
+  // Before the other answer faults, which may leave a body that no longer parses.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const minutes = ctx.faults.timestamp_offset_minutes;
+    if (minutes === null || routeKind(request.url) !== 'api' || typeof payload !== 'string')
+      return payload;
+    if (reply.statusCode < 200 || reply.statusCode > 299 || !payload.startsWith('{'))
+      return payload;
+    return JSON.stringify(withOffsetTimestamps(JSON.parse(payload), minutes));
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

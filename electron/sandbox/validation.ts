@@ -250,6 +250,7 @@ export const faultsPatch = z
     token_lifetime_s: z.int().min(1).max(31_536_000),
     token_rate_limit: rateLimit.nullable(),
     api_rate_limit: rateLimit.nullable(),
+    timestamp_offset_minutes: z.int().min(-1439).max(1439).nullable(),
   })
   .partial()
   .strict();

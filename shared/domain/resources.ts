@@ -10,13 +10,54 @@ import { ORDER_SIDES, ORDER_STATUSES, POSITION_ACTIONS, VERSION_STATUSES } from 
 export const decimalString = z.string().regex(DECIMAL_PATTERN, 'must be a decimal string');
 /** Any 8-4-4-4-12 hex id: the production service may use any UUID version. */
 export const uuid = z.guid();
-/**
- * ISO 8601 date-time, kept as sent (the sandbox sends microseconds and Z). A pattern rather
- * than a parse: it is checked on every field of every response, and a pattern is cheaper.
- */
+/** ISO 8601 date-time with a zone: Z or an offset (+02:00, +0200, -05:00). */
 export const ISO_TIMESTAMP =
-  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,9}))?)?(Z|([+-])([01]\d|2[0-3]):?([0-5]\d))$/;
+/** The one form the app stores and compares: UTC, microseconds, Z. Text order is time order. */
+const UTC_TIMESTAMP =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z$/;
+
+/**
+ * An ISO 8601 timestamp with any offset as the same instant in UTC, `YYYY-MM-DDTHH:MM:SS.ffffffZ`
+ * (microseconds kept; digits past the sixth dropped). Undefined for anything else, a day that
+ * does not exist (02-30) or an instant outside years 0000-9999.
+ */
+export function toUtcTimestamp(text: string): string | undefined {
+  if (UTC_TIMESTAMP.test(text)) return daysInMonth(text) ? text : undefined;
+  const m = ISO_TIMESTAMP.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, sec = '00', fraction = '', zone, sign, oh, om] = m;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  if (date.getUTCDate() !== Number(d)) return undefined;
+  const offset = zone === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  date.setUTCHours(Number(h), Number(mi) - offset, Number(sec));
+  const year = date.getUTCFullYear();
+  if (year < 0 || year > 9999) return undefined;
+  return `${date.toISOString().slice(0, 19)}.${fraction.padEnd(6, '0').slice(0, 6)}Z`;
+}
+
+function daysInMonth(utc: string): boolean {
+  const day = Number(utc.slice(8, 10));
+  if (day <= 28) return true;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(utc.slice(0, 4)), Number(utc.slice(5, 7)) - 1, day);
+  return date.getUTCDate() === day;
+}
+
+/** Any ISO 8601 timestamp with a zone, as given (the app's own views and requests). */
 export const timestamp = z.string().regex(ISO_TIMESTAMP, 'must be an ISO 8601 timestamp');
+
+/**
+ * A timestamp from the service, normalized on the way in: whatever offset it was sent with, the
+ * app keeps the UTC form, so timestamps compare as instants wherever they are compared as text.
+ */
+export const serviceTimestamp = z.string().transform((text, ctx) => {
+  const utc = toUtcTimestamp(text);
+  if (utc !== undefined) return utc;
+  ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 timestamp', input: text });
+  return z.NEVER;
+});
 
 export {
   ORDER_SIDES,
@@ -45,8 +86,8 @@ export const order = z.object({
   filled_quantity: decimalString.nullable(),
   filled_value: decimalString.nullable(),
   filled_average_price: decimalString.nullable(),
-  inserted_at: timestamp,
-  updated_at: timestamp,
+  inserted_at: serviceTimestamp,
+  updated_at: serviceTimestamp,
 });
 export type Order = z.infer<typeof order>;
 
@@ -64,10 +105,10 @@ export const version = z.object({
   strategy_id: uuid,
   cash_weight: decimalString,
   old_cash_weight: decimalString,
-  scheduled_for: timestamp.nullable(),
+  scheduled_for: serviceTimestamp.nullable(),
   status: versionStatus.nullable(),
-  executed_at: timestamp.nullable(),
-  inserted_at: timestamp,
+  executed_at: serviceTimestamp.nullable(),
+  inserted_at: serviceTimestamp,
   orders: z.array(order).optional(),
   positions: z.array(versionPosition).optional(),
 });
@@ -78,8 +119,8 @@ export const holding = z.object({
   id: uuid,
   symbol: z.string().min(1),
   quantity: decimalString,
-  inserted_at: timestamp,
-  updated_at: timestamp,
+  inserted_at: serviceTimestamp,
+  updated_at: serviceTimestamp,
 });
 export type Holding = z.infer<typeof holding>;
 
@@ -90,8 +131,8 @@ export const strategy = z.object({
   fee_percent: decimalString,
   is_liquidate_only: z.boolean(),
   liquidate_only_reason: z.string().nullable(),
-  inserted_at: timestamp,
-  updated_at: timestamp,
+  inserted_at: serviceTimestamp,
+  updated_at: serviceTimestamp,
   positions: z.array(holding).optional(),
 });
 export type Strategy = z.infer<typeof strategy>;

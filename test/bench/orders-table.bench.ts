@@ -2,7 +2,8 @@
  * orders_table_10k_vs_100_ratio (docs/testing.md, Speed): the time to render the version detail's
  * orders table (renderer/src/versions/OrdersTable.svelte, the real component) with 10,000 orders
  * over the same with 100 orders, in the same Chromium page, the same way: from the orders in
- * hand to the table painted (mount, flush, the next frame). A small page built by vite from
+ * hand to the table finished, as the manager waits for it: rows painted and the buy and sell
+ * totals shown (mount, flush, totals added up, the frame that shows them). A small page built by vite from
  * test/bench/orders-table/. Median of 9 runs each, alternating, after warm-ups. Goal: at most 2.
  * Omitted (with the reason) without Chromium.
  */

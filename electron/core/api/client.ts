@@ -20,13 +20,7 @@ import {
   type RetryPolicy,
   type WaitInfo,
 } from './retry';
-import {
-  ValidatedBodies,
-  badResponse,
-  parseBody,
-  strategyResponse,
-  versionResponse,
-} from './schemas';
+import { badResponse, parseBody, strategyResponse, versionResponse } from './schemas';
 import { TokenManager, type TokenInfo } from './token-manager';
 
 /**
@@ -46,8 +40,6 @@ export interface ServiceClientOptions {
   onWait?: (info: WaitInfo) => void;
   /** For tests: the jitter source. */
   random?: () => number;
-  /** Skip the second zod pass for a body identical to one already validated (default true). */
-  memoizeValidation?: boolean;
   /** An operation still unanswered after this long makes the service "slow" (default 5 s). */
   slowAfterMs?: number;
   /** Told when the first operation turns slow (true) and when no slow one is left (false). */
@@ -73,7 +65,6 @@ export class ServiceClient {
   private readonly policy: RetryPolicy;
   private readonly onWait?: (info: WaitInfo) => void;
   private readonly random: () => number;
-  private readonly bodies: ValidatedBodies | undefined;
   private readonly slowAfterMs: number;
   private readonly onSlowChange?: (slow: boolean) => void;
   /** Operations past the slow threshold and still unanswered. */
@@ -103,7 +94,6 @@ export class ServiceClient {
     this.onWait = options.onWait;
     this.random = options.random ?? Math.random;
     this.agent = createAgent(this.timeouts);
-    this.bodies = options.memoizeValidation === false ? undefined : new ValidatedBodies();
     this.slowAfterMs = options.slowAfterMs ?? 5_000;
     this.onSlowChange = options.onSlowChange;
     this.tokens = new TokenManager({
@@ -256,9 +246,7 @@ export class ServiceClient {
   }
 
   private parse<T>(schema: z.ZodType<T>, text: string, operation: Operation): T {
-    return this.bodies
-      ? this.bodies.parse(schema, text, operation)
-      : parseBody(schema, text, operation);
+    return parseBody(schema, text, operation);
   }
 
   private async readVersion(path: string, orders: boolean, positions: boolean): Promise<Version> {

@@ -85,29 +85,3 @@ export function badResponse(
     details: { issues },
   });
 }
-
-/**
- * Bodies already validated, by exact text. The schemas have no transforms, so the same bytes
- * always give the same verdict and value: a repeated body (a version polled while its rebalance
- * runs, a strategy refreshed) skips the second zod pass and is only JSON-parsed.
- */
-export class ValidatedBodies {
-  private readonly seen = new Map<z.ZodType, Set<string>>();
-
-  constructor(
-    private readonly maxEntries = 64,
-    private readonly maxLength = 256 * 1024,
-  ) {}
-
-  parse<T>(schema: z.ZodType<T>, text: string, operation: Operation): T {
-    let texts = this.seen.get(schema);
-    if (texts?.has(text)) return JSON.parse(text) as T;
-    const value = parseBody(schema, text, operation);
-    if (text.length <= this.maxLength) {
-      if (!texts) this.seen.set(schema, (texts = new Set()));
-      if (texts.size >= this.maxEntries) texts.delete(texts.values().next().value!);
-      texts.add(text);
-    }
-    return value;
-  }
-}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeskHandlers } from '../../../shared/contract';
 import type { ReportSelection } from '../../../shared/views';
-import { writeOrderReport } from '../reports';
+import { writeOrderReportLines } from '../reports';
 import type { OrderReportQuery } from '../store';
 import type { DeskContext } from './context';
 
@@ -51,9 +51,9 @@ export function reportHandlers(
       const path = await choosePath(suggestedName(selection));
       if (path === null) return null;
       const exportId = randomUUID();
-      // The writer validates every numeric cell as it goes.
-      const rows = ctx.store.reports.iterateOrderReportRows(queryOf(profileId, selection));
-      const written = await writeOrderReport(rows, path, {
+      // Every numeric cell is validated on the way (see reports/lines.ts).
+      const lines = ctx.store.reports.iterateOrderReportLines(queryOf(profileId, selection));
+      const written = await writeOrderReportLines(lines, path, {
         onProgress: (n) => ctx.emit({ type: 'export-progress', exportId, rows: n, done: false }),
       });
       ctx.emit({ type: 'export-progress', exportId, rows: written.rows, done: true });

@@ -6,6 +6,7 @@
 import { DECIMAL_PATTERN } from '../../../shared/decimal';
 import {
   ORDER_REPORT_COLUMNS,
+  ORDER_REPORT_NUMERIC_COLUMNS,
   OrderReportRowError,
   type OrderReportColumn,
   type OrderReportRow,
@@ -33,7 +34,10 @@ export function isFormulaLike(value: string): boolean {
   return first < 65 && FORMULA_START[first] === 1;
 }
 
-function text(value: unknown, row: OrderReportRow, column: OrderReportColumn): string {
+/** The row a cell belongs to, for naming its order in an error: an object or the cells in column order. */
+type RowOf = OrderReportRow | readonly unknown[];
+
+function text(value: unknown, row: RowOf, column: OrderReportColumn): string {
   if (typeof value !== 'string') {
     if (value == null) return '';
     throw new OrderReportRowError(orderIdOf(row), column, value, `is ${describe(value)}, not text`);
@@ -45,7 +49,7 @@ function text(value: unknown, row: OrderReportRow, column: OrderReportColumn): s
 }
 
 /** Decimals go out exactly as received; a negative decimal is a number, so it is not neutralized. */
-function decimal(value: unknown, row: OrderReportRow, column: OrderReportColumn): string {
+function decimal(value: unknown, row: RowOf, column: OrderReportColumn): string {
   if (typeof value === 'string' && DECIMAL_PATTERN.test(value)) return value;
   if (value == null) return '';
   const problem =
@@ -130,8 +134,33 @@ export function formatOrderReportRow(row: OrderReportRow): string {
   );
 }
 
-function orderIdOf(row: OrderReportRow): string {
-  const id: unknown = row.order_id;
+/**
+ * Formats one order given as its 18 cells in ORDER_REPORT_COLUMNS order (null for an empty cell),
+ * exactly as formatOrderReportRow would format the same values. With `count` < 18, formats only
+ * the first `count` cells, each followed by its comma (the start of a line).
+ */
+export function formatOrderReportCells(
+  cells: readonly (string | null)[],
+  count: number = ORDER_REPORT_COLUMNS.length,
+): string {
+  let line = '';
+  for (let i = 0; i < count; i++) {
+    const column = ORDER_REPORT_COLUMNS[i]!;
+    const cell = IS_DECIMAL_COLUMN[i]
+      ? decimal(cells[i], cells, column)
+      : text(cells[i], cells, column);
+    line += i === ORDER_REPORT_COLUMNS.length - 1 ? cell + CRLF : cell + ',';
+  }
+  return line;
+}
+
+const IS_DECIMAL_COLUMN = ORDER_REPORT_COLUMNS.map((column) =>
+  (ORDER_REPORT_NUMERIC_COLUMNS as readonly string[]).includes(column),
+);
+const ORDER_ID_CELL = ORDER_REPORT_COLUMNS.indexOf('order_id');
+
+function orderIdOf(row: RowOf): string {
+  const id: unknown = Array.isArray(row) ? row[ORDER_ID_CELL] : (row as OrderReportRow).order_id;
   return typeof id === 'string' && id !== '' ? id : '(without an id)';
 }
 

@@ -7,10 +7,17 @@ export {
   type OrderReportColumn,
   type OrderReportRow,
 } from './columns';
-export { ORDER_REPORT_HEADER, formatOrderReportRow, isFormulaLike } from './format';
+export {
+  ORDER_REPORT_HEADER,
+  formatOrderReportCells,
+  formatOrderReportRow,
+  isFormulaLike,
+} from './format';
+export { OrderReportLines, joinedOrderReportCellsSql } from './lines';
 export {
   PROGRESS_EVERY_ROWS,
   writeOrderReport,
+  writeOrderReportLines,
   type OrderReportWritten,
   type WriteOrderReportOptions,
 } from './write';

@@ -40,10 +40,38 @@ export const PROGRESS_EVERY_ROWS = 10_000;
 
 const UTF8_BOM = '\uFEFF';
 
-export async function writeOrderReport(
+export function writeOrderReport(
   rows: Iterable<OrderReportRow> | AsyncIterable<OrderReportRow>,
   path: string,
   options: WriteOrderReportOptions = {},
+): Promise<OrderReportWritten> {
+  return writeReport({ kind: 'rows', rows }, path, options);
+}
+
+/**
+ * Writes lines prepared by OrderReportLines (the store's fast path): a line starting with a
+ * NUL is a formatted CSV line after that NUL; any other is an order's joined cells, written as is
+ * with each NUL turned into a comma.
+ */
+export function writeOrderReportLines(
+  lines: Iterable<string>,
+  path: string,
+  options: WriteOrderReportOptions = {},
+): Promise<OrderReportWritten> {
+  return writeReport({ kind: 'lines', lines }, path, options);
+}
+
+type ReportSource =
+  | { kind: 'rows'; rows: Iterable<OrderReportRow> | AsyncIterable<OrderReportRow> }
+  | { kind: 'lines'; lines: Iterable<string> };
+
+const NUL = 0;
+const COMMA = 0x2c;
+
+async function writeReport(
+  source: ReportSource,
+  path: string,
+  options: WriteOrderReportOptions,
 ): Promise<OrderReportWritten> {
   const { onProgress, signal, bom = false } = options;
   signal?.throwIfAborted();
@@ -110,8 +138,24 @@ export async function writeOrderReport(
   };
 
   try {
-    if (isSyncIterable(rows)) {
-      for (const row of rows) {
+    if (source.kind === 'lines') {
+      for (const line of source.lines) {
+        if (line.charCodeAt(0) === NUL) {
+          await add(line.slice(1));
+          continue;
+        }
+        if (used + line.length * 3 > CHUNK_BYTES) {
+          await flush();
+          if (line.length * 3 > filling.length) filling = Buffer.allocUnsafe(line.length * 3);
+        }
+        const start = used;
+        used += filling.write(line, used);
+        formatted++;
+        // The joined cells' separators become commas; a plain line holds no other NUL.
+        for (let i = start; i < used; i++) if (filling[i] === NUL) filling[i] = COMMA;
+      }
+    } else if (isSyncIterable(source.rows)) {
+      for (const row of source.rows) {
         const line = formatOrderReportRow(row);
         // Awaiting only when the buffer is full keeps the per-row cost a plain function call.
         if (used + line.length * 3 <= CHUNK_BYTES) {
@@ -120,7 +164,7 @@ export async function writeOrderReport(
         } else await add(line);
       }
     } else {
-      for await (const row of rows) await add(formatOrderReportRow(row));
+      for await (const row of source.rows) await add(formatOrderReportRow(row));
     }
     await flush();
     await settle();

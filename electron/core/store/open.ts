@@ -15,6 +15,7 @@ import { journalRepository, type JournalRepository } from './repositories/journa
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
 import {
+  iterateOrderReportLines,
   iterateOrderReportRows,
   type OrderReportQuery,
   type OrderReportRow,
@@ -50,6 +51,8 @@ export interface Store {
       query: OrderReportQuery,
       options: { raw: true },
     ): Generator<(string | null)[], void, undefined>;
+    /** The export's path: lines for writeOrderReportLines, see repositories/reports.ts. */
+    iterateOrderReportLines(query: OrderReportQuery): Generator<string, void, undefined>;
   };
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T;
@@ -110,6 +113,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
           query,
           opts as { raw: true },
         )) as Store['reports']['iterateOrderReportRows'],
+      iterateOrderReportLines: (query) => iterateOrderReportLines(path, nativeBinding, query),
     },
     transaction: (fn) => db.transaction(fn)(),
     close: () => db.close(),

@@ -1,4 +1,5 @@
-import { Decimal, formatDecimal, toDecimal } from '../../../shared/decimal';
+import type { Decimal } from '../../../shared/decimal';
+import { DecimalSum, formatDecimal, toDecimal } from '../../../shared/decimal';
 import type {
   Order,
   OrderSide,
@@ -155,21 +156,12 @@ export interface SideTotals {
 }
 export type OrderTotals = Record<OrderSide, SideTotals>;
 
-type Sums = {
-  count: number;
-  filled: number;
-  orderValue: Decimal;
-  filledValue: Decimal;
-  orderPlaces: number;
-  filledPlaces: number;
-};
+type Sums = { count: number; filled: number; orderValue: DecimalSum; filledValue: DecimalSum };
 const newSums = (): Sums => ({
   count: 0,
   filled: 0,
-  orderValue: new Decimal(0),
-  filledValue: new Decimal(0),
-  orderPlaces: 0,
-  filledPlaces: 0,
+  orderValue: new DecimalSum(),
+  filledValue: new DecimalSum(),
 });
 
 /** Running sums, fed in slices so 10,000 orders never block a frame. */
@@ -182,12 +174,10 @@ export class TotalsAccumulator {
       const o = orders[i]!;
       const side = this.sums[o.side];
       side.count++;
-      side.orderValue = side.orderValue.plus(toDecimal(o.order_value));
-      side.orderPlaces = Math.max(side.orderPlaces, placesOf(o.order_value));
+      side.orderValue.add(o.order_value);
       if (o.filled_value !== null) {
         side.filled++;
-        side.filledValue = side.filledValue.plus(toDecimal(o.filled_value));
-        side.filledPlaces = Math.max(side.filledPlaces, placesOf(o.filled_value));
+        side.filledValue.add(o.filled_value);
       }
     }
     this.done = Math.max(this.done, Math.min(to, orders.length));
@@ -195,20 +185,14 @@ export class TotalsAccumulator {
 
   result(): OrderTotals {
     // As many places as the most precise addend (15000.00 + 0.50 = 15000.50): exact, never rounded.
-    const text = (d: Decimal, places: number) => d.toFixed(Math.max(places, d.decimalPlaces()));
     const out = (s: Sums): SideTotals => ({
       count: s.count,
-      orderValue: text(s.orderValue, s.orderPlaces),
+      orderValue: s.orderValue.toFixed(),
       // Nothing filled yet: 0 in the places of the order values ("0.00"), as a column reads.
-      filledValue: text(s.filledValue, s.filled > 0 ? s.filledPlaces : s.orderPlaces),
+      filledValue: s.filledValue.toFixed(s.filled > 0 ? 0 : s.orderValue.places),
     });
     return { BUY: out(this.sums.BUY), SELL: out(this.sums.SELL) };
   }
-}
-
-function placesOf(value: string): number {
-  const dot = value.indexOf('.');
-  return dot === -1 ? 0 : value.length - dot - 1;
 }
 
 export function orderTotals(orders: readonly Order[]): OrderTotals {

@@ -105,7 +105,7 @@ describe('tracking through the desk', () => {
     // The service moves on its own clock (20 ms a step): each "Check now" sees where it is now,
     // well before the 20 s the loop itself would wait.
     await expect
-      .poll(async () => (await h.desk.versions.checkNow(ref)).status, { timeout: 5_000 })
+      .poll(async () => (await h!.desk.versions.checkNow(ref)).status, { timeout: 5_000 })
       .not.toBe('PENDING');
   });
 });

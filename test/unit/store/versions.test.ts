@@ -1,7 +1,15 @@
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { Version } from '../../../shared/domain/resources';
-import { openTemp, orderResponse, seedStrategy, ts, versionResponse } from './fixtures';
+import { openStore } from '../../../electron/core/store';
+import {
+  openTemp,
+  orderResponse,
+  seedStrategy,
+  strategyResponse,
+  ts,
+  versionResponse,
+} from './fixtures';
 
 /** Every row of the version's tables, straight from the file, for exact comparisons. */
 function dump(path: string) {
@@ -191,5 +199,109 @@ describe('versions repository', () => {
   it('refuses a version of a strategy the app does not have', () => {
     const v = versionResponse('00000000-0000-4000-8000-000000000001');
     expect(() => t.store.versions.upsert(profileId, v)).toThrow(/FOREIGN KEY/);
+  });
+
+  describe('storing a poll answer again', () => {
+    /** Opens the store file again: a repository that does not remember what it wrote. */
+    function reopen() {
+      t.store.close();
+      t.store = openStore(t.store.path);
+      const reopened = t.store;
+      onTestFinished(() => reopened.close());
+    }
+
+    /** Logs every write to orders and positions, with test-only triggers on the store file. */
+    function watchWrites() {
+      const db = new Database(t.store.path);
+      db.exec(`CREATE TABLE IF NOT EXISTS write_log (n INTEGER PRIMARY KEY, op TEXT, id TEXT)`);
+      for (const table of ['orders', 'version_positions'])
+        for (const [op, row] of [
+          ['INSERT', 'new'],
+          ['UPDATE', 'new'],
+          ['DELETE', 'old'],
+        ] as const)
+          db.exec(`CREATE TRIGGER IF NOT EXISTS log_${table}_${op} AFTER ${op} ON ${table}
+            BEGIN INSERT INTO write_log (op, id) VALUES ('${op}', ${row}.id); END`);
+      const read = () => {
+        const rows = db.prepare('SELECT op, id FROM write_log ORDER BY n').all();
+        db.exec('DELETE FROM write_log');
+        return rows as { op: string; id: string }[];
+      };
+      return { read, close: () => db.close() };
+    }
+
+    it('writes no order or position when the answer has not changed, even after a restart', () => {
+      const v = versionResponse(strategyId, { orders: 50, positions: 20 });
+      t.store.versions.upsert(profileId, v);
+      const log = watchWrites();
+      t.store.versions.upsert(profileId, structuredClone(v), { syncedAt: ts(40) });
+      expect(log.read()).toEqual([]);
+      expect(t.store.versions.get(profileId, v.id)!.synced_at).toBe(ts(40));
+
+      // A fresh repository compares with the stored rows instead of what it wrote last.
+      reopen();
+      t.store.versions.upsert(profileId, structuredClone(v));
+      expect(log.read()).toEqual([]);
+      log.close();
+      const stored = t.store.versions.get(profileId, v.id, { orders: true, positions: true })!;
+      expect(stored.orders).toEqual(v.orders);
+      expect(stored.positions).toEqual(v.positions);
+    });
+
+    it('updates only the changed orders, deletes the dropped ones and adds the new ones', () => {
+      const v = versionResponse(strategyId, { orders: 6, positions: 3 });
+      t.store.versions.upsert(profileId, v);
+      const log = watchWrites();
+      const [a, b, c, d, e, f] = v.orders!;
+      const filled = { ...c!, status: 'FILLED' as const, filled_quantity: '2.000001' };
+      const added = orderResponse(9);
+      const next = { ...v, status: 'IN_PROGRESS' as const, orders: [a!, filled, d!, f!, added] };
+      for (const shape of ['memo', 'stored'] as const) {
+        if (shape === 'stored') {
+          // Same change again, from a repository that does not remember the last answer.
+          t.store.versions.upsert(profileId, v);
+          log.read();
+          reopen();
+        }
+        t.store.versions.upsert(profileId, next);
+        expect(log.read()).toEqual([
+          { op: 'DELETE', id: b!.id },
+          { op: 'DELETE', id: e!.id },
+          { op: 'UPDATE', id: filled.id },
+          { op: 'INSERT', id: added.id },
+        ]);
+        expect(t.store.versions.orders(profileId, v.id)).toEqual(next.orders);
+        expect(t.store.versions.positions(profileId, v.id)).toEqual(v.positions);
+      }
+      log.close();
+    });
+
+    it('rewrites the rows when the service reorders them, keeping its order', () => {
+      const v = versionResponse(strategyId, { orders: 4, positions: 2 });
+      t.store.versions.upsert(profileId, v);
+      const reordered = { ...v, orders: [...v.orders!].reverse() };
+      t.store.versions.upsert(profileId, reordered);
+      expect(t.store.versions.orders(profileId, v.id)).toEqual(reordered.orders);
+    });
+
+    it('writes the rows again after the version was deleted behind its back', () => {
+      const v = versionResponse(strategyId, { orders: 5, positions: 2 });
+      t.store.versions.upsert(profileId, v);
+      t.store.versions.remove(profileId, v.id);
+      t.store.versions.upsert(profileId, v);
+      expect(t.store.versions.orders(profileId, v.id)).toEqual(v.orders);
+      // A cascade from the strategy is not seen by the repository: the row count tells it.
+      t.store.strategies.remove(profileId, strategyId);
+      seedAgain();
+      t.store.versions.upsert(profileId, v);
+      expect(t.store.versions.orders(profileId, v.id)).toEqual(v.orders);
+      expect(t.store.versions.positions(profileId, v.id)).toEqual(v.positions);
+    });
+
+    function seedAgain() {
+      const strategy = t.store.strategies.get(profileId, strategyId);
+      expect(strategy).toBeNull();
+      t.store.strategies.upsert(profileId, strategyResponse({ id: strategyId }));
+    }
   });
 });

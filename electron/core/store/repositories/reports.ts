@@ -1,5 +1,8 @@
 import Database from 'better-sqlite3';
-import type { OrderReportRow } from '../../reports/columns';
+import { toUtcTimestamp } from '../../../../shared/domain/resources';
+import type { OrderReportColumn, OrderReportRow } from '../../reports/columns';
+import { formatOrderReportRow } from '../../reports/format';
+import { OrderReportLines, joinedOrderReportCellsSql } from '../../reports/lines';
 
 // The report's columns are the report module's: the query selects exactly those, in order.
 export type { OrderReportRow } from '../../reports/columns';
@@ -10,32 +13,64 @@ export type OrderReportQuery =
   | { profileId: string; strategyId: string }
   | { profileId: string; from: string; to: string };
 
-const SELECT = `SELECT v.strategy_id, s.name AS strategy_name, v.id AS version_id,
-    v.status AS version_status, v.executed_at, o.id AS order_id, o.date, o.side, o.symbol,
-    o.status, o.status_reason, o.order_quantity, o.order_value, o.filled_quantity,
-    o.filled_value, o.filled_average_price, o.inserted_at, o.updated_at
-  FROM versions v
+/** Where each report column comes from. */
+const CELLS: Record<OrderReportColumn, string> = {
+  strategy_id: 'v.strategy_id',
+  strategy_name: 's.name',
+  version_id: 'v.id',
+  version_status: 'v.status',
+  executed_at: 'v.executed_at',
+  order_id: 'o.id',
+  date: 'o.date',
+  side: 'o.side',
+  symbol: 'o.symbol',
+  status: 'o.status',
+  status_reason: 'o.status_reason',
+  order_quantity: 'o.order_quantity',
+  order_value: 'o.order_value',
+  filled_quantity: 'o.filled_quantity',
+  filled_value: 'o.filled_value',
+  filled_average_price: 'o.filled_average_price',
+  inserted_at: 'o.inserted_at',
+  updated_at: 'o.updated_at',
+};
+const FROM = `FROM versions v
   JOIN strategies s ON s.profile_id = v.profile_id AND s.id = v.strategy_id
   JOIN orders o ON o.profile_id = v.profile_id AND o.version_id = v.id`;
+const SELECT = `SELECT ${Object.entries(CELLS)
+  .map(([column, sql]) => `${sql} AS ${column}`)
+  .join(', ')} ${FROM}`;
+const SELECT_JOINED = `SELECT ${joinedOrderReportCellsSql(CELLS)} ${FROM}`;
 const ORDER_BY = 'ORDER BY v.executed_at, v.id, o.rowid';
 
-function statementFor(db: Database.Database, query: OrderReportQuery) {
+function statementFor(db: Database.Database, query: OrderReportQuery, select = SELECT, tail = '') {
   if ('versionId' in query)
     return {
-      stmt: db.prepare(`${SELECT} WHERE v.profile_id = ? AND v.id = ? ${ORDER_BY}`),
+      stmt: db.prepare(`${select} WHERE v.profile_id = ? AND v.id = ? ${ORDER_BY}${tail}`),
       args: [query.profileId, query.versionId],
     };
   if ('strategyId' in query)
     return {
-      stmt: db.prepare(`${SELECT} WHERE v.profile_id = ? AND v.strategy_id = ? ${ORDER_BY}`),
+      stmt: db.prepare(`${select} WHERE v.profile_id = ? AND v.strategy_id = ? ${ORDER_BY}${tail}`),
       args: [query.profileId, query.strategyId],
     };
   return {
     stmt: db.prepare(
-      `${SELECT} WHERE v.profile_id = ? AND v.executed_at >= ? AND v.executed_at < ? ${ORDER_BY}`,
+      `${select} WHERE v.profile_id = ? AND v.executed_at >= ? AND v.executed_at < ? ${ORDER_BY}${tail}`,
     ),
-    args: [query.profileId, query.from, query.to],
+    // Stored timestamps are UTC text; bounds given with an offset are the same instants in UTC.
+    args: [query.profileId, utc(query.from), utc(query.to)],
   };
+}
+
+const utc = (bound: string) => toUtcTimestamp(bound) ?? bound;
+
+function openReader(path: string, nativeBinding: string | undefined): Database.Database {
+  return new Database(path, {
+    readonly: true,
+    fileMustExist: true,
+    ...(nativeBinding ? { nativeBinding } : {}),
+  });
 }
 
 /**
@@ -65,15 +100,48 @@ export function* iterateOrderReportRows(
   query: OrderReportQuery,
   options: { raw?: boolean } = {},
 ): Generator<OrderReportRow | (string | null)[], void, undefined> {
-  const reader = new Database(path, {
-    readonly: true,
-    fileMustExist: true,
-    ...(nativeBinding ? { nativeBinding } : {}),
-  });
+  const reader = openReader(path, nativeBinding);
   try {
     const { stmt, args } = statementFor(reader, query);
     if (options.raw) stmt.raw(true);
     yield* stmt.iterate(...args) as IterableIterator<OrderReportRow | (string | null)[]>;
+  } finally {
+    reader.close();
+  }
+}
+
+/**
+ * The export's path: the same orders as iterateOrderReportRows, as lines for
+ * writeOrderReportLines (see reports/lines.ts), from a read-only connection of its own.
+ * SQLite joins each order's cells; the rare order whose cells cannot be split apart again sends
+ * the rest of the report through row objects, read in the same snapshot.
+ */
+export function* iterateOrderReportLines(
+  path: string,
+  nativeBinding: string | undefined,
+  query: OrderReportQuery,
+): Generator<string, void, undefined> {
+  const reader = openReader(path, nativeBinding);
+  try {
+    // One read transaction: the row-object query, if needed, sees the same orders.
+    reader.exec('BEGIN');
+    const joined = statementFor(reader, query, SELECT_JOINED);
+    const prepared = new OrderReportLines();
+    let lines = 0;
+    let split = true;
+    for (const cells of joined.stmt.pluck(true).iterate(...joined.args)) {
+      const line = prepared.prepare(cells);
+      if (line === undefined) {
+        split = false;
+        break;
+      }
+      lines++;
+      yield line;
+    }
+    if (split) return;
+    const rest = statementFor(reader, query, SELECT, ` LIMIT -1 OFFSET ${lines}`);
+    for (const row of rest.stmt.iterate(...rest.args) as IterableIterator<OrderReportRow>)
+      yield '\0' + formatOrderReportRow(row);
   } finally {
     reader.close();
   }

@@ -32,6 +32,26 @@ const VERSION_COLUMNS = `strategy_id, id, cash_weight, old_cash_weight, schedule
   executed_at, inserted_at, synced_at, origin, location`;
 const ORDER_COLUMNS = `id, date, side, symbol, status, status_reason, order_quantity, order_value,
   filled_quantity, filled_value, filled_average_price, inserted_at, updated_at`;
+const ORDER_FIELDS = [
+  'date',
+  'side',
+  'symbol',
+  'status',
+  'status_reason',
+  'order_quantity',
+  'order_value',
+  'filled_quantity',
+  'filled_value',
+  'filled_average_price',
+  'inserted_at',
+  'updated_at',
+] as const satisfies readonly (keyof Order)[];
+const POSITION_FIELDS = [
+  'symbol',
+  'old_weight',
+  'weight',
+  'action',
+] as const satisfies readonly (keyof VersionPosition)[];
 const ACTIVE_STATUSES = `('PENDING', 'CREATING_ORDERS', 'IN_PROGRESS')`;
 
 export type VersionsRepository = ReturnType<typeof versionsRepository>;
@@ -51,6 +71,16 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     `INSERT INTO orders (profile_id, version_id, ${ORDER_COLUMNS})
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const updateOrder = db.prepare(
+    `UPDATE orders SET ${ORDER_FIELDS.map((f) => `${f} = ?`).join(', ')}
+     WHERE profile_id = ? AND version_id = ? AND id = ?`,
+  );
+  const deleteOrder = db.prepare(
+    'DELETE FROM orders WHERE profile_id = ? AND version_id = ? AND id = ?',
+  );
+  const countOrders = db
+    .prepare('SELECT count(*) FROM orders WHERE profile_id = ? AND version_id = ?')
+    .pluck();
   const deletePositions = db.prepare(
     'DELETE FROM version_positions WHERE profile_id = ? AND version_id = ?',
   );
@@ -58,6 +88,16 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     `INSERT INTO version_positions (profile_id, version_id, id, symbol, old_weight, weight, action)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
+  const updatePosition = db.prepare(
+    `UPDATE version_positions SET ${POSITION_FIELDS.map((f) => `${f} = ?`).join(', ')}
+     WHERE profile_id = ? AND version_id = ? AND id = ?`,
+  );
+  const deletePosition = db.prepare(
+    'DELETE FROM version_positions WHERE profile_id = ? AND version_id = ? AND id = ?',
+  );
+  const countPositions = db
+    .prepare('SELECT count(*) FROM version_positions WHERE profile_id = ? AND version_id = ?')
+    .pluck();
   const selectOne = db.prepare<[string, string], StoredVersion>(
     `SELECT ${VERSION_COLUMNS} FROM versions WHERE profile_id = ? AND id = ?`,
   );
@@ -86,11 +126,67 @@ export function versionsRepository({ db, now }: RepositoryContext) {
   let seenStatements: ReturnType<typeof prepareStatusSeen> | undefined;
   const statusSeenStatements = () => (seenStatements ??= prepareStatusSeen(db));
 
+  const orderRows: ChildRows<Order> = {
+    fields: ORDER_FIELDS,
+    count: (profileId, versionId) => countOrders.get(profileId, versionId) as number,
+    all: (profileId, versionId) => selectOrders.all(profileId, versionId),
+    insert: (profileId, versionId, o) =>
+      insertOrder.run(
+        profileId,
+        versionId,
+        o.id,
+        o.date,
+        o.side,
+        o.symbol,
+        o.status,
+        o.status_reason,
+        o.order_quantity,
+        o.order_value,
+        o.filled_quantity,
+        o.filled_value,
+        o.filled_average_price,
+        o.inserted_at,
+        o.updated_at,
+      ),
+    update: (profileId, versionId, o) =>
+      updateOrder.run(...ORDER_FIELDS.map((f) => o[f]), profileId, versionId, o.id),
+    remove: (profileId, versionId, id) => deleteOrder.run(profileId, versionId, id),
+    removeAll: (profileId, versionId) => deleteOrders.run(profileId, versionId),
+  };
+  const positionRows: ChildRows<VersionPosition> = {
+    fields: POSITION_FIELDS,
+    count: (profileId, versionId) => countPositions.get(profileId, versionId) as number,
+    all: (profileId, versionId) => selectPositions.all(profileId, versionId),
+    insert: (profileId, versionId, p) =>
+      insertPosition.run(profileId, versionId, p.id, p.symbol, p.old_weight, p.weight, p.action),
+    update: (profileId, versionId, p) =>
+      updatePosition.run(...POSITION_FIELDS.map((f) => p[f]), profileId, versionId, p.id),
+    remove: (profileId, versionId, id) => deletePosition.run(profileId, versionId, id),
+    removeAll: (profileId, versionId) => deletePositions.run(profileId, versionId),
+  };
+
+  /**
+   * The orders and positions last written per version, by `profileId NUL versionId`: a poll
+   * answer equal to them (the common case while a rebalance runs) writes neither. Kept for a few
+   * versions only; trusted only while the stored row counts still match (a cascade delete
+   * empties them) and never inside a caller's transaction (it could still roll back).
+   */
+  const written = new Map<string, { orders?: Order[]; positions?: VersionPosition[] }>();
+  const WRITTEN_VERSIONS = 32;
+
   // One transaction per response: a reader never sees a version with half of its orders.
-  // Orders and positions are replaced wholesale (delete + insert) when the response carries
-  // them, so replaying a response is idempotent and an update drops rows the service dropped.
+  // Orders and positions are brought in line with the response when it carries them: unchanged
+  // rows are left alone, changed ones updated, new ones added and dropped ones deleted, so
+  // replaying a response is idempotent and writes nothing but the version row.
   const upsert = db.transaction(
-    (profileId: string, v: Version, origin: VersionOrigin, location: string | null, at: string) => {
+    (
+      profileId: string,
+      v: Version,
+      origin: VersionOrigin,
+      location: string | null,
+      at: string,
+      last: { orders?: Order[]; positions?: VersionPosition[] } | undefined,
+    ) => {
       upsertVersion.run(
         profileId,
         v.strategy_id,
@@ -105,51 +201,33 @@ export function versionsRepository({ db, now }: RepositoryContext) {
         origin,
         location,
       );
-      const orders = v.orders;
-      if (orders) {
-        deleteOrders.run(profileId, v.id);
-        for (let i = 0; i < orders.length; i++) {
-          const o = orders[i]!;
-          insertOrder.run(
-            profileId,
-            v.id,
-            o.id,
-            o.date,
-            o.side,
-            o.symbol,
-            o.status,
-            o.status_reason,
-            o.order_quantity,
-            o.order_value,
-            o.filled_quantity,
-            o.filled_value,
-            o.filled_average_price,
-            o.inserted_at,
-            o.updated_at,
-          );
-        }
-      }
-      const positions = v.positions;
-      if (positions) {
-        deletePositions.run(profileId, v.id);
-        for (let i = 0; i < positions.length; i++) {
-          const p = positions[i]!;
-          insertPosition.run(profileId, v.id, p.id, p.symbol, p.old_weight, p.weight, p.action);
-        }
-      }
+      if (v.orders) syncRows(orderRows, profileId, v.id, v.orders, last?.orders);
+      if (v.positions) syncRows(positionRows, profileId, v.id, v.positions, last?.positions);
     },
   );
 
   return {
     /** Stores a version response (from execute, a poll or an import) in one transaction. */
     upsert(profileId: string, version: Version, options: VersionUpsertOptions = {}): void {
+      const key = `${profileId}\0${version.id}`;
+      const nested = db.inTransaction;
+      const last = nested ? undefined : written.get(key);
+      written.delete(key);
       upsert(
         profileId,
         version,
         options.origin ?? 'imported',
         options.location ?? null,
         options.syncedAt ?? now(),
+        last,
       );
+      if (nested) return;
+      // Copies: the caller may reuse its arrays; the rows in them are not changed in place.
+      written.set(key, {
+        orders: version.orders ? [...version.orders] : last?.orders,
+        positions: version.positions ? [...version.positions] : last?.positions,
+      });
+      if (written.size > WRITTEN_VERSIONS) written.delete(written.keys().next().value!);
     },
     get(
       profileId: string,
@@ -192,6 +270,7 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     },
     /** Forgets a version (after the service deleted it), with its orders and positions. */
     remove(profileId: string, versionId: string): boolean {
+      written.delete(`${profileId}\0${versionId}`);
       return remove.run(profileId, versionId).changes > 0;
     },
   };
@@ -210,4 +289,71 @@ function prepareStatusSeen(db: RepositoryContext['db']) {
        WHERE profile_id = ? AND version_id = ? ORDER BY first_seen_at, status`,
     ),
   };
+}
+
+/** A version's orders or positions in the store, one row per id, in the service's order (rowid). */
+interface ChildRows<T extends { id: string }> {
+  fields: readonly (keyof T)[];
+  count(profileId: string, versionId: string): number;
+  all(profileId: string, versionId: string): T[];
+  insert(profileId: string, versionId: string, row: T): void;
+  update(profileId: string, versionId: string, row: T): void;
+  remove(profileId: string, versionId: string, id: string): void;
+  removeAll(profileId: string, versionId: string): void;
+}
+
+function sameRows<T extends { id: string }>(
+  fields: readonly (keyof T)[],
+  a: readonly T[],
+  b: readonly T[],
+): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameRow(fields, a[i]!, b[i]!)) return false;
+  return true;
+}
+
+function sameRow<T extends { id: string }>(fields: readonly (keyof T)[], a: T, b: T): boolean {
+  if (a.id !== b.id) return false;
+  for (const field of fields) if (a[field] !== b[field]) return false;
+  return true;
+}
+
+/**
+ * Makes the stored rows equal to `rows`, writing only the difference. `last` is what this
+ * repository wrote for the version before, if it still knows: when the answer equals it and the
+ * row count agrees, nothing is read or written. Otherwise the stored rows are read and compared
+ * by id. Rows keep the service's order through their rowid, so when the answer reorders the
+ * rows it kept (rather than dropping some and adding new ones at the end), all are rewritten.
+ */
+function syncRows<T extends { id: string }>(
+  table: ChildRows<T>,
+  profileId: string,
+  versionId: string,
+  rows: readonly T[],
+  last: readonly T[] | undefined,
+): void {
+  if (
+    last &&
+    sameRows(table.fields, rows, last) &&
+    table.count(profileId, versionId) === last.length
+  )
+    return;
+  const stored = table.all(profileId, versionId);
+  if (stored.length === 0) {
+    for (const row of rows) table.insert(profileId, versionId, row);
+    return;
+  }
+  const incoming = new Map<string, T>();
+  for (const row of rows) incoming.set(row.id, row);
+  const kept = stored.filter((row) => incoming.has(row.id));
+  const inOrder = incoming.size === rows.length && kept.every((row, i) => rows[i]!.id === row.id);
+  if (!inOrder) {
+    table.removeAll(profileId, versionId);
+    for (const row of rows) table.insert(profileId, versionId, row);
+    return;
+  }
+  for (const row of stored) if (!incoming.has(row.id)) table.remove(profileId, versionId, row.id);
+  for (let i = 0; i < kept.length; i++)
+    if (!sameRow(table.fields, kept[i]!, rows[i]!)) table.update(profileId, versionId, rows[i]!);
+  for (let i = kept.length; i < rows.length; i++) table.insert(profileId, versionId, rows[i]!);
 }
