@@ -257,6 +257,8 @@ export const executePreview = z.object({
   target: targetSourceView,
   /** Null when no target is known here. */
   check: targetCheckView.nullable(),
+  /** The service did not know the known target's version when asked: the stored copy is shown. */
+  targetUnconfirmed: z.boolean(),
   positions: z.array(predictedPositionView),
   /** Target cash weight before, null when the target is unknown. */
   oldCash: decimalString.nullable(),

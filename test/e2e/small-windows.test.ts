@@ -126,6 +126,20 @@ describe('small windows, light and dark', () => {
           expect(grid.roomForScrollbar, 'the columns leave room for a scrollbar').toBe(true);
           expect(grid.clippedHeaders, 'column headers cut short').toEqual([]);
 
+          // The confirmation of forty changes: its body scrolls, its buttons stay in the window.
+          await page.getByRole('button', { name: 'Execute…' }).click();
+          const dialog = page.getByRole('dialog');
+          const cancel = dialog.getByRole('button', { name: 'Cancel' });
+          await cancel.waitFor();
+          await screenshot(page, name('2-confirm'));
+          for (const button of [cancel, dialog.getByRole('button', { name: 'Execute rebalance' })])
+            expect(
+              within((await button.boundingBox())!, size),
+              'confirmation buttons in view',
+            ).toBe(true);
+          await cancel.click();
+          await dialog.waitFor({ state: 'hidden' });
+
           // The versions list, then a version in detail: its header whole, the reason column as
           // wide as it needs.
           await openStrategyTab(page, 'Fresh Start', 'Versions');
@@ -294,7 +308,15 @@ describe('small windows, light and dark', () => {
     await page.keyboard.type('10');
     await page.getByText('No problems: the draft can be executed.').waitFor();
     await page.getByRole('button', { name: 'Execute…' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Execute rebalance' }).click();
+    // The known target here is the imported synthetic version, which the service does not know:
+    // the confirmation says so and asks for the tick a manager gives before executing anyway.
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('confirm-unconfirmed').waitFor();
+    await screenshot(page, 'small-1024-light-8-confirm');
+    const execute = dialog.getByRole('button', { name: 'Execute rebalance' });
+    expect(await execute.isDisabled()).toBe(true);
+    await dialog.getByRole('checkbox', { name: /I understand/ }).check();
+    await execute.click();
     const note = page.getByText('The service does not know these symbols: ZZZQ');
     await note.waitFor();
     await screenshot(page, 'small-1024-light-8-unknown-symbol');

@@ -6,6 +6,7 @@ import {
   type ExecutionPrediction,
 } from '../../../shared/draft';
 import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
+import { isServiceError } from '../api';
 import { DeskError } from '../../../shared/views';
 import type { ExecutePreview, PredictionOutcomeView, TargetCheckView } from '../../../shared/views';
 import type { Draft } from '../store';
@@ -67,11 +68,20 @@ export async function prepareExecution(ctx: DeskContext, draftId: string): Promi
   if (!ctx.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
   // The version first, then the strategy: holdings read after the version's state are compared.
   const known = ctx.store.versions.latestExecuted(profileId, strategyId);
+  let targetUnconfirmed = false;
   if (known) {
-    const version = await ctx.connections.call(profileId, (c) =>
-      c.getVersion(strategyId, known.id, { orders: true, positions: true }),
-    );
-    ctx.store.versions.upsert(profileId, version, { syncedAt: ctx.now() });
+    try {
+      const version = await ctx.connections.call(profileId, (c) =>
+        c.getVersion(strategyId, known.id, { orders: true, positions: true }),
+      );
+      ctx.store.versions.upsert(profileId, version, { syncedAt: ctx.now() });
+    } catch (error) {
+      // The service no longer knows that version (deleted elsewhere, a sandbox started afresh):
+      // the stored copy stays the known target and the confirmation says it could not be checked,
+      // rather than leaving the manager with no way to execute.
+      if (!(isServiceError(error) && error.kind === 'not_found')) throw error;
+      targetUnconfirmed = true;
+    }
   }
   const fresh = await ctx.connections.call(profileId, (c) =>
     c.getStrategy(strategyId, { includePositions: true }),
@@ -100,6 +110,7 @@ export async function prepareExecution(ctx: DeskContext, draftId: string): Promi
           }
         : { kind: 'unknown' },
     check: plan.check,
+    targetUnconfirmed: targetUnconfirmed && target !== null,
     positions: plan.prediction.positions,
     oldCash: plan.prediction.oldCash,
     newCash: plan.prediction.newCash,

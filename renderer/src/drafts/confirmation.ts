@@ -30,7 +30,9 @@ export function summarize(preview: ExecutePreview): ConfirmationSummary {
     .map((p, i) => [p, i] as const)
     .sort(([a, i], [b, j]) => ORDER[a.effect] - ORDER[b.effect] || i - j)
     .map(([p]) => p);
-  const needsAcknowledgement = preview.check !== null && !preview.check.fits;
+  // Holdings that do not fit the known target, or a known target the service no longer knows.
+  const needsAcknowledgement =
+    (preview.check !== null && !preview.check.fits) || preview.targetUnconfirmed;
   return {
     lines,
     counts,

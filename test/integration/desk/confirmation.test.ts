@@ -3,6 +3,7 @@ import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../elec
 import { DeskError } from '../../../shared/views';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 import { call, executePath, target, tokenFor, waitForEnd } from '../../support/sandbox-http';
+import { syntheticVersion } from '../../support/e2e-versions-synthetic';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const DIVIDEND = DEMO_STRATEGY_IDS.dividendGrowth;
@@ -306,5 +307,36 @@ describe('the execute confirmation tells the truth', () => {
     expect(outcome?.versionId).toBe(version.id);
     expect((await h.desk.drafts.get({ draftId: draft.id })).executedVersionId).toBe(version.id);
     await ended(version.id);
+  });
+
+  it('a known target the service no longer knows: the stored copy, said to be unchecked', async () => {
+    const profileId = await freshProfile('Forgotten');
+    const FRESH = DEMO_STRATEGY_IDS.freshStart;
+    await h.desk.strategies.add({ profileId, strategyId: FRESH });
+    // Imported here once, unknown to this service now (deleted elsewhere, a sandbox started afresh).
+    const forgotten = syntheticVersion(FRESH, 3);
+    h.desk.store.versions.upsert(profileId, forgotten, { origin: 'imported' });
+    const draft = await h.desk.drafts.create({
+      profileId,
+      strategyId: FRESH,
+      name: 'Anyway',
+      start: 'target',
+    });
+    const preview = await h.desk.versions.prepareExecute({ draftId: draft.id });
+    expect(preview.target).toMatchObject({ kind: 'known', versionId: forgotten.id });
+    expect(preview.targetUnconfirmed).toBe(true);
+
+    // A version the service does know is checked as before.
+    const known = await h.desk.strategies.get({ profileId: sandboxProfile, strategyId: CORE });
+    expect(known.currentTarget).not.toBeNull();
+    const other = await h.desk.drafts.create({
+      profileId: sandboxProfile,
+      strategyId: CORE,
+      name: 'Checked',
+      start: 'target',
+    });
+    expect((await h.desk.versions.prepareExecute({ draftId: other.id })).targetUnconfirmed).toBe(
+      false,
+    );
   });
 });

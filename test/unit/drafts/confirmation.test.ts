@@ -36,6 +36,7 @@ const preview = (over: Partial<ExecutePreview>): ExecutePreview =>
     oldCash: '20',
     newCash: '30',
     changesNothing: false,
+    targetUnconfirmed: false,
     earlierVersionId: null,
     ...over,
   }) as ExecutePreview;
@@ -74,6 +75,10 @@ describe('the confirmation words', () => {
     );
     expect(stale.needsAcknowledgement).toBe(true);
     expect(stale.headline).toContain('the holdings do not fit');
+    // The holdings fit, but the service no longer knows the version taken as the target.
+    const unconfirmed = summarize(preview({ targetUnconfirmed: true }));
+    expect(unconfirmed.needsAcknowledgement).toBe(true);
+    expect(unconfirmed.uncertain).toBe(true);
   });
 
   it('a draft that changes nothing says so', () => {
