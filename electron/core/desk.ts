@@ -13,7 +13,7 @@ import { draftHandlers } from './desk/drafts';
 import { toDeskError } from './desk/errors';
 import { profileHandlers } from './desk/profiles';
 import { reportHandlers, type ChooseExportPath } from './desk/reports';
-import { withKeychainFailures } from './desk/secrets';
+import { rememberingSecrets, withKeychainFailures } from './desk/secrets';
 import { noteStatusSeen } from './desk/tracking';
 import { SandboxProfiles, defaultStartSandbox, type StartEmbeddedSandbox } from './desk/sandbox';
 import { strategyHandlers } from './desk/strategies';
@@ -79,12 +79,20 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     app: options.ownerName ?? 'Strategy desk',
     ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
   });
-  // What the log and every error crossing to the renderer are cleaned of.
+  // What the log and everything crossing to the renderer are cleaned of: every profile's secret
+  // (read from the keychain once, then kept as the desk itself sets and deletes them) and every
+  // live token.
+  const secretsSeen = new Map<string, string | null>();
   const knownSecrets = async (): Promise<string[]> => {
-    const stored = await Promise.all(
-      store.profiles.list().map((p) => options.secretStore.get(p.id).catch(() => null)),
+    const unread = store.profiles.list().filter((p) => !secretsSeen.has(p.id));
+    await Promise.all(
+      unread.map(async (p) => {
+        const secret = await options.secretStore.get(p.id).catch(() => null);
+        if (!secretsSeen.has(p.id)) secretsSeen.set(p.id, secret);
+      }),
     );
-    return [...stored.filter((s): s is string => !!s), ...connections.liveTokens()];
+    const stored = [...secretsSeen.values()].filter((s): s is string => !!s);
+    return [...stored, ...connections.liveTokens()];
   };
   let store: Store;
   let log: DeskLog;
@@ -114,7 +122,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       }
     }
   };
-  const secrets = withKeychainFailures(options.secretStore);
+  const secrets = rememberingSecrets(withKeychainFailures(options.secretStore), secretsSeen);
   const connections = new Connections(
     store,
     secrets,

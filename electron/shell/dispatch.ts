@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { listChannels } from '../../shared/contract';
 import { deskEvent, type DeskEvent, type DeskHandlers } from '../../shared/contract';
 import { DeskError, deskErrorData, type DeskErrorWire } from '../../shared/views';
-import { redactDeep } from '../core/log/redact';
+import { redactDeep, redactIfPresent } from '../core/log/redact';
 
 /** What crosses IPC for every call: errors are data, never thrown across the boundary. */
 export type CallResult = { ok: true; value: unknown } | { ok: false; error: DeskErrorWire };
@@ -46,7 +46,6 @@ export async function dispatchCall(
   knownSecrets: KnownSecrets = async () => [],
 ): Promise<CallResult> {
   const result = await answerCall(handlers, entry, payload, log);
-  if (result.ok) return result;
   let secrets: readonly string[];
   try {
     secrets = await knownSecrets();
@@ -61,7 +60,9 @@ export async function dispatchCall(
       },
     };
   }
-  // A service may echo a secret back in any field of its error: none crosses to the renderer.
+  // A service may echo a secret or a token back in any field of its answers, which then lives
+  // on in an error, a journal entry or a tracking problem: none crosses to the renderer.
+  if (result.ok) return { ok: true, value: redactIfPresent(result.value, secrets) };
   return { ok: false, error: redactDeep(result.error, secrets) };
 }
 

@@ -23,3 +23,31 @@ export function withKeychainFailures(store: SecretStore): SecretStore {
     delete: guard((profileId: string) => store.delete(profileId)),
   };
 }
+
+/**
+ * The store, noting every secret it reads, sets or deletes in `seen` (profile id to secret), so
+ * the desk can clean answers of them without asking the keychain on every call.
+ */
+export function rememberingSecrets(
+  store: SecretStore,
+  seen: Map<string, string | null>,
+): SecretStore {
+  return {
+    kind: store.kind,
+    fallbackReason: store.fallbackReason,
+    async get(profileId) {
+      const secret = await store.get(profileId);
+      seen.set(profileId, secret);
+      return secret;
+    },
+    async set(profileId, secret) {
+      await store.set(profileId, secret);
+      seen.set(profileId, secret);
+    },
+    async delete(profileId) {
+      const deleted = await store.delete(profileId);
+      seen.set(profileId, null);
+      return deleted;
+    },
+  };
+}

@@ -47,3 +47,15 @@ export function redactDeep<T>(value: T, secrets: readonly (string | null | undef
   };
   return walk(value) as T;
 }
+
+/**
+ * `value` itself when no secret occurs anywhere in it (one serialization and a substring search
+ * per form, the common case), else its redacted copy.
+ */
+export function redactIfPresent<T>(value: T, secrets: readonly (string | null | undefined)[]): T {
+  const forms = secretForms(secrets);
+  if (forms.length === 0 || value === undefined) return value;
+  const text = JSON.stringify(value);
+  if (text === undefined || !forms.some((form) => text.includes(form))) return value;
+  return redactDeep(value, secrets);
+}

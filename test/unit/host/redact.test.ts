@@ -70,3 +70,53 @@ describe('dispatchCall redacts the errors it answers', () => {
     });
   });
 });
+
+describe('dispatchCall redacts the answers it returns', () => {
+  const entry = listChannels().find((c) => c.channel === 'versions.journal')!;
+  const profileId = '3f0b8f7e-8c1a-4c55-9a55-0d1f3b1c2a10';
+  const strategyId = 'c3633e1d-f6c8-49fb-97e5-80b6e09e9a21';
+  const journalEntry = (error: string) => ({
+    id: '0e6f4c52-61f4-4a43-9f0e-4f3b1a2d5c77',
+    profileId,
+    strategyId,
+    draftId: null,
+    state: 'rejected',
+    error,
+    attempts: 1,
+    createdAt: '2026-11-23T01:00:00.000Z',
+    updatedAt: '2026-11-23T01:00:00.000Z',
+    versionId: null,
+  });
+  const answering = (error: string) =>
+    ({
+      versions: {
+        async journal() {
+          return [journalEntry(error)];
+        },
+      },
+    }) as unknown as DeskHandlers;
+
+  it('a journal entry whose error echoes a live token crosses without it', async () => {
+    const result = await dispatchCall(
+      answering('The service refused the request (status 422): bad token tok-9'),
+      entry,
+      { profileId },
+      () => {},
+      async () => ['hunter22', 'tok-9'],
+    );
+    expect(result.ok).toBe(true);
+    expect(JSON.stringify(result)).not.toContain('tok-9');
+    expect(JSON.stringify(result)).toContain(REDACTED);
+  });
+
+  it('an answer with no secret in it is passed on as it is', async () => {
+    const result = await dispatchCall(
+      answering('Unknown symbols: ZZZ'),
+      entry,
+      { profileId },
+      () => {},
+      async () => ['hunter22', 'tok-9'],
+    );
+    expect(result).toMatchObject({ ok: true, value: [{ error: 'Unknown symbols: ZZZ' }] });
+  });
+});
