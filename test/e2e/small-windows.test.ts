@@ -307,6 +307,12 @@ describe('small windows, light and dark', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('10');
     await page.getByText('No problems: the draft can be executed.').waitFor();
+    // AAPL is in the draft now: it is no longer flagged as a target symbol left out.
+    const leftOut = (await page.locator('tbody.left-out .sym').allTextContents()).map((t) =>
+      t.trim(),
+    );
+    expect(leftOut).not.toContain('AAPL');
+    expect(leftOut.length).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Execute…' }).click();
     // The known target here is the imported synthetic version, which the service does not know:
     // the confirmation says so and asks for the tick a manager gives before executing anyway.
