@@ -1,4 +1,4 @@
-import { TERMINAL_VERSION_STATUSES, type VersionStatus } from '../domain/resources';
+import { TERMINAL_VERSION_STATUSES, type VersionStatus } from '../domain/constants';
 import { isZeroString } from './exact';
 import type { HeldPosition, TargetPosition } from './types';
 
