@@ -199,6 +199,18 @@ export const deskEvent = z.discriminatedUnion('type', [
     previousStatus: versionStatus.nullable(),
     status: versionStatus.nullable(),
     ended: z.boolean(),
+    // What the screens show of the change, so they update in place instead of asking again.
+    /** The version's line in its strategy's history, as `versions.list` gives it now. */
+    version: versionSummary,
+    /** The strategy's line in the sidebar, as `strategies.list` gives it (null: no longer added). */
+    strategy: strategyListItem.nullable(),
+    /** The status bar's figures the change moves, as `app.status` gives them now. */
+    appStatus: appStatus.pick({ runningVersions: true, lastSyncAt: true }),
+    /**
+     * At the end only: the strategy with the holdings the rebalance left, as `strategies.get`
+     * gives it (null too when it has too many lines to carry: read it then).
+     */
+    settledStrategy: strategyView.nullable(),
   }),
   z.object({
     type: z.literal('connectivity-changed'),

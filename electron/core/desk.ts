@@ -9,6 +9,7 @@ import { isServiceError } from './api';
 import { Connections } from './desk/connections';
 import type { DeskContext } from './desk/context';
 import { settleTarget } from './desk/confirmation';
+import { lastSyncAt, versionStatusChanged } from './desk/status-change';
 import { draftHandlers } from './desk/drafts';
 import { toDeskError } from './desk/errors';
 import { profileHandlers } from './desk/profiles';
@@ -159,22 +160,22 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       }
       if (event.type === 'status-changed') {
         const { profileId, strategyId, versionId, previousStatus, status, ended } = event;
-        const announce = () =>
-          emit({
-            type: 'version-status-changed',
-            profileId,
-            strategyId,
-            versionId,
-            previousStatus,
-            status,
-            ended,
-          });
+        const announce = () => {
+          // Nobody listens once the desk is closing (its store may be closed already).
+          if (listeners.size === 0) return;
+          const change = { profileId, strategyId, versionId, previousStatus, status, ended };
+          const announced = versionStatusChanged(ctx, change);
+          if (announced) emit(announced);
+        };
         // At the end, the holdings are read at once (and the target they settled on noted) first.
         if (ended)
           void settleTarget(store, connections, now, event)
             // A store closed meanwhile (the app quitting) must not stop the announcement.
             .catch(() => undefined)
-            .finally(announce);
+            .then(announce)
+            .catch((error: unknown) =>
+              log.error('A version status change could not be announced', errorFields(error)),
+            );
         else announce();
       }
     },
@@ -233,12 +234,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     app: {
       async status() {
         const profiles = store.profiles.list();
-        const synced = profiles
-          .flatMap((p) => store.strategies.list(p.id).map((s) => s.synced_at))
-          .sort();
         return {
           online: profiles.every((p) => connections.isOnline(p.id)),
-          lastSyncAt: synced.at(-1) ?? null,
+          lastSyncAt: lastSyncAt(store),
           // The same source as each strategy's running version in the sidebar.
           runningVersions: store.versions.listActive().length,
           needsAttention: store.journal.listInFlight().filter((e) => e.state === 'unknown').length,

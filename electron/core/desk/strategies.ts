@@ -1,5 +1,5 @@
 import type { DeskHandlers } from '../../../shared/contract';
-import type { StrategyView } from '../../../shared/views';
+import type { StrategyListItem, StrategyView } from '../../../shared/views';
 import type { DeskContext } from './context';
 import { notFound } from './errors';
 import { strategyView } from './views';
@@ -14,6 +14,20 @@ export function runningVersionId(
     .listActive()
     .filter((v) => v.profile_id === profileId && v.strategy_id === strategyId);
   return running.at(-1)?.id ?? null;
+}
+
+/** The sidebar's lines of a profile's strategies: running, liquidate-only, needing attention. */
+export function strategyListItems(ctx: DeskContext, profileId: string): StrategyListItem[] {
+  const active = ctx.store.versions.listActive().filter((v) => v.profile_id === profileId);
+  const attention = ctx.executions.inFlight(profileId).filter((e) => e.state === 'unknown');
+  return ctx.store.strategies.list(profileId).map((s) => ({
+    id: s.id,
+    name: s.name,
+    isLiquidateOnly: s.is_liquidate_only,
+    running: active.some((v) => v.strategy_id === s.id),
+    needsAttention: attention.some((e) => e.strategyId === s.id),
+    syncedAt: s.synced_at,
+  }));
 }
 
 export function strategyHandlers(ctx: DeskContext): DeskHandlers['strategies'] {
@@ -54,16 +68,7 @@ export function strategyHandlers(ctx: DeskContext): DeskHandlers['strategies'] {
 
   return {
     async list({ profileId }) {
-      const active = ctx.store.versions.listActive().filter((v) => v.profile_id === profileId);
-      const attention = ctx.executions.inFlight(profileId).filter((e) => e.state === 'unknown');
-      return ctx.store.strategies.list(profileId).map((s) => ({
-        id: s.id,
-        name: s.name,
-        isLiquidateOnly: s.is_liquidate_only,
-        running: active.some((v) => v.strategy_id === s.id),
-        needsAttention: attention.some((e) => e.strategyId === s.id),
-        syncedAt: s.synced_at,
-      }));
+      return strategyListItems(ctx, profileId);
     },
     add: ({ profileId, strategyId }) => sync(profileId, strategyId),
     refresh: ({ profileId, strategyId }) => sync(profileId, strategyId),

@@ -78,6 +78,7 @@ export class DeskState {
     this.profileId = profileId;
     this.strategyId = null;
     this.strategies = [];
+    this.heardLines = {};
     this.screen = screen;
     localStorage.setItem(PROFILE_KEY, profileId);
     await this.loadStrategies();
@@ -146,9 +147,10 @@ export class DeskState {
     if (!profileId) return;
     this.strategiesLoading = true;
     try {
+      const since = this.heard;
       const list = await this.desk.strategies.list({ profileId });
       if (this.profileId !== profileId) return;
-      this.strategies = list;
+      this.strategies = this.withHeardLines(list, since);
       this.strategiesError = null;
     } catch (error) {
       if (this.profileId === profileId) this.strategiesError = asDeskError(error);
@@ -159,7 +161,10 @@ export class DeskState {
 
   async refreshStatus(): Promise<void> {
     try {
-      this.status = await this.desk.app.status({});
+      const since = this.heard;
+      const status = await this.desk.app.status({});
+      this.status =
+        since !== this.heard && this.heardFigures ? { ...status, ...this.heardFigures } : status;
       if (this.status.online) this.offlineMessage = null;
       this.watchConnectivity();
     } catch {
@@ -218,10 +223,45 @@ export class DeskState {
     this.openStrategy(added.id);
   }
 
+  /** The event carries the status bar's figures and the strategy's sidebar line: no reads. */
+  private applyStatusChange(event: Extract<DeskEvent, { type: 'version-status-changed' }>): void {
+    const heard = ++this.heard;
+    this.heardFigures = event.appStatus;
+    if (this.status) this.status = { ...this.status, ...event.appStatus };
+    else void this.refreshStatus();
+    if (event.profileId !== this.profileId) return;
+    const line = event.strategy;
+    if (line) this.heardLines[line.id] = { line, heard };
+    if (line && this.strategies.some((s) => s.id === line.id)) {
+      this.strategies = this.strategies.map((s) => (s.id === line.id ? line : s));
+    } else {
+      void this.loadStrategies();
+    }
+  }
+
+  /**
+   * Status changes heard while a read was under way may be newer than its answer: they are laid
+   * over it (a strategy's line unless the answer comes from a later sync of that strategy).
+   */
+  private heard = 0;
+  private heardFigures: Pick<AppStatus, 'runningVersions' | 'lastSyncAt'> | null = null;
+  private heardLines: Record<string, { line: StrategyListItem; heard: number }> = {};
+
+  private withHeardLines(list: StrategyListItem[], since: number): StrategyListItem[] {
+    return list.map((s) => {
+      const heard = this.heardLines[s.id];
+      return heard && heard.heard > since && heard.line.syncedAt >= s.syncedAt ? heard.line : s;
+    });
+  }
+
   private onEvent(event: DeskEvent): void {
     if (event.type === 'export-progress') return;
     if (event.type === 'menu-command') {
       if (event.command === 'export-csv') this.exportRequests++;
+      return;
+    }
+    if (event.type === 'version-status-changed') {
+      this.applyStatusChange(event);
       return;
     }
     if (event.type === 'connectivity-changed' && event.profileId === this.profileId) {

@@ -21,6 +21,21 @@ const ended = (status: 'COMPLETE' | 'FAILED' | 'CANCELLED'): DeskEvent => ({
   previousStatus: 'IN_PROGRESS',
   status,
   ended: true,
+  version: {
+    id: ids.versionId,
+    strategyId: ids.strategyId,
+    status,
+    cashWeight: '0',
+    oldCashWeight: '0',
+    scheduledFor: null,
+    executedAt: '2026-01-01T00:00:00.000Z',
+    insertedAt: '2026-01-01T00:00:00.000Z',
+    origin: 'created',
+    syncedAt: '2026-01-01T00:00:05.000Z',
+  },
+  strategy: null,
+  appStatus: { runningVersions: 0, lastSyncAt: null },
+  settledStrategy: null,
 });
 
 describe('the desktop notification when a version ends', () => {
