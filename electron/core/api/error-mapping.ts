@@ -3,7 +3,8 @@ import { parseRetryAfter } from './retry';
 
 /**
  * Turns a non-2xx answer into a ServiceError. Two documented body formats are understood:
- * OAuth2 `{error, error_description}` and `{errors: {detail, <field>: [...]}}`; anything else
+ * OAuth2 `{error, error_description}` and `{errors: {detail, <field>: [...]}}` (also a list of
+ * `{field, message}`, and symbol lists beside the message); anything else
  * (HTML, text, empty, garbage) is tolerated and only its short plain text is kept.
  */
 
@@ -38,6 +39,11 @@ const SYMBOL = /^[A-Z0-9][A-Z0-9.\-/]{0,19}$/;
 
 /** Field errors, nested ones (`{data: {positions: [...]}}`) under a dotted name. */
 function collectFields(fields: Record<string, string[]>, key: string, value: unknown): void {
+  // A list of objects (`positions: [{symbol: [...]}]`): each item under its index.
+  if (Array.isArray(value) && value.some((v) => v && typeof v === 'object')) {
+    value.forEach((item, i) => collectFields(fields, `${key}.${i}`, item));
+    return;
+  }
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     for (const [inner, v] of Object.entries(value as Record<string, unknown>))
       collectFields(fields, `${key}.${inner}`, v);
@@ -104,9 +110,27 @@ export function parseErrorBody(text: string): ParsedErrorBody {
   } else if (Array.isArray(errors)) {
     const list = asStrings(errors);
     if (list.length) out.description ??= short(list.join('; '));
+    // `[{field, message}]`: each message under its field (or its index).
+    errors.forEach((item, i) => {
+      if (!item || typeof item !== 'object' || Array.isArray(item)) return;
+      const { field, message } = item as Record<string, unknown>;
+      if (typeof message === 'string') {
+        const key = typeof field === 'string' && field ? field : String(i);
+        out.fields[key] = [...(out.fields[key] ?? []), short(message)];
+      } else collectFields(out.fields, String(i), item);
+    });
+  }
+  // A list of names beside the message: `{symbols: [...]}`, `{unknown_symbols: [...]}`.
+  for (const key of ['unknown_symbols', 'symbols'] as const) {
+    const names = asStrings(body[key] ?? (errors as Record<string, unknown> | undefined)?.[key]);
+    if (!out.unknownSymbols && names.length && names.every((v) => SYMBOL.test(v)))
+      out.unknownSymbols = names;
   }
   if (!out.description && typeof body.message === 'string') out.description = short(body.message);
   if (!out.description && typeof body.detail === 'string') out.description = short(body.detail);
+  // Nothing in a known place: the body itself is the service's own words.
+  if (!out.description && !out.code && Object.keys(out.fields).length === 0 && !out.unknownSymbols)
+    out.description = short(trimmed);
   return out;
 }
 
@@ -237,7 +261,11 @@ const SYMBOL_FIELDS = ['positions', 'data.positions', 'symbols', 'data', 'data.s
 function unknownSymbolsOf(body: ParsedErrorBody): string[] {
   if (body.unknownSymbols?.length) return body.unknownSymbols;
   const texts = [
-    ...SYMBOL_FIELDS.flatMap((f) => body.fields[f] ?? []),
+    ...Object.entries(body.fields)
+      .filter(([f]) =>
+        SYMBOL_FIELDS.some((s) => f === s || f.startsWith(`${s}.`) || f.startsWith(`${s}[`)),
+      )
+      .flatMap(([, messages]) => messages),
     ...(body.description ? [body.description] : []),
   ];
   return [...new Set(texts.flatMap(symbolsInText))];

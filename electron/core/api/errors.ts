@@ -110,6 +110,20 @@ export function redactError(
 ): ServiceError {
   const message = redact(e.message, secrets);
   const serviceMessage = e.serviceMessage && redact(e.serviceMessage, secrets);
-  if (message === e.message && serviceMessage === e.serviceMessage) return e;
-  return e.with({ message, serviceMessage });
+  // Field errors, codes and issues are the service's words too: an echo can sit in any of them.
+  const details = redactStrings(e.details, secrets);
+  const detailsChanged = JSON.stringify(details) !== JSON.stringify(e.details);
+  if (message === e.message && serviceMessage === e.serviceMessage && !detailsChanged) return e;
+  return e.with({ message, serviceMessage, details });
+}
+
+function redactStrings<T>(value: T, secrets: readonly (string | undefined)[]): T {
+  if (typeof value === 'string') return redact(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => redactStrings(v, secrets)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [redact(k, secrets), redactStrings(v, secrets)]),
+    ) as T;
+  }
+  return value;
 }

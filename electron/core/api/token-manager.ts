@@ -34,6 +34,8 @@ export class TokenManager {
   private token: Token | undefined;
   private inflight: Promise<Token> | undefined;
   private requests = 0;
+  /** The client secret last sent to the token endpoint, kept only to redact its echoes. */
+  private secretSent: string | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: TokenManagerOptions) {
@@ -79,10 +81,13 @@ export class TokenManager {
     this.token = undefined;
   }
 
-  /** Redact the current token from a text-bearing error. */
+  /**
+   * Redact the current token and the last client secret sent from a text-bearing error: a
+   * resource that echoes either must not put it where errors go (the journal, the log, the page).
+   */
   redact(e: ServiceError): ServiceError {
     const value = this.token?.header.slice('Bearer '.length);
-    return redactError(e, [value]);
+    return redactError(e, [value, this.secretSent]);
   }
 
   private fetch(): Promise<Token> {
@@ -117,6 +122,7 @@ export class TokenManager {
     }
     const issuedAt = this.now();
     this.requests++;
+    this.secretSent = secret;
     let res: HttpResponse;
     try {
       res = await this.options.postToken(

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -65,21 +65,16 @@ export function lockDataFolder(dataDir: string, options: LockOptions): DataFolde
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   makePrivate(path);
-  // No busy wait: a lock held by another process is an answer, not a reason to wait.
-  const db = new Database(path, {
-    timeout: 0,
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-  });
+  let db: Database.Database;
   try {
-    db.pragma('locking_mode = EXCLUSIVE');
-    // A write takes the exclusive lock; in EXCLUSIVE mode it is kept until the connection closes.
-    db.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS held (at TEXT); COMMIT;');
+    db = holdLock(path, dataDir, options);
   } catch (error) {
-    db.close();
-    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new DataFolderInUseError(dataDir, readOwner(dataDir));
-    }
-    throw error;
+    // The lock file keeps nothing: damaged, it is emptied in place and taken again. Its content
+    // was readable, so no process holds it; emptying keeps the file itself, whose operating
+    // system lock is what two processes race for.
+    if (!isDamagedFile(error)) throw error;
+    truncateSync(path, 0);
+    db = holdLock(path, dataDir, options);
   }
   const ownerPath = join(dataDir, OWNER_FILE);
   let current: DataFolderOwner = {
@@ -108,6 +103,32 @@ export function lockDataFolder(dataDir: string, options: LockOptions): DataFolde
       db.close();
     },
   };
+}
+
+/** Opens the lock file and takes its exclusive lock, or says who holds it. */
+function holdLock(path: string, dataDir: string, options: LockOptions): Database.Database {
+  // No busy wait: a lock held by another process is an answer, not a reason to wait.
+  const db = new Database(path, {
+    timeout: 0,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    // A write takes the exclusive lock; in EXCLUSIVE mode it is kept until the connection closes.
+    db.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS held (at TEXT); COMMIT;');
+    return db;
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new DataFolderInUseError(dataDir, readOwner(dataDir));
+    }
+    throw error;
+  }
+}
+
+function isDamagedFile(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
 }
 
 function readOwner(dataDir: string): DataFolderOwner | null {

@@ -153,14 +153,16 @@ export async function confirmedRequest(
           'The holdings do not fit the known target: acknowledge that the strategy may have ' +
           'been changed elsewhere before executing. Nothing was sent.',
       });
-    const earlier = ctx.store.predictions.latestForDraft(draft.id)?.versionId ?? null;
-    if (earlier !== null && confirmation.againAfter !== earlier)
-      throw new DeskError({
-        kind: 'executed-before',
-        message: `This draft was already executed as version ${earlier}. Nothing was sent; choose "Execute again" to execute it once more.`,
-        details: { versionId: earlier },
-      });
   }
+  // With or without a confirmation: a draft that became a version is executed again only when
+  // the caller names that version ("Execute again"), so a repeated call cannot send it twice.
+  const earlier = ctx.store.predictions.latestForDraft(draft.id)?.versionId ?? null;
+  if (earlier !== null && confirmation?.againAfter !== earlier)
+    throw new DeskError({
+      kind: 'executed-before',
+      message: `This draft was already executed as version ${earlier}. Nothing was sent; choose "Execute again" to execute it once more.`,
+      details: { versionId: earlier },
+    });
   const targetState: TargetState = !plan.target
     ? 'unknown'
     : plan.check && !plan.check.fits

@@ -83,7 +83,8 @@ async function writeReport(
 
   let handle: FileHandle;
   try {
-    handle = await open(tempPath, 'wx');
+    // Orders are the manager's business: readable by their account only, wherever saved.
+    handle = await open(tempPath, 'wx', 0o600);
   } catch (error) {
     throw fileError(error, finalPath, 'create');
   }

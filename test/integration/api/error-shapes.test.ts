@@ -65,6 +65,40 @@ describe('422 bodies in every documented shape', () => {
   });
 
   it.each([
+    [
+      'a list of objects per position',
+      {
+        errors: {
+          positions: [{ symbol: ['unknown symbol FOO'] }, { symbol: ['unknown symbol BAR'] }],
+        },
+      },
+    ],
+    [
+      'errors as a list of {field, message}',
+      {
+        errors: [
+          { field: 'positions[0].symbol', message: 'unknown symbol: FOO' },
+          { field: 'positions[1].symbol', message: 'unknown symbol: BAR' },
+        ],
+      },
+    ],
+    ['a top-level list beside the code', { error: 'unknown_symbols', symbols: ['FOO', 'BAR'] }],
+    [
+      'a top-level unknown_symbols list',
+      { message: 'Unknown symbols', unknown_symbols: ['FOO', 'BAR'] },
+    ],
+  ])('unknown symbols in other shapes: %s', async (_where, answer) => {
+    const e = await answeredWith(422, JSON.stringify(answer));
+    expect([e.kind, e.details.unknownSymbols]).toEqual(['unknown_symbols', ['FOO', 'BAR']]);
+  });
+
+  it("a 422 in a shape nothing reads keeps the service's own words", async () => {
+    const e = await answeredWith(422, JSON.stringify({ problem: { why: 'weights out of range' } }));
+    expect(e.kind).toBe('validation');
+    expect(e.message).toContain('weights out of range');
+  });
+
+  it.each([
     ['positions', { positions: ['unknown symbols: FOO, BAR'] }],
     ['data.positions (nested)', { data: { positions: ['Unknown symbols: FOO, BAR'] } }],
     ['data.positions (dotted)', { 'data.positions': ['unknown symbols: FOO, BAR'] }],

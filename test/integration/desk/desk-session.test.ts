@@ -122,6 +122,8 @@ describe('the desk, on the built-in sandbox, a real SQLite file and the keychain
       profileId,
       selection: { kind: 'version', strategyId: CORE, versionId: version.id },
     });
+    // In the data folder, like everything there: only the manager's account may read it.
+    expect(statSync(exported!.path).mode & 0o777).toBe(0o600);
     const lines = readFileSync(exported!.path, 'utf8').split('\r\n');
     expect(lines[0]).toMatch(/^strategy_id,strategy_name,version_id,/);
     expect(lines.at(-1)).toBe('');

@@ -81,14 +81,13 @@ const ended = (versionId: string) => (e: DeskEvent) =>
 describe('execute under faults: one intended execution is accepted once, never twice', () => {
   let h: DeskHarness;
   let profileId: string;
-  let draftId: string;
+  // One draft per intended execution: a draft that became a version is not sent again.
+  const newDraft = async (name: string) =>
+    (await h.desk.drafts.create({ profileId, strategyId: CORE, name, start: 'target' })).id;
 
   beforeAll(async () => {
     h = await openDeskHarness({ stepMs: 0, clientOptions: { timeouts: { requestMs: 200 } } });
     profileId = (await h.desk.profiles.useSandbox({})).id;
-    draftId = (
-      await h.desk.drafts.create({ profileId, strategyId: CORE, name: 'faults', start: 'target' })
-    ).id;
   });
   afterAll(async () => {
     await h?.close();
@@ -102,6 +101,7 @@ describe('execute under faults: one intended execution is accepted once, never t
       const fault = FAULTS[Math.floor(random() * FAULTS.length)]!;
       tally[fault] = (tally[fault] ?? 0) + 1;
       const before = await accepted(h);
+      const draftId = await newDraft(`run ${run}`);
       await setFault(h, fault);
       const versionIds: string[] = [];
       try {
@@ -130,6 +130,7 @@ describe('execute under faults: one intended execution is accepted once, never t
     const outcomes: Record<string, number> = {};
     for (let run = 0; run < 6; run++) {
       const before = await accepted(h);
+      const draftId = await newDraft(`kill run ${run}`);
       const journaledBefore = new Set(
         h.desk.store.journal.listForStrategy(profileId, CORE).map((e) => e.id),
       );

@@ -71,4 +71,24 @@ describe('simultaneous executes of one draft in one process', () => {
       await h.waitFor(ended(version.id));
     }
   }, 120_000);
+
+  it('a call arriving after the first was accepted sends nothing either, until it names that version', async () => {
+    for (let race = 0; race < 20; race++) {
+      const { id: draftId } = await h.desk.drafts.create({
+        profileId,
+        strategyId: CORE,
+        name: `late ${race}`,
+        start: 'target',
+      });
+      const before = await accepted(h);
+      const first = await h.desk.versions.execute({ draftId });
+      await h.waitFor(ended(first.version.id));
+      // The same call again, as a second window or a repeated request would make it.
+      await expect(h.desk.versions.execute({ draftId }), `race ${race}`).rejects.toMatchObject({
+        kind: 'executed-before',
+        details: { versionId: first.version.id },
+      });
+      expect(await accepted(h), `race ${race}`).toBe(before + 1);
+    }
+  }, 60_000);
 });

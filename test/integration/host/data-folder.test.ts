@@ -78,6 +78,21 @@ describe('one process per data folder', () => {
     await second.close();
   });
 
+  it('a damaged lock file is taken again when free, and still refuses a second desk when held', async () => {
+    const lock = join(dataDir, 'strategy-desk.lock');
+    writeFileSync(lock, 'not a database, written over by something else '.repeat(100));
+    const first = await createDesk({ dataDir, secretStore: new MemorySecretStore() });
+    expect(await first.profiles.list({})).toEqual([]);
+    // Written over while held: the operating system's lock still says who owns the folder.
+    writeFileSync(lock, 'garbage again '.repeat(500));
+    await expect(
+      createDesk({ dataDir, secretStore: new MemorySecretStore() }),
+    ).rejects.toBeInstanceOf(DataFolderInUseError);
+    await first.close();
+    const second = await createDesk({ dataDir, secretStore: new MemorySecretStore() });
+    await second.close();
+  });
+
   it('a second host process says the app is running there and exits non-zero; a killed one leaves no lock', async () => {
     await ensureRendererBuilt();
     const first = spawnHost(dataDir);
