@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
 import { sandboxAdmin } from '../support/desk-harness';
 import { collectPageProblems, screenshot } from '../support/e2e-browser';
 import {
@@ -16,7 +17,7 @@ import { itNeeds } from '../support/system-parts';
  * Other ways the app's knowledge of a strategy can be out of date, walked in Chromium against
  * the browser host, the real desk and the built-in sandbox: where the current target comes from
  * stays readable, a version the service lost is not presented as a checked fact, a failed fresh
- * read says that nothing was sent, and the version detail labels its cash figures as targets.
+ * read says that nothing was sent, and the version detail labels its cash figures as targets and an ended rebalance without orders as such.
  */
 const withChromium = itNeeds(chromiumPart);
 let env: DraftsEnv | undefined;
@@ -70,6 +71,29 @@ describe("the app's knowledge of the current target", () => {
       .getByTestId('prediction-outcome')
       .getByText(/matched the confirmation/)
       .waitFor();
+
+    // Executed again once its rebalance ended: nothing to trade, and the orders say it plainly.
+    const ref = { profileId: env!.profileId, strategyId: DEMO_STRATEGY_IDS.coreEquity };
+    const [first] = (await env!.harness.desk.versions.list(ref)).filter(
+      (v) => v.origin === 'created',
+    );
+    await expect
+      .poll(
+        async () => (await env!.harness.desk.versions.get({ ...ref, versionId: first!.id })).status,
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe('COMPLETE');
+    await page.getByRole('tab', { name: 'Drafts' }).click();
+    await page.getByRole('button', { name: 'Execute…' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Execute again/ })
+      .click();
+    await page.getByRole('tab', { name: 'Versions', selected: true }).waitFor();
+    await page.getByText('This rebalance ended without any order.').waitFor();
+    expect(await page.getByText(/no orders yet/).count()).toBe(0);
 
     // The sandbox starts afresh: the version this app created is unknown to the service now.
     await sandboxAdmin(base, 'POST', '/sandbox/reset');
