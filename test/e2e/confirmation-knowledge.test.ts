@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
+import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../electron/sandbox';
 import { sandboxAdmin } from '../support/desk-harness';
 import { collectPageProblems, screenshot } from '../support/e2e-browser';
 import {
@@ -126,4 +126,48 @@ describe("the app's knowledge of the current target", () => {
     expect(problems.filter((p) => !/503/.test(p))).toEqual([]);
     await page.close();
   });
+
+  withChromium(
+    'importing an unexecuted version from the confirmation says why nothing changed',
+    async () => {
+      const { harness, host } = env!;
+      const fresh = (
+        await harness.desk.profiles.create({
+          name: 'Fresh desk',
+          baseUrl: harness.sandbox()!.baseUrl,
+          clientId: DEMO_CLIENTS.manager.client_id,
+          secret: DEMO_CLIENTS.manager.client_secret,
+        })
+      ).id;
+      await harness.desk.strategies.add({
+        profileId: fresh,
+        strategyId: DEMO_STRATEGY_IDS.dividendGrowth,
+      });
+      const page = await env!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const problems = collectPageProblems(page);
+      await page.addInitScript((id) => localStorage.setItem('strategy-desk.profile', id), fresh);
+      await openDraftsTab(page, host.url, 'Dividend Growth');
+      await newDraft(page, 'Held', 'From the holdings (weights 0)');
+      await setWeight(page, 'JNJ', '11');
+      await waitSaved(page);
+      await page.getByRole('button', { name: 'Execute…' }).click();
+      const unknown = page.getByRole('dialog').getByTestId('confirm-unknown');
+      const scheduled = DEMO_VERSION_IDS.dividendGrowthScheduled;
+      await unknown.getByLabel('Import the latest version by id first').fill(scheduled);
+      await unknown.getByRole('button', { name: 'Import and check again' }).click();
+      // Imported, yet still unknown: the confirmation says why instead of looking unchanged.
+      await page
+        .getByRole('dialog')
+        .getByTestId('confirm-import-note')
+        .getByText(`Version ${scheduled} was imported, but it has not been executed`)
+        .waitFor();
+      expect(await page.getByRole('dialog').getByTestId('confirm-target').textContent()).toContain(
+        'unknown to this app',
+      );
+      await screenshot(page, 'knowledge-04-unexecuted-import');
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 });
