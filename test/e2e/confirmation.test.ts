@@ -278,6 +278,16 @@ describe('the Execute confirmation before money moves', () => {
       await page.getByRole('button', { name: 'Execute…' }).click();
       const dialog = page.getByRole('dialog');
       const unknown = dialog.getByTestId('confirm-unknown');
+      // A mistyped id: the confirmation stays open and says why, next to the id.
+      await unknown
+        .getByLabel('Import the latest version by id first')
+        .fill('00000000-0000-4000-8000-000000000000');
+      await unknown.getByRole('button', { name: 'Import and check again' }).click();
+      await unknown
+        .getByRole('alert')
+        .getByText(/does not know this version/)
+        .waitFor();
+      expect(await dialog.isVisible()).toBe(true);
       await unknown.getByLabel('Import the latest version by id first').fill(latest);
       await unknown.getByRole('button', { name: 'Import and check again' }).click();
       // The confirmation comes back from fresh reads, now from the imported version.

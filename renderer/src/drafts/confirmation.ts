@@ -63,7 +63,9 @@ function headlineOf(preview: ExecutePreview, c: ConfirmationSummary['counts']): 
       ? ' The current target is unknown to this app, so no action is predicted beyond the sales of held symbols.'
       : preview.check && !preview.check.fits
         ? ' Predicted from the known target, which the holdings do not fit: the service may act otherwise.'
-        : '';
+        : preview.targetUnconfirmed
+          ? " Predicted from this app's copy of a version the service no longer knows: the service may act otherwise."
+          : '';
   return `${parts.join(', ')}.${known}`;
 }
 

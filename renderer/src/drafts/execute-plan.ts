@@ -17,7 +17,9 @@ export type ExecuteFailure =
   | { kind: 'unexecuted_version'; versionId: string | null; error: DeskError }
   | { kind: 'conflict'; versionId: string | null; error: DeskError }
   | { kind: 'ambiguous'; error: DeskError }
-  | { kind: 'other'; error: DeskError };
+  | { kind: 'other'; error: DeskError }
+  /** The fresh read before the confirmation failed: no confirmation, nothing sent. */
+  | { kind: 'fresh-read'; error: DeskError };
 
 export function classifyExecuteError(error: DeskError): ExecuteFailure {
   const details = error.details ?? {};
