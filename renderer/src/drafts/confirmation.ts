@@ -77,7 +77,7 @@ export function actionLabel(p: PredictedPositionView): string {
 
 /** Where the profile's requests go: the built-in sandbox, or the service's host. */
 export function environmentLabel(profile: ExecutePreview['profile']): string {
-  if (profile.environment === 'sandbox') return 'built-in sandbox (SANDBOX)';
+  if (profile.environment === 'sandbox') return 'SANDBOX: a local simulation, no real money';
   try {
     return new URL(profile.baseUrl).host;
   } catch {
