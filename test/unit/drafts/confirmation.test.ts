@@ -88,7 +88,9 @@ describe('the confirmation words', () => {
   it('labels actions and environments plainly', () => {
     expect(actionLabel(position({ sellsAll: true }))).toBe('REMOVE · sells all');
     expect(actionLabel(position({ action: null, sellsAll: true }))).toBe('unknown (sells all)');
-    expect(environmentLabel(preview({}).profile)).toBe('SANDBOX: a local simulation, no real money');
+    expect(environmentLabel(preview({}).profile)).toBe(
+      'SANDBOX: a local simulation, no real money',
+    );
     expect(
       environmentLabel({
         name: 'x',
