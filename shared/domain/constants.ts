@@ -23,6 +23,22 @@ export const TERMINAL_VERSION_STATUSES: ReadonlySet<VersionStatus> = new Set([
 export const ORDER_STATUSES = ['PENDING', 'IGNORED', 'SENT', 'FILLED', 'FAILED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** An order's fields besides its id, in the interface's order: the store and the report share it. */
+export const ORDER_FIELDS = [
+  'date',
+  'side',
+  'symbol',
+  'status',
+  'status_reason',
+  'order_quantity',
+  'order_value',
+  'filled_quantity',
+  'filled_value',
+  'filled_average_price',
+  'inserted_at',
+  'updated_at',
+] as const;
+
 export const ORDER_SIDES = ['BUY', 'SELL'] as const;
 export type OrderSide = (typeof ORDER_SIDES)[number];
 

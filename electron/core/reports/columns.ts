@@ -1,3 +1,5 @@
+import { ORDER_FIELDS } from '../../../shared/domain/constants';
+
 /** The order report's columns, in the order docs/client.md (Reports) fixes for the CSV header. */
 export const ORDER_REPORT_COLUMNS = [
   'strategy_id',
@@ -6,18 +8,7 @@ export const ORDER_REPORT_COLUMNS = [
   'version_status',
   'executed_at',
   'order_id',
-  'date',
-  'side',
-  'symbol',
-  'status',
-  'status_reason',
-  'order_quantity',
-  'order_value',
-  'filled_quantity',
-  'filled_value',
-  'filled_average_price',
-  'inserted_at',
-  'updated_at',
+  ...ORDER_FIELDS,
 ] as const;
 
 export type OrderReportColumn = (typeof ORDER_REPORT_COLUMNS)[number];

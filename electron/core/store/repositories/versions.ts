@@ -1,4 +1,5 @@
 import type { Order, Version, VersionPosition } from '../../../../shared/domain/resources';
+import { ORDER_FIELDS as ORDER_FIELD_NAMES } from '../../../../shared/domain/constants';
 import type { RepositoryContext } from './context';
 
 /** 'created': executed from this app; 'imported': added by id. Kept from the first store. */
@@ -30,22 +31,8 @@ export interface VersionUpsertOptions {
 
 const VERSION_COLUMNS = `strategy_id, id, cash_weight, old_cash_weight, scheduled_for, status,
   executed_at, inserted_at, synced_at, origin, location`;
-const ORDER_COLUMNS = `id, date, side, symbol, status, status_reason, order_quantity, order_value,
-  filled_quantity, filled_value, filled_average_price, inserted_at, updated_at`;
-const ORDER_FIELDS = [
-  'date',
-  'side',
-  'symbol',
-  'status',
-  'status_reason',
-  'order_quantity',
-  'order_value',
-  'filled_quantity',
-  'filled_value',
-  'filled_average_price',
-  'inserted_at',
-  'updated_at',
-] as const satisfies readonly (keyof Order)[];
+const ORDER_FIELDS = ORDER_FIELD_NAMES satisfies readonly (keyof Order)[];
+const ORDER_COLUMNS = ['id', ...ORDER_FIELDS].join(', ');
 const POSITION_FIELDS = [
   'symbol',
   'old_weight',
