@@ -59,27 +59,37 @@ export async function send(
 ): Promise<HttpResponse> {
   if (req.signal?.aborted) throw cancelledError(operation);
   // One deadline for everything (connecting, the headers, the whole body): undici's own body
-  // timeout restarts with every byte, so a body dripping a byte a second would never end.
-  // A plain AbortController and one timer (AbortSignal.timeout costs far more per request).
-  const abort = new AbortController();
+  // timeout restarts with every byte, so a body dripping a byte a second would never end. The
+  // timer ends the wait for the headers (the request is left to undici's own timeout, its late
+  // answer thrown away) and destroys a body still arriving. Only a caller's cancel needs an
+  // AbortSignal, which costs undici far more per request than a timer.
+  const abort = req.signal ? new AbortController() : undefined;
   let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    abort.abort();
-  }, req.timeoutMs);
-  const onCancel = () => abort.abort();
+  let body: Body | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      expired = true;
+      abort?.abort();
+      body?.destroy();
+      reject(new Error('The whole-request deadline passed'));
+    }, req.timeoutMs);
+  });
+  const onCancel = () => abort?.abort();
   req.signal?.addEventListener('abort', onCancel, { once: true });
+  const pending = agent.request({
+    origin: req.origin,
+    path: req.path,
+    method: req.method,
+    headers: req.headers,
+    body: req.body,
+    ...(abort && { signal: abort.signal }),
+    headersTimeout: req.timeoutMs,
+    bodyTimeout: req.timeoutMs,
+  });
   try {
-    const res = await agent.request({
-      origin: req.origin,
-      path: req.path,
-      method: req.method,
-      headers: req.headers,
-      body: req.body,
-      signal: abort.signal,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
-    });
+    const res = await Promise.race([pending, deadline]);
+    body = res.body;
     const ok = res.statusCode >= 200 && res.statusCode < 300;
     const cap = ok ? SUCCESS_BODY_CAP : ERROR_BODY_CAP;
     const length = Number(res.headers['content-length']);
@@ -91,7 +101,14 @@ export async function send(
     // The whole answer arrived: it counts, however close to the deadline it came.
     return { status: res.statusCode, headers: res.headers, text };
   } catch (e) {
-    if (expired) throw deadlineError(operation, e);
+    if (expired) {
+      // An answer that comes after all is not read: its connection is freed.
+      pending.then(
+        (late) => late.body.on('error', () => undefined).destroy(),
+        () => undefined,
+      );
+      throw deadlineError(operation, e);
+    }
     if (req.signal?.aborted) throw cancelledError(operation, e);
     if (e instanceof ServiceError) throw e;
     throw transportError(e, operation);
