@@ -15,7 +15,7 @@ import { toDeskError } from './desk/errors';
 import { profileHandlers } from './desk/profiles';
 import { reportHandlers, type ChooseExportPath } from './desk/reports';
 import { rememberingSecrets, withKeychainFailures } from './desk/secrets';
-import { noteStatusSeen } from './desk/tracking';
+import { storeVersionRead } from './desk/tracking';
 import { SandboxProfiles, defaultStartSandbox, type StartEmbeddedSandbox } from './desk/sandbox';
 import { strategyHandlers } from './desk/strategies';
 import { versionHandlers } from './desk/versions';
@@ -138,11 +138,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
           ? c.getVersionAt(entry.location)
           : c.getVersion(entry.strategyId, entry.versionId, { orders: true, positions: true }),
       ),
-    saveVersion: (entry, version) => {
-      const at = now();
-      store.versions.upsert(entry.profileId, version, { syncedAt: at });
-      noteStatusSeen(store, entry.profileId, version, at);
-    },
+    saveVersion: (entry, version) =>
+      storeVersionRead(store, entry.profileId, version, { syncedAt: now() }),
     waitUntilOnline: (profileId, signal) =>
       connections.waitUntilOnline(profileId, signal, options.offlineProbeMs),
     // A version that is gone will not come back by polling.
@@ -183,15 +180,12 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const executions = new ExecutionJournal({
     journal: store.journal,
-    saveAcceptedVersion: (entry, version, location) => {
-      const at = now();
-      store.versions.upsert(entry.profileId, version, {
+    saveAcceptedVersion: (entry, version, location) =>
+      storeVersionRead(store, entry.profileId, version, {
         origin: 'created',
         location,
-        syncedAt: at,
-      });
-      noteStatusSeen(store, entry.profileId, version, at);
-    },
+        syncedAt: now(),
+      }),
     startTracking: (entry, version, location) =>
       tracker.track({
         profileId: entry.profileId,

@@ -14,6 +14,7 @@ import type { TargetState } from '../store';
 import type { DeskContext } from './context';
 import { notFound } from './errors';
 import { runningVersionId } from './strategies';
+import { storeVersionRead } from './tracking';
 import { currentTargetOf, strategyView, targetCheckOf } from './views';
 
 /**
@@ -74,7 +75,7 @@ export async function prepareExecution(ctx: DeskContext, draftId: string): Promi
       const version = await ctx.connections.call(profileId, (c) =>
         c.getVersion(strategyId, known.id, { orders: true, positions: true }),
       );
-      ctx.store.versions.upsert(profileId, version, { syncedAt: ctx.now() });
+      storeVersionRead(ctx.store, profileId, version, { syncedAt: ctx.now() });
     } catch (error) {
       // The service no longer knows that version (deleted elsewhere, a sandbox started afresh):
       // the stored copy stays the known target and the confirmation says it could not be checked,

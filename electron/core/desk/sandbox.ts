@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS, startSandbox } from '../../sandbox';
 import type { Profile } from '../store';
 import type { DeskContext, EmbeddedSandbox } from './context';
+import { storeVersionRead } from './tracking';
 
 export interface EmbeddedSandboxOptions {
   /** Where the sandbox keeps its state, so a version executed there survives an app restart. */
@@ -85,7 +86,7 @@ export class SandboxProfiles {
           const version = await this.ctx.connections.call(profile.id, (c) =>
             c.getVersion(demo.strategyId, versionId, { orders: true, positions: true }),
           );
-          this.ctx.store.versions.upsert(profile.id, version, {
+          storeVersionRead(this.ctx.store, profile.id, version, {
             origin: 'imported',
             syncedAt: this.ctx.now(),
           });

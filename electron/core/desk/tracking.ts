@@ -2,15 +2,24 @@ import type { VersionStatus } from '../../../shared/domain/constants';
 import { VERSION_STATUSES } from '../../../shared/domain/constants';
 import type { Version } from '../../../shared/domain/resources';
 import type { VersionDetail } from '../../../shared/views';
-import type { Store } from '../store';
+import type { Store, VersionUpsertOptions } from '../store';
 import type { VersionTracker } from '../tracker';
 
 const KNOWN_STATUSES: ReadonlySet<string> = new Set(VERSION_STATUSES);
 
-/** Notes the status a version was just read in, the first time it is seen in it. */
-export function noteStatusSeen(store: Store, profileId: string, version: Version, at: string) {
+/**
+ * Stores a version just read from the service (an execute's answer, a poll, an import) and notes
+ * its status as seen at the same time, the first time it is seen in it.
+ */
+export function storeVersionRead(
+  store: Store,
+  profileId: string,
+  version: Version,
+  options: VersionUpsertOptions & { syncedAt: string },
+): void {
+  store.versions.upsert(profileId, version, options);
   if (version.status !== null)
-    store.versions.noteStatusSeen(profileId, version.id, version.status, at);
+    store.versions.noteStatusSeen(profileId, version.id, version.status, options.syncedAt);
 }
 
 /** What a version's detail says about following it: the stored step times, the last failure. */

@@ -10,7 +10,7 @@ import {
 } from './confirmation';
 import type { DeskContext } from './context';
 import { notFound } from './errors';
-import { noteStatusSeen, trackingFields } from './tracking';
+import { storeVersionRead, trackingFields } from './tracking';
 import { journalEntryView, versionDetail, versionSummary } from './views';
 
 export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
@@ -63,8 +63,7 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
             ctx.store.versions.remove(profileId, versionId);
           throw error;
         });
-      ctx.store.versions.upsert(profileId, version, { origin: 'imported', syncedAt: ctx.now() });
-      noteStatusSeen(ctx.store, profileId, version, ctx.now());
+      storeVersionRead(ctx.store, profileId, version, { origin: 'imported', syncedAt: ctx.now() });
       if (version.executed_at !== null) {
         ctx.tracker.track({
           profileId,
