@@ -13,9 +13,10 @@ import {
 } from 'electron';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DeskEvent, DeskHandlers } from '../shared/contract';
-import { createDesk } from './core/desk';
+import type { DeskEvent } from '../shared/contract';
+import { createDesk, type Desk } from './core/desk';
 import { openSecretStore } from './core/secrets';
+import { builtInSandbox } from './sandbox/embedded';
 import { registerDeskIpc, type DeskIpc } from './ipc';
 import {
   APP_ENTRY_URL,
@@ -47,14 +48,6 @@ import {
  * The Electron shell: lifecycle, the one window, and the hardening around it. Everything that can
  * be decided without Electron is decided in ./shell (unit tested under Node); this file wires it.
  */
-
-/** What the shell needs of createDesk's result (electron/core/desk.ts). */
-type Desk = DeskHandlers & {
-  subscribe(listener: (event: DeskEvent) => void): () => void;
-  knownSecrets(): Promise<string[]>;
-  log: { error(message: string): void };
-  close(): unknown;
-};
 
 const layout = appLayout(join(__dirname, '..', '..'));
 const isDev = !app.isPackaged;
@@ -162,6 +155,7 @@ async function start(): Promise<void> {
       secretStore,
       nativeBinding: sqliteBindingFor(layout, app.isPackaged, existsSync),
       chooseExportPath,
+      sandbox: builtInSandbox,
       ownerName: 'the desktop app',
     });
     desk = created;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid, versionStatus } from './domain/resources';
+import { serviceAddressProblem } from './service-address';
 import {
   appStatus,
   draftRow,
@@ -39,7 +40,15 @@ const draftRef = z.object({ draftId: uuid }).strict();
 const journalRef = z.object({ journalId: uuid }).strict();
 
 const profileName = z.string().trim().min(1, 'Give the profile a name').max(100);
-const baseUrl = z.string().trim().min(1, 'Enter the service address').max(2000);
+const baseUrl = z
+  .string()
+  .trim()
+  .min(1, 'Enter the service address')
+  .max(2000)
+  .superRefine((value, check) => {
+    const problem = serviceAddressProblem(value);
+    if (problem !== null) check.addIssue({ code: 'custom', message: problem });
+  });
 const clientId = z.string().trim().min(1, 'Enter the client id').max(200);
 const secret = z.string().min(1, 'Enter the client secret').max(4096);
 

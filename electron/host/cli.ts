@@ -9,6 +9,7 @@ import { createDesk } from '../core/desk';
 import { DataFolderInUseError } from '../core/data-folder/lock';
 import { StoreError } from '../core/store';
 import { openSecretStore } from '../core/secrets';
+import { builtInSandbox } from '../sandbox/embedded';
 import { defaultDataDir } from '../shell/paths';
 import { ensureRendererBuilt } from './build-renderer';
 import { startHost } from './index';
@@ -36,7 +37,12 @@ async function main(): Promise<void> {
 
   const staticDir = await ensureRendererBuilt();
   const secretStore = await openSecretStore();
-  const desk = await createDesk({ dataDir, secretStore, ownerName: 'the browser host' });
+  const desk = await createDesk({
+    dataDir,
+    secretStore,
+    sandbox: builtInSandbox,
+    ownerName: 'the browser host',
+  });
   const host = await startHost({
     handlers: desk,
     subscribe: (listener) => desk.subscribe(listener),

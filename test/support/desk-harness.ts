@@ -6,6 +6,7 @@ import type { DeskEvent } from '../../shared/contract';
 import { createDesk, type Desk, type DeskOptions } from '../../electron/core/desk';
 import { openSecretStore, type SecretStore } from '../../electron/core/secrets';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox';
+import { builtInSandbox } from '../../electron/sandbox/embedded';
 
 /**
  * A desk on real parts: a temp data folder with a real SQLite file, the OS
@@ -42,9 +43,12 @@ export async function openDeskHarness(
       dataDir,
       secretStore: secrets,
       // One sandbox for the whole harness: a desk restart finds the same service again.
-      startSandbox: async () => {
-        const running = await shared();
-        return { baseUrl: running.baseUrl, close: async () => undefined };
+      sandbox: {
+        ...builtInSandbox,
+        start: async () => {
+          const running = await shared();
+          return { baseUrl: running.baseUrl, close: async () => undefined };
+        },
       },
       trackerBackoff: { initialMs: 10, factor: 1.5, maxMs: 100 },
       offlineProbeMs: 50,

@@ -9,13 +9,13 @@ import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
 import { isServiceError } from '../api';
 import { DeskError } from '../../../shared/views';
 import type { ExecutePreview, PredictionOutcomeView, TargetCheckView } from '../../../shared/views';
-import type { Draft } from '../store';
-import type { TargetState } from '../store';
-import type { DeskContext } from './context';
+import type { Draft, Store, TargetState } from '../store';
+import type { Connections } from './connections';
 import { notFound } from './errors';
 import { runningVersionId } from './strategies';
+import type { StrategySync } from './strategy-sync';
 import { storeVersionRead } from './tracking';
-import { currentTargetOf, strategyView, targetCheckOf } from './views';
+import { currentTargetOf, strategyView, targetCheckOf, type ViewStore } from './views';
 
 /**
  * The Execute confirmation and what it promises. Opening it re-reads the strategy and the
@@ -25,6 +25,14 @@ import { currentTargetOf, strategyView, targetCheckOf } from './views';
  * between (another window executed, a refresh), it asks for a new confirmation instead.
  */
 
+/** What the confirmation reads and records with. */
+export interface ConfirmationDeps {
+  store: ViewStore & Pick<Store, 'drafts' | 'profiles'>;
+  connections: Pick<Connections, 'call'>;
+  strategySync: Pick<StrategySync, 'read'>;
+  now(): string;
+}
+
 export interface Confirmation {
   planKey: string;
   acknowledgedStale: boolean;
@@ -32,12 +40,12 @@ export interface Confirmation {
 }
 
 /** The prediction of a draft from what the store holds now (refreshed by prepare). */
-export function planOf(ctx: DeskContext, draft: Draft) {
+export function planOf(deps: ConfirmationDeps, draft: Draft) {
   const { profileId, strategyId } = draft;
-  const stored = ctx.store.strategies.get(profileId, strategyId);
+  const stored = deps.store.strategies.get(profileId, strategyId);
   if (!stored) throw notFound('This strategy');
-  const target = currentTargetOf(ctx.store, profileId, strategyId);
-  const holdings = ctx.store.strategies
+  const target = currentTargetOf(deps.store, profileId, strategyId);
+  const holdings = deps.store.strategies
     .holdings(profileId, strategyId)
     .map((h) => ({ symbol: h.symbol, quantity: h.quantity }));
   const validation = validOrThrow(draft.rows, target?.positions ?? [], {
@@ -45,7 +53,7 @@ export function planOf(ctx: DeskContext, draft: Draft) {
     targetUnknown: target === null,
   });
   const prediction = predictExecution(validation, target?.positions ?? null, holdings);
-  const check = targetCheckOf(ctx.store, profileId, stored, target, holdings);
+  const check = targetCheckOf(deps.store, profileId, stored, target, holdings);
   const planKey = keyOf(prediction, target?.versionId ?? null, check);
   return { stored, target, holdings, prediction, check, planKey };
 }
@@ -60,22 +68,25 @@ function keyOf(
     .digest('hex');
 }
 
-export async function prepareExecution(ctx: DeskContext, draftId: string): Promise<ExecutePreview> {
-  const draft = ctx.store.drafts.get(draftId);
+export async function prepareExecution(
+  deps: ConfirmationDeps,
+  draftId: string,
+): Promise<ExecutePreview> {
+  const draft = deps.store.drafts.get(draftId);
   if (!draft) throw notFound('This draft');
   const { profileId, strategyId } = draft;
-  const profile = ctx.store.profiles.get(profileId);
+  const profile = deps.store.profiles.get(profileId);
   if (!profile) throw notFound('This profile');
-  if (!ctx.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
+  if (!deps.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
   // The version first, then the strategy: holdings read after the version's state are compared.
-  const known = ctx.store.versions.latestExecuted(profileId, strategyId);
+  const known = deps.store.versions.latestExecuted(profileId, strategyId);
   let targetUnconfirmed = false;
   if (known) {
     try {
-      const version = await ctx.connections.call(profileId, (c) =>
+      const version = await deps.connections.call(profileId, (c) =>
         c.getVersion(strategyId, known.id, { orders: true, positions: true }),
       );
-      storeVersionRead(ctx.store, profileId, version, { syncedAt: ctx.now() });
+      storeVersionRead(deps.store, profileId, version, { syncedAt: deps.now() });
     } catch (error) {
       // The service no longer knows that version (deleted elsewhere, a sandbox started afresh):
       // the stored copy stays the known target and the confirmation says it could not be checked,
@@ -84,21 +95,18 @@ export async function prepareExecution(ctx: DeskContext, draftId: string): Promi
       targetUnconfirmed = true;
     }
   }
-  const fresh = await ctx.connections.call(profileId, (c) =>
-    c.getStrategy(strategyId, { includePositions: true }),
-  );
-  ctx.store.strategies.upsert(profileId, fresh, { syncedAt: ctx.now() });
-  const plan = planOf(ctx, draft);
+  await deps.strategySync.read(profileId, strategyId);
+  const plan = planOf(deps, draft);
   const target = plan.target;
-  const source = target ? ctx.store.versions.get(profileId, target.versionId) : null;
+  const source = target ? deps.store.versions.get(profileId, target.versionId) : null;
   return {
     planKey: plan.planKey,
     profile: { name: profile.name, environment: profile.environment, baseUrl: profile.baseUrl },
     strategy: strategyView(
-      ctx.store,
+      deps.store,
       profileId,
-      ctx.store.strategies.get(profileId, strategyId)!,
-      runningVersionId(ctx, profileId, strategyId),
+      deps.store.strategies.get(profileId, strategyId)!,
+      runningVersionId(deps.store, profileId, strategyId),
     ),
     target:
       target && source
@@ -116,7 +124,7 @@ export async function prepareExecution(ctx: DeskContext, draftId: string): Promi
     oldCash: plan.prediction.oldCash,
     newCash: plan.prediction.newCash,
     changesNothing: plan.prediction.changesNothing,
-    earlierVersionId: ctx.store.predictions.latestForDraft(draftId)?.versionId ?? null,
+    earlierVersionId: deps.store.predictions.latestForDraft(draftId)?.versionId ?? null,
   };
 }
 
@@ -127,17 +135,14 @@ export async function prepareExecution(ctx: DeskContext, draftId: string): Promi
  * holdings or its update time, and the manager sees the new confirmation instead.
  */
 export async function confirmedRequest(
-  ctx: DeskContext,
+  deps: ConfirmationDeps,
   draft: Draft,
   confirmation: Confirmation | undefined,
 ): Promise<{ body: ExecuteRequest; predictionId: string }> {
   if (confirmation) {
-    const fresh = await ctx.connections.call(draft.profileId, (c) =>
-      c.getStrategy(draft.strategyId, { includePositions: true }),
-    );
-    ctx.store.strategies.upsert(draft.profileId, fresh, { syncedAt: ctx.now() });
+    await deps.strategySync.read(draft.profileId, draft.strategyId);
   }
-  const plan = planOf(ctx, draft);
+  const plan = planOf(deps, draft);
   if (confirmation) {
     if (confirmation.planKey !== plan.planKey)
       throw new DeskError({
@@ -157,7 +162,7 @@ export async function confirmedRequest(
   }
   // With or without a confirmation: a draft that became a version is executed again only when
   // the caller names that version ("Execute again"), so a repeated call cannot send it twice.
-  const earlier = ctx.store.predictions.latestForDraft(draft.id)?.versionId ?? null;
+  const earlier = deps.store.predictions.latestForDraft(draft.id)?.versionId ?? null;
   if (earlier !== null && confirmation?.againAfter !== earlier)
     throw new DeskError({
       kind: 'executed-before',
@@ -169,7 +174,7 @@ export async function confirmedRequest(
     : plan.check && !plan.check.fits
       ? 'stale'
       : 'known';
-  const record = ctx.store.predictions.record({
+  const record = deps.store.predictions.record({
     profileId: draft.profileId,
     strategyId: draft.strategyId,
     draftId: draft.id,
@@ -183,34 +188,34 @@ export async function confirmedRequest(
 
 /** Links the prediction to its journal entry; after a 202, compares and records the answer. */
 export function settlePrediction(
-  ctx: DeskContext,
+  deps: ConfirmationDeps,
   predictionId: string,
   journalId: string | null,
   version: Version | null,
 ): void {
-  if (journalId) ctx.store.predictions.linkJournal(predictionId, journalId);
-  if (version) answerPrediction(ctx, predictionId, version);
+  if (journalId) deps.store.predictions.linkJournal(predictionId, journalId);
+  if (version) answerPrediction(deps, predictionId, version);
 }
 
 /** After a retried execution's 202: the prediction made when it was first confirmed. */
-export function settleRetry(ctx: DeskContext, journalId: string, version: Version): void {
-  const record = ctx.store.predictions.forJournal(journalId);
-  if (record && record.versionId === null) answerPrediction(ctx, record.id, version);
+export function settleRetry(deps: ConfirmationDeps, journalId: string, version: Version): void {
+  const record = deps.store.predictions.forJournal(journalId);
+  if (record && record.versionId === null) answerPrediction(deps, record.id, version);
 }
 
-function answerPrediction(ctx: DeskContext, predictionId: string, version: Version): void {
-  const record = ctx.store.predictions.get(predictionId);
+function answerPrediction(deps: ConfirmationDeps, predictionId: string, version: Version): void {
+  const record = deps.store.predictions.get(predictionId);
   if (!record) return;
   const differences = comparePrediction(record.prediction, version.positions ?? []);
-  ctx.store.predictions.recordAnswer(predictionId, version.id, differences);
+  deps.store.predictions.recordAnswer(predictionId, version.id, differences);
 }
 
 export function predictionOutcome(
-  ctx: DeskContext,
+  deps: ConfirmationDeps,
   profileId: string,
   versionId: string,
 ): PredictionOutcomeView | null {
-  const record = ctx.store.predictions.forVersion(profileId, versionId);
+  const record = deps.store.predictions.forVersion(profileId, versionId);
   if (!record || record.versionId === null || record.differences === null) return null;
   return {
     versionId: record.versionId,
@@ -228,18 +233,14 @@ export function predictionOutcome(
  * elsewhere. Offline or refused, nothing is noted and such a target stays in doubt.
  */
 export async function settleTarget(
-  store: DeskContext['store'],
-  connections: DeskContext['connections'],
-  now: () => string,
+  store: Pick<Store, 'strategies' | 'versions' | 'predictions'>,
+  strategySync: Pick<StrategySync, 'read'>,
   ended: { profileId: string; strategyId: string; versionId: string },
 ): Promise<void> {
   const { profileId, strategyId, versionId } = ended;
   if (!store.strategies.get(profileId, strategyId)) return;
-  const fresh = await connections
-    .call(profileId, (c) => c.getStrategy(strategyId, { includePositions: true }))
-    .catch(() => null);
+  const fresh = await strategySync.read(profileId, strategyId).catch(() => null);
   if (!fresh) return;
-  store.strategies.upsert(profileId, fresh, { syncedAt: now() });
   if (store.versions.latestExecuted(profileId, strategyId)?.id === versionId)
     store.predictions.recordBaseline(profileId, strategyId, versionId, fresh.updated_at);
 }

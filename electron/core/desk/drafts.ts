@@ -1,17 +1,25 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { validateDraft } from '../../../shared/draft';
 import type { DraftSummary as DraftSummaryView } from '../../../shared/views';
-import type { DraftRow, DraftSummary } from '../store';
-import type { DeskContext } from './context';
+import type { DraftRow, DraftSummary, Store } from '../store';
 import { notFound } from './errors';
-import { currentTargetOf } from './views';
+import { currentTargetOf, type ViewStore } from './views';
 
-export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
+export interface DraftServices {
+  store: ViewStore & Pick<Store, 'drafts'>;
+}
+
+export function draftHandlers({ store }: DraftServices): DeskHandlers['drafts'] {
+  /** What a draft of the strategy is judged against: its current target, liquidate-only. */
+  const judgedAgainst = (profileId: string, strategyId: string) => ({
+    target: currentTargetOf(store, profileId, strategyId),
+    liquidateOnly: store.strategies.get(profileId, strategyId)?.is_liquidate_only,
+  });
   /** The list's row for a draft; `valid` is judged against the strategy's current target. */
   const summary = (
     d: DraftSummary,
     rows: readonly DraftRow[],
-    target = currentTargetOf(ctx.store, d.profileId, d.strategyId),
+    { target, liquidateOnly } = judgedAgainst(d.profileId, d.strategyId),
   ): DraftSummaryView => ({
     id: d.id,
     strategyId: d.strategyId,
@@ -19,7 +27,7 @@ export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
     rowCount: d.rowCount,
     valid: validateDraft(rows, {
       previousTarget: target?.positions ?? [],
-      liquidateOnly: ctx.store.strategies.get(d.profileId, d.strategyId)?.is_liquidate_only,
+      liquidateOnly,
       targetUnknown: target === null,
     }).valid,
     updatedAt: d.updatedAt,
@@ -27,9 +35,9 @@ export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
   });
   /** The version the draft last became, if it was executed. */
   const executedVersionOf = (draftId: string) =>
-    ctx.store.predictions.latestForDraft(draftId)?.versionId ?? null;
+    store.predictions.latestForDraft(draftId)?.versionId ?? null;
   const existing = (draftId: string) => {
-    const draft = ctx.store.drafts.get(draftId);
+    const draft = store.drafts.get(draftId);
     if (!draft) throw notFound('This draft');
     return draft;
   };
@@ -40,14 +48,14 @@ export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
     start: 'empty' | 'target' | 'holdings',
   ): DraftRow[] => {
     if (start === 'target') {
-      return (currentTargetOf(ctx.store, profileId, strategyId)?.positions ?? []).map((p) => ({
+      return (currentTargetOf(store, profileId, strategyId)?.positions ?? []).map((p) => ({
         symbol: p.symbol,
         weight: p.weight,
         locked: false,
       }));
     }
     if (start === 'holdings') {
-      return ctx.store.strategies
+      return store.strategies
         .holdings(profileId, strategyId)
         .map((h) => ({ symbol: h.symbol, weight: '0', locked: false }));
     }
@@ -56,14 +64,16 @@ export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
 
   return {
     async list({ profileId, strategyId }) {
-      const target = currentTargetOf(ctx.store, profileId, strategyId);
-      return ctx.store.drafts
+      // The strategy and every draft's rows read once, not once per draft.
+      const against = judgedAgainst(profileId, strategyId);
+      const rows = store.drafts.rowsForStrategy(profileId, strategyId);
+      return store.drafts
         .listForStrategy(profileId, strategyId)
-        .map((d) => summary(d, ctx.store.drafts.get(d.id)?.rows ?? [], target));
+        .map((d) => summary(d, rows.get(d.id) ?? [], against));
     },
     async create({ profileId, strategyId, name, start }) {
-      if (!ctx.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
-      const draft = ctx.store.drafts.create({
+      if (!store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
+      const draft = store.drafts.create({
         profileId,
         strategyId,
         name,
@@ -92,17 +102,17 @@ export function draftHandlers(ctx: DeskContext): DeskHandlers['drafts'] {
     },
     // Autosave calls this after every pause in typing: one write, then one read for the answer.
     async saveRows({ draftId, rows }) {
-      if (!ctx.store.drafts.saveRows(draftId, rows)) throw notFound('This draft');
+      if (!store.drafts.saveRows(draftId, rows)) throw notFound('This draft');
       const saved = existing(draftId);
       return summary(saved, saved.rows);
     },
     async rename({ draftId, name }) {
-      if (!ctx.store.drafts.rename(draftId, name)) throw notFound('This draft');
+      if (!store.drafts.rename(draftId, name)) throw notFound('This draft');
       const renamed = existing(draftId);
       return summary(renamed, renamed.rows);
     },
     async remove({ draftId }) {
-      if (!ctx.store.drafts.delete(draftId)) throw notFound('This draft');
+      if (!store.drafts.delete(draftId)) throw notFound('This draft');
       return { ok: true as const };
     },
   };

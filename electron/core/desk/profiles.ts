@@ -1,49 +1,25 @@
 import type { DeskHandlers } from '../../../shared/contract';
+import { normalServiceAddress, serviceAddressProblem } from '../../../shared/service-address';
 import { DeskError } from '../../../shared/views';
-import type { Profile } from '../store';
-import type { DeskContext } from './context';
+import type { Profile, Store } from '../store';
+import type { SecretStore } from '../secrets';
 import { redactDeep } from '../log/redact';
+import type { Connections } from './connections';
 import { notFound, toDeskError } from './errors';
+import type { Tracking } from './tracking';
 import { profileView } from './views';
 
-/**
- * The service address: https for any host but this machine's loopback, where
- * the built-in sandbox and local test services live.
- */
+/** The service address as stored (see shared/service-address.ts), or a clear refusal. */
 export function checkServiceAddress(input: string): string {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
+  const problem = serviceAddressProblem(input);
+  const address = normalServiceAddress(input);
+  if (problem !== null || address === null) {
     throw new DeskError({
       kind: 'invalid-input',
-      message: `"${input}" is not a web address (e.g. https://service.example.com).`,
+      message: problem ?? `"${input}" is not a web address (e.g. https://service.example.com).`,
     });
   }
-  const loopback =
-    url.hostname === 'localhost' ||
-    url.hostname === '[::1]' ||
-    /^127(\.\d{1,3}){3}$/.test(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new DeskError({
-      kind: 'invalid-input',
-      message:
-        'The service address must start with https:// (plain http is allowed only for this machine).',
-    });
-  }
-  if (url.username || url.password) {
-    throw new DeskError({
-      kind: 'invalid-input',
-      message: 'The service address must not contain a user name or password.',
-    });
-  }
-  if (url.search || url.hash) {
-    throw new DeskError({
-      kind: 'invalid-input',
-      message: 'The service address must not contain a query or a fragment.',
-    });
-  }
-  return url.origin + url.pathname.replace(/\/+$/, '');
+  return address;
 }
 
 /** Thrown when a profile's address changes and nobody said where its stored secret may go. */
@@ -57,37 +33,49 @@ export function secretNeededForNewAddress(from: string, to: string): DeskError {
   });
 }
 
-export function profileHandlers(
-  ctx: DeskContext,
-  useSandbox: () => Promise<Profile>,
-): DeskHandlers['profiles'] {
+export interface ProfileServices {
+  store: Pick<Store, 'profiles'>;
+  secrets: SecretStore;
+  connections: Connections;
+  tracking: Pick<Tracking, 'stopFollowing'>;
+  /** "Try the built-in sandbox": its profile, set up or resumed. */
+  useSandbox(): Promise<Profile>;
+}
+
+export function profileHandlers({
+  store,
+  secrets,
+  connections,
+  tracking,
+  useSandbox,
+}: ProfileServices): DeskHandlers['profiles'] {
   const view = async (profile: Profile) =>
     profileView(profile, {
-      storage: ctx.secrets.kind === 'keychain' ? 'keychain' : 'session',
-      present: (await ctx.secrets.get(profile.id)) !== null,
+      storage: secrets.kind === 'keychain' ? 'keychain' : 'session',
+      present: (await secrets.get(profile.id)) !== null,
     });
   const existing = (profileId: string) => {
-    const profile = ctx.store.profiles.get(profileId);
+    const profile = store.profiles.get(profileId);
     if (!profile) throw notFound('This profile');
     return profile;
   };
 
   return {
     async list() {
-      return Promise.all(ctx.store.profiles.list().map(view));
+      return Promise.all(store.profiles.list().map(view));
     },
     async create({ name, baseUrl, clientId, secret }) {
-      const profile = ctx.store.profiles.create({
+      const profile = store.profiles.create({
         name: name.trim(),
         baseUrl: checkServiceAddress(baseUrl),
         clientId: clientId.trim(),
         environment: 'production',
       });
       try {
-        await ctx.secrets.set(profile.id, secret);
+        await secrets.set(profile.id, secret);
       } catch (error) {
         // A profile whose secret could not be kept would fail later, far from the cause.
-        ctx.store.profiles.delete(profile.id);
+        store.profiles.delete(profile.id);
         throw error;
       }
       return view(profile);
@@ -106,23 +94,21 @@ export function profileHandlers(
         patch.baseUrl !== before.baseUrl &&
         secret === undefined &&
         sendSecretToNewAddress !== true &&
-        (await ctx.secrets.get(profileId)) !== null
+        (await secrets.get(profileId)) !== null
       ) {
         throw secretNeededForNewAddress(before.baseUrl, patch.baseUrl);
       }
-      if (secret !== undefined) await ctx.secrets.set(profileId, secret);
-      const updated = ctx.store.profiles.update(profileId, patch) ?? existing(profileId);
-      await ctx.connections.reset(profileId);
+      if (secret !== undefined) await secrets.set(profileId, secret);
+      const updated = store.profiles.update(profileId, patch) ?? existing(profileId);
+      await connections.reset(profileId);
       return view(updated);
     },
     async remove({ profileId }) {
       existing(profileId);
-      for (const v of ctx.store.versions.listActive()) {
-        if (v.profile_id === profileId) ctx.tracker.untrack(v.id);
-      }
-      await ctx.connections.reset(profileId);
-      ctx.store.profiles.delete(profileId);
-      await ctx.secrets.delete(profileId);
+      tracking.stopFollowing({ profileId });
+      await connections.reset(profileId);
+      store.profiles.delete(profileId);
+      await secrets.delete(profileId);
       return { ok: true as const };
     },
     async check({ profileId, baseUrl, clientId, secret, sendSecretToNewAddress }) {
@@ -130,7 +116,7 @@ export function profileHandlers(
       let useSecret = secret;
       if (useSecret === undefined) {
         const before = profileId === undefined ? null : existing(profileId);
-        const stored = before ? await ctx.secrets.get(before.id) : null;
+        const stored = before ? await secrets.get(before.id) : null;
         if (before === null || stored === null) {
           throw new DeskError({ kind: 'invalid-input', message: 'Enter the client secret.' });
         }
@@ -140,7 +126,7 @@ export function profileHandlers(
         useSecret = stored;
       }
       const typed = useSecret;
-      const grantedScopes = await ctx.connections
+      const grantedScopes = await connections
         .checkCredentials(address, clientId.trim(), typed)
         .catch((error: unknown) => {
           // A secret not saved yet is unknown to the desk's redaction: it is taken out here.
@@ -150,8 +136,8 @@ export function profileHandlers(
     },
     async testConnection({ profileId }) {
       existing(profileId);
-      const grantedScopes = await ctx.connections.call(profileId, (c) => c.testConnection());
-      ctx.store.profiles.setGrantedScopes(profileId, grantedScopes);
+      const grantedScopes = await connections.call(profileId, (c) => c.testConnection());
+      store.profiles.setGrantedScopes(profileId, grantedScopes);
       return { grantedScopes };
     },
     async useSandbox() {

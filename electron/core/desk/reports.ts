@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DeskHandlers } from '../../../shared/contract';
 import type { ReportSelection } from '../../../shared/views';
 import { writeOrderReportLines } from '../reports';
-import type { OrderReportQuery } from '../store';
-import type { DeskContext } from './context';
+import type { OrderReportQuery, Store } from '../store';
+import type { Emit } from './events';
 
 /** Where an export goes: the desktop shell asks with a save dialog; null means cancelled. */
 export type ChooseExportPath = (suggestedName: string) => Promise<string | null>;
@@ -42,21 +42,28 @@ function queryOf(profileId: string, selection: ReportSelection): OrderReportQuer
   }
 }
 
-export function reportHandlers(
-  ctx: DeskContext,
-  choosePath: ChooseExportPath,
-): DeskHandlers['reports'] {
+export interface ReportServices {
+  store: Pick<Store, 'reports'>;
+  emit: Emit;
+  choosePath: ChooseExportPath;
+}
+
+export function reportHandlers({
+  store,
+  emit,
+  choosePath,
+}: ReportServices): DeskHandlers['reports'] {
   return {
     async exportOrders({ profileId, selection }) {
       const path = await choosePath(suggestedName(selection));
       if (path === null) return null;
       const exportId = randomUUID();
       // Every numeric cell is validated on the way (see reports/lines.ts).
-      const lines = ctx.store.reports.iterateOrderReportLines(queryOf(profileId, selection));
+      const lines = store.reports.iterateOrderReportLines(queryOf(profileId, selection));
       const written = await writeOrderReportLines(lines, path, {
-        onProgress: (n) => ctx.emit({ type: 'export-progress', exportId, rows: n, done: false }),
+        onProgress: (n) => emit({ type: 'export-progress', exportId, rows: n, done: false }),
       });
-      ctx.emit({ type: 'export-progress', exportId, rows: written.rows, done: true });
+      emit({ type: 'export-progress', exportId, rows: written.rows, done: true });
       return { exportId, path: written.path, rows: written.rows, bytes: written.bytes };
     },
   };

@@ -1,33 +1,53 @@
 import { join } from 'node:path';
-import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS, startSandbox } from '../../sandbox';
-import type { Profile } from '../store';
-import type { DeskContext, EmbeddedSandbox } from './context';
-import { storeVersionRead } from './tracking';
+import { DeskError } from '../../../shared/errors';
+import type { Profile, Store } from '../store';
+import type { SecretStore } from '../secrets';
+import type { Connections } from './connections';
+import type { StrategySync } from './strategy-sync';
+import type { VersionImport } from './version-import';
+
+/** The embedded sandbox while it runs. */
+export interface EmbeddedSandbox {
+  baseUrl: string;
+  close(): Promise<void>;
+}
 
 export interface EmbeddedSandboxOptions {
   /** Where the sandbox keeps its state, so a version executed there survives an app restart. */
   statePath: string;
 }
 
-export type StartEmbeddedSandbox = (options: EmbeddedSandboxOptions) => Promise<EmbeddedSandbox>;
-
-export const defaultStartSandbox: StartEmbeddedSandbox = ({ statePath }) =>
-  startSandbox({ port: 0, statePath });
+/**
+ * "Start the built-in sandbox", as whoever starts the app provides it (electron/sandbox's
+ * `builtInSandbox`): the desk knows only this shape, so the fake service never ships in the core.
+ */
+export interface BuiltInSandbox {
+  start(options: EmbeddedSandboxOptions): Promise<EmbeddedSandbox>;
+  /** What the sandbox profile starts with: the demo client and strategies, public demo data. */
+  demo: {
+    clientId: string;
+    clientSecret: string;
+    /** The demo strategies to add, each with the executed versions to import. */
+    strategies: readonly { strategyId: string; versionIds: readonly string[] }[];
+  };
+}
 
 /** The embedded sandbox's state file, beside the app's database. */
 export function sandboxStatePath(dataDir: string): string {
   return join(dataDir, 'sandbox-state.json');
 }
 
-/** The demo strategies the built-in sandbox profile starts with, and their executed versions. */
-const DEMO_STRATEGIES = [
-  { strategyId: DEMO_STRATEGY_IDS.coreEquity, versionIds: [DEMO_VERSION_IDS.coreEquityExecuted] },
-  {
-    strategyId: DEMO_STRATEGY_IDS.dividendGrowth,
-    versionIds: [DEMO_VERSION_IDS.dividendGrowthExecuted],
-  },
-  { strategyId: DEMO_STRATEGY_IDS.freshStart, versionIds: [] },
-];
+export interface SandboxProfileServices {
+  store: Pick<Store, 'profiles'>;
+  secrets: SecretStore;
+  connections: Connections;
+  strategySync: Pick<StrategySync, 'read'>;
+  versionImport: Pick<VersionImport, 'import'>;
+  /** Null when whoever started the app offers no built-in sandbox. */
+  sandbox: BuiltInSandbox | null;
+  /** The app's data folder: the sandbox's state file lives there. */
+  dataDir: string;
+}
 
 /**
  * "Try the built-in sandbox": the sandbox runs in this process on a free
@@ -37,69 +57,57 @@ const DEMO_STRATEGIES = [
 export class SandboxProfiles {
   private running: Promise<EmbeddedSandbox> | null = null;
 
-  constructor(
-    private readonly ctx: DeskContext,
-    private readonly start: StartEmbeddedSandbox,
-    /** The app's data folder: the sandbox's state file lives there. */
-    private readonly dataDir: string,
-  ) {}
+  constructor(private readonly services: SandboxProfileServices) {}
 
   /** Restarts the sandbox for an existing sandbox profile (the address changed since). */
   async resume(): Promise<void> {
-    const profile = this.ctx.store.profiles.list().find((p) => p.environment === 'sandbox');
+    const { store, secrets, connections } = this.services;
+    const profile = store.profiles.list().find((p) => p.environment === 'sandbox');
     if (!profile) return;
-    const sandbox = await this.ensureRunning();
+    const { sandbox, demo } = await this.ensureRunning();
     if (profile.baseUrl !== sandbox.baseUrl) {
-      this.ctx.store.profiles.update(profile.id, { baseUrl: sandbox.baseUrl });
-      await this.ctx.connections.reset(profile.id);
+      store.profiles.update(profile.id, { baseUrl: sandbox.baseUrl });
+      await connections.reset(profile.id);
     }
     // Without a keychain the secret lived in memory only; the sandbox's is public demo data.
-    if ((await this.ctx.secrets.get(profile.id)) === null) {
-      await this.ctx.secrets.set(profile.id, DEMO_CLIENTS.manager.client_secret);
-      this.ctx.connections.credentialsChanged(profile.id);
+    if ((await secrets.get(profile.id)) === null) {
+      await secrets.set(profile.id, demo.clientSecret);
+      connections.credentialsChanged(profile.id);
     }
   }
 
   async use(): Promise<Profile> {
-    const found = this.ctx.store.profiles.list().find((p) => p.environment === 'sandbox');
+    const { store, secrets, connections, strategySync, versionImport } = this.services;
+    const found = store.profiles.list().find((p) => p.environment === 'sandbox');
     if (found) {
       await this.resume();
-      return this.ctx.store.profiles.get(found.id) ?? found;
+      return store.profiles.get(found.id) ?? found;
     }
-    const sandbox = await this.ensureRunning();
-    const profile = this.ctx.store.profiles.create({
+    const { sandbox, demo } = await this.ensureRunning();
+    const profile = store.profiles.create({
       name: 'Built-in sandbox',
       baseUrl: sandbox.baseUrl,
-      clientId: DEMO_CLIENTS.manager.client_id,
+      clientId: demo.clientId,
       environment: 'sandbox',
     });
     try {
-      await this.ctx.secrets.set(profile.id, DEMO_CLIENTS.manager.client_secret);
-      const scopes = await this.ctx.connections.call(profile.id, (c) => c.testConnection());
-      this.ctx.store.profiles.setGrantedScopes(profile.id, scopes);
-      for (const demo of DEMO_STRATEGIES) {
-        const strategy = await this.ctx.connections.call(profile.id, (c) =>
-          c.getStrategy(demo.strategyId, { includePositions: true }),
-        );
-        this.ctx.store.strategies.upsert(profile.id, strategy, { syncedAt: this.ctx.now() });
-        for (const versionId of demo.versionIds) {
-          const version = await this.ctx.connections.call(profile.id, (c) =>
-            c.getVersion(demo.strategyId, versionId, { orders: true, positions: true }),
-          );
-          storeVersionRead(this.ctx.store, profile.id, version, {
-            origin: 'imported',
-            syncedAt: this.ctx.now(),
-          });
-        }
+      await secrets.set(profile.id, demo.clientSecret);
+      const scopes = await connections.call(profile.id, (c) => c.testConnection());
+      store.profiles.setGrantedScopes(profile.id, scopes);
+      // The same flows as the manager's "Add strategy" and "Import version".
+      for (const { strategyId, versionIds } of demo.strategies) {
+        await strategySync.read(profile.id, strategyId);
+        for (const versionId of versionIds)
+          await versionImport.import(profile.id, strategyId, versionId);
       }
     } catch (error) {
       // Half a sandbox profile is worse than none: the next click starts over.
-      this.ctx.store.profiles.delete(profile.id);
-      await this.ctx.secrets.delete(profile.id);
-      await this.ctx.connections.reset(profile.id);
+      store.profiles.delete(profile.id);
+      await secrets.delete(profile.id);
+      await connections.reset(profile.id);
       throw error;
     }
-    return this.ctx.store.profiles.get(profile.id) ?? profile;
+    return store.profiles.get(profile.id) ?? profile;
   }
 
   async close(): Promise<void> {
@@ -108,13 +116,24 @@ export class SandboxProfiles {
     if (running) await (await running).close();
   }
 
-  private ensureRunning(): Promise<EmbeddedSandbox> {
-    this.running ??= this.start({ statePath: sandboxStatePath(this.dataDir) }).catch(
-      (error: unknown) => {
+  private async ensureRunning(): Promise<{
+    sandbox: EmbeddedSandbox;
+    demo: BuiltInSandbox['demo'];
+  }> {
+    const builtIn = this.services.sandbox;
+    if (builtIn === null) {
+      throw new DeskError({
+        // Whoever started the app chose to offer none: nothing the manager did wrong.
+        kind: 'internal',
+        message: 'This build of the app has no built-in sandbox. Connect to your service instead.',
+      });
+    }
+    this.running ??= builtIn
+      .start({ statePath: sandboxStatePath(this.services.dataDir) })
+      .catch((error: unknown) => {
         this.running = null;
         throw error;
-      },
-    );
-    return this.running;
+      });
+    return { sandbox: await this.running, demo: builtIn.demo };
   }
 }

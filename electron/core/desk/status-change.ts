@@ -1,20 +1,26 @@
 import type { DeskEvent } from '../../../shared/contract';
 import type { VersionStatus } from '../../../shared/domain/constants';
 import type { StrategyView } from '../../../shared/views';
-import type { StoredStrategy } from '../store';
-import type { DeskContext } from './context';
+import type { ExecutionJournal } from '../execute';
+import type { Store, StoredStrategy } from '../store';
 import { runningVersionId, strategyListItems } from './strategies';
 import { strategyView, versionSummary } from './views';
 
 type StatusChanged = Extract<DeskEvent, { type: 'version-status-changed' }>;
 
-/** The newest sync of any strategy the app holds: the status bar's "last sync". */
-export function lastSyncAt(store: DeskContext['store']): string | null {
-  const synced = store.profiles
-    .list()
-    .flatMap((p) => store.strategies.list(p.id).map((s) => s.synced_at))
-    .sort();
-  return synced.at(-1) ?? null;
+export interface StatusChange {
+  profileId: string;
+  strategyId: string;
+  versionId: string;
+  previousStatus: VersionStatus | null;
+  status: VersionStatus | null;
+  ended: boolean;
+}
+
+/** What the announcement is read from. */
+export interface StatusChangeDeps {
+  store: Pick<Store, 'versions' | 'strategies' | 'predictions'>;
+  executions: Pick<ExecutionJournal, 'inFlight'>;
 }
 
 /**
@@ -25,17 +31,10 @@ export function lastSyncAt(store: DeskContext['store']): string | null {
  * stored (deleted meanwhile): there is nothing left to show of it.
  */
 export function versionStatusChanged(
-  ctx: DeskContext,
-  change: {
-    profileId: string;
-    strategyId: string;
-    versionId: string;
-    previousStatus: VersionStatus | null;
-    status: VersionStatus | null;
-    ended: boolean;
-  },
+  deps: StatusChangeDeps,
+  change: StatusChange,
 ): StatusChanged | null {
-  const { store } = ctx;
+  const { store, executions } = deps;
   const { profileId, strategyId, versionId, ended } = change;
   const stored = store.versions.get(profileId, versionId);
   if (!stored) return null;
@@ -44,12 +43,13 @@ export function versionStatusChanged(
     type: 'version-status-changed',
     ...change,
     version: versionSummary(stored),
-    strategy: strategyListItems(ctx, profileId).find((s) => s.id === strategyId) ?? null,
+    strategy:
+      strategyListItems(store, executions, profileId).find((s) => s.id === strategyId) ?? null,
     appStatus: {
-      runningVersions: store.versions.listActive().length,
-      lastSyncAt: lastSyncAt(store),
+      runningVersions: store.versions.countActive(),
+      lastSyncAt: store.strategies.lastSyncedAt(),
     },
-    settledStrategy: ended && strategy ? settledStrategy(ctx, profileId, strategy) : null,
+    settledStrategy: ended && strategy ? settledStrategy(store, profileId, strategy) : null,
   };
 }
 
@@ -57,12 +57,12 @@ export function versionStatusChanged(
 export const SETTLED_STRATEGY_MAX_LINES = 500;
 
 function settledStrategy(
-  ctx: DeskContext,
+  store: StatusChangeDeps['store'],
   profileId: string,
   strategy: StoredStrategy,
 ): StrategyView | null {
-  const running = runningVersionId(ctx, profileId, strategy.id);
-  const view = strategyView(ctx.store, profileId, strategy, running);
+  const running = runningVersionId(store, profileId, strategy.id);
+  const view = strategyView(store, profileId, strategy, running);
   const lines = view.holdings.length + (view.currentTarget?.positions.length ?? 0);
   return lines <= SETTLED_STRATEGY_MAX_LINES ? view : null;
 }

@@ -2,8 +2,7 @@ import { toDecimal } from '../../../shared/decimal';
 import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/constants';
 import { checkTarget, hasEndWitness } from '../../../shared/draft/target-check';
 import type { Profile, StoredStrategy, StoredVersion } from '../store';
-import type { Store } from '../store';
-import type { JournalEntry } from '../store';
+import type { JournalEntry, Store } from '../store';
 import type {
   CurrentTarget,
   JournalEntryView,
@@ -15,6 +14,9 @@ import type {
 } from '../../../shared/views';
 
 /** Store rows to the views the contract carries. */
+
+/** The repositories a strategy's or a version's view is read from. */
+export type ViewStore = Pick<Store, 'strategies' | 'versions' | 'predictions'>;
 
 export function profileView(
   profile: Profile,
@@ -34,7 +36,7 @@ export function profileView(
 }
 
 export function currentTargetOf(
-  store: Store,
+  store: ViewStore,
   profileId: string,
   strategyId: string,
 ): CurrentTarget | null {
@@ -58,7 +60,7 @@ export function currentTargetOf(
  * as the app saw that version end stands for it (see settleTarget in confirmation.ts).
  */
 export function targetCheckOf(
-  store: Store,
+  store: ViewStore,
   profileId: string,
   strategy: StoredStrategy,
   target: CurrentTarget | null,
@@ -82,7 +84,7 @@ export function targetCheckOf(
 }
 
 export function strategyView(
-  store: Store,
+  store: ViewStore,
   profileId: string,
   strategy: StoredStrategy,
   runningVersionId: string | null,

@@ -3,6 +3,7 @@
 import { writeSync } from 'node:fs';
 import { createDesk } from '../../../electron/core/desk';
 import { MemorySecretStore } from '../../../electron/core/secrets';
+import { builtInSandbox } from '../../../electron/sandbox/embedded';
 
 const [dataDir, sandboxUrl, profileId, draftId] = process.argv.slice(2) as [
   string,
@@ -15,7 +16,10 @@ await secrets.set(profileId, process.env.DESK_TEST_SECRET ?? '');
 const desk = await createDesk({
   dataDir,
   secretStore: secrets,
-  startSandbox: async () => ({ baseUrl: sandboxUrl, close: async () => undefined }),
+  sandbox: {
+    ...builtInSandbox,
+    start: async () => ({ baseUrl: sandboxUrl, close: async () => undefined }),
+  },
 });
 writeSync(1, 'sending\n');
 await desk.versions.execute({ draftId }).then(

@@ -3,6 +3,7 @@ import type { DeskEvent } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
 import { createDesk, type Desk } from '../../../electron/core/desk';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
+import { builtInSandbox } from '../../../electron/sandbox/embedded';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
@@ -36,7 +37,10 @@ describe('simultaneous executes of one draft in one process', () => {
     const second: Promise<Desk> = createDesk({
       dataDir: h.dataDir,
       secretStore: h.secrets,
-      startSandbox: async () => ({ baseUrl: sandbox.baseUrl, close: async () => undefined }),
+      sandbox: {
+        ...builtInSandbox,
+        start: async () => ({ baseUrl: sandbox.baseUrl, close: async () => undefined }),
+      },
     });
     await expect(second).rejects.toThrow(/already running with the data folder/);
   });

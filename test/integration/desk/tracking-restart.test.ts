@@ -11,6 +11,7 @@ import {
   startSandbox,
   type RunningSandbox,
 } from '../../../electron/sandbox';
+import { builtInSandbox } from '../../../electron/sandbox/embedded';
 
 /**
  * A restart in the middle of a rebalance, with secrets kept for the session only: every
@@ -65,10 +66,13 @@ describe('tracking resumes after every restart', () => {
     const started: RunningSandbox[] = [];
     const open = deskFolder({
       // Like the app: the embedded sandbox comes up on a new free port, from its state file.
-      startSandbox: async ({ statePath }) => {
-        const sandbox = await startSandbox({ port: 0, statePath, stepMs: 1000 });
-        started.push(sandbox);
-        return { baseUrl: sandbox.baseUrl, close: () => sandbox.close() };
+      sandbox: {
+        ...builtInSandbox,
+        start: async ({ statePath }) => {
+          const sandbox = await startSandbox({ port: 0, statePath, stepMs: 1000 });
+          started.push(sandbox);
+          return { baseUrl: sandbox.baseUrl, close: () => sandbox.close() };
+        },
       },
     });
     let desk = await open();

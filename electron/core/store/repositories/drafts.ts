@@ -59,6 +59,15 @@ export function draftsRepository({ db, now }: RepositoryContext) {
   const selectRows = db.prepare<[string], { symbol: string; weight: string; locked: 0 | 1 }>(
     'SELECT symbol, weight, locked FROM draft_rows WHERE draft_id = ? ORDER BY position',
   );
+  // One indexed read for a strategy's list (drafts_by_strategy, then each draft's rows by key).
+  const selectRowsForStrategy = db.prepare<
+    [string, string],
+    { draft_id: string; symbol: string; weight: string; locked: 0 | 1 }
+  >(
+    `SELECT r.draft_id, r.symbol, r.weight, r.locked FROM drafts d
+     JOIN draft_rows r ON r.draft_id = d.id
+     WHERE d.profile_id = ? AND d.strategy_id = ? ORDER BY r.draft_id, r.position`,
+  );
   const rename = db.prepare('UPDATE drafts SET name = ?, updated_at = ? WHERE id = ?');
   const touch = db.prepare('UPDATE drafts SET updated_at = ? WHERE id = ?');
   const deleteRows = db.prepare('DELETE FROM draft_rows WHERE draft_id = ?');
@@ -113,6 +122,16 @@ export function draftsRepository({ db, now }: RepositoryContext) {
     /** The strategy's drafts with their row counts, most recently edited first. */
     listForStrategy(profileId: string, strategyId: string): DraftSummary[] {
       return selectForStrategy.all(profileId, strategyId).map(fromRecord);
+    },
+    /** Every row of the strategy's drafts, by draft id, in each draft's order. */
+    rowsForStrategy(profileId: string, strategyId: string): Map<string, DraftRow[]> {
+      const byDraft = new Map<string, DraftRow[]>();
+      for (const r of selectRowsForStrategy.all(profileId, strategyId)) {
+        const rows = byDraft.get(r.draft_id) ?? [];
+        rows.push({ symbol: r.symbol, weight: r.weight, locked: r.locked === 1 });
+        byDraft.set(r.draft_id, rows);
+      }
+      return byDraft;
     },
     rename(draftId: string, name: string): boolean {
       return rename.run(name, now(), draftId).changes > 0;

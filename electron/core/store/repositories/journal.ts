@@ -106,6 +106,10 @@ export function journalRepository({ db, now }: RepositoryContext) {
        AND state IN ('pending', 'sent', 'unknown')
      ORDER BY created_at, rowid LIMIT 1`,
   );
+  // journal_by_state answers this without reading the entries.
+  const countUnknown = db
+    .prepare<[], number>("SELECT count(*) FROM execution_journal WHERE state = 'unknown'")
+    .pluck();
   const selectForStrategy = db.prepare<[string, string], JournalRecord>(
     `SELECT * FROM execution_journal WHERE profile_id = ? AND strategy_id = ?
      ORDER BY created_at DESC, rowid DESC`,
@@ -203,6 +207,10 @@ export function journalRepository({ db, now }: RepositoryContext) {
     },
     listForStrategy(profileId: string, strategyId: string): JournalEntry[] {
       return selectForStrategy.all(profileId, strategyId).map(fromRecord);
+    },
+    /** How many executions need the manager (outcome unknown): the status bar's count. */
+    countUnknown(): number {
+      return countUnknown.get() ?? 0;
     },
   };
 }

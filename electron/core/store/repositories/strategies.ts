@@ -55,6 +55,9 @@ export function strategiesRepository({ db, now }: RepositoryContext) {
      WHERE profile_id = ? AND strategy_id = ? ORDER BY rowid`,
   );
   const remove = db.prepare('DELETE FROM strategies WHERE profile_id = ? AND id = ?');
+  const selectLastSynced = db
+    .prepare<[], string | null>('SELECT max(synced_at) FROM strategies')
+    .pluck();
 
   /** Stores the strategy; when the response carried positions, they replace the holdings. */
   const upsert = db.transaction((profileId: string, strategy: Strategy, syncedAt: string): void => {
@@ -99,6 +102,10 @@ export function strategiesRepository({ db, now }: RepositoryContext) {
     },
     list(profileId: string): StoredStrategy[] {
       return selectAll.all(profileId).map(fromRow);
+    },
+    /** The newest sync of any strategy the app holds: the status bar's "last sync". */
+    lastSyncedAt(): string | null {
+      return selectLastSynced.get() ?? null;
     },
     holdings(profileId: string, strategyId: string): StoredHolding[] {
       return selectHoldings.all(profileId, strategyId);

@@ -101,6 +101,26 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     `SELECT profile_id, ${VERSION_COLUMNS} FROM versions
      WHERE executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES} ORDER BY executed_at, id, profile_id`,
   );
+  // Scoped to a profile (and a strategy): these lead with the versions_by_strategy index.
+  const selectActiveForProfile = db.prepare<[string], StoredVersion & { profile_id: string }>(
+    `SELECT profile_id, ${VERSION_COLUMNS} FROM versions
+     WHERE profile_id = ? AND executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES}
+     ORDER BY executed_at, id`,
+  );
+  const selectActiveForStrategy = db.prepare<
+    [string, string],
+    StoredVersion & { profile_id: string }
+  >(
+    `SELECT profile_id, ${VERSION_COLUMNS} FROM versions
+     WHERE profile_id = ? AND strategy_id = ? AND executed_at IS NOT NULL
+       AND status IN ${ACTIVE_STATUSES}
+     ORDER BY executed_at, id`,
+  );
+  const countActive = db
+    .prepare<[], number>(
+      `SELECT count(*) FROM versions WHERE executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES}`,
+    )
+    .pluck();
   const selectOrders = db.prepare<[string, string], Order>(
     `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND version_id = ? ORDER BY rowid`,
   );
@@ -237,9 +257,20 @@ export function versionsRepository({ db, now }: RepositoryContext) {
       if (v) v.positions = selectPositions.all(profileId, v.id);
       return v ?? null;
     },
-    /** Executed versions whose rebalance has not ended: the tracker resumes these at start-up. */
-    listActive(): (StoredVersion & { profile_id: string })[] {
-      return selectActive.all();
+    /**
+     * Executed versions whose rebalance has not ended (the tracker resumes these at start-up),
+     * optionally only a profile's or one strategy's; oldest execution first.
+     */
+    listActive(
+      scope: { profileId: string; strategyId?: string } | null = null,
+    ): (StoredVersion & { profile_id: string })[] {
+      if (scope === null) return selectActive.all();
+      if (scope.strategyId === undefined) return selectActiveForProfile.all(scope.profileId);
+      return selectActiveForStrategy.all(scope.profileId, scope.strategyId);
+    },
+    /** How many versions are rebalancing: the status bar's count. */
+    countActive(): number {
+      return countActive.get() ?? 0;
     },
     orders(profileId: string, versionId: string): Order[] {
       return selectOrders.all(profileId, versionId);

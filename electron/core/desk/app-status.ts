@@ -1,0 +1,35 @@
+import type { DeskHandlers } from '../../../shared/contract';
+import type { SecretStore } from '../secrets';
+import type { Store } from '../store';
+import type { Connections } from './connections';
+
+export interface AppStatusServices {
+  store: Pick<Store, 'profiles' | 'strategies' | 'versions' | 'journal'>;
+  connections: Pick<Connections, 'isOnline' | 'credentialsProblem'>;
+  /** The keychain as opened (its kind and why it fell back), not the desk's wrapper. */
+  secretStore: Pick<SecretStore, 'kind' | 'fallbackReason'>;
+}
+
+/** The status bar: asked every few seconds, so each figure is one query, not a walk of the data. */
+export function appStatusHandlers({
+  store,
+  connections,
+  secretStore,
+}: AppStatusServices): DeskHandlers['app'] {
+  return {
+    async status() {
+      const profiles = store.profiles.list();
+      return {
+        online: profiles.every((p) => connections.isOnline(p.id)),
+        lastSyncAt: store.strategies.lastSyncedAt(),
+        // The same source as each strategy's running version in the sidebar.
+        runningVersions: store.versions.countActive(),
+        needsAttention: store.journal.countUnknown(),
+        secretStorage: secretStore.kind === 'keychain' ? 'keychain' : 'session',
+        secretStorageReason: secretStore.fallbackReason,
+        credentialsProblem:
+          profiles.map((p) => connections.credentialsProblem(p.id)).find((m) => m !== null) ?? null,
+      };
+    },
+  };
+}

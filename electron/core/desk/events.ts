@@ -1,0 +1,35 @@
+import type { DeskEvent } from '../../../shared/contract';
+
+export type DeskListener = (event: DeskEvent) => void;
+
+/** Where the desk's events go: every subscriber hears each one, in the order they happened. */
+export class DeskEvents {
+  private readonly listeners = new Set<DeskListener>();
+
+  emit(event: DeskEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // One broken listener must not stop the others from hearing about a version.
+      }
+    }
+  }
+
+  subscribe(listener: DeskListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** False once the desk is closing: nobody listens then (its store may be closed already). */
+  get listening(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  clear(): void {
+    this.listeners.clear();
+  }
+}
+
+/** What an area needs to announce something. */
+export type Emit = (event: DeskEvent) => void;

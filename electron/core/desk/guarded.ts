@@ -1,0 +1,32 @@
+import type { DeskHandlers } from '../../../shared/contract';
+import { errorFields, type DeskLog } from '../log/logger';
+import { toDeskError } from './errors';
+
+/**
+ * Every handler throws only DeskErrors, so both hosts pass errors on unchanged. Input is
+ * validated once, by the dispatcher both hosts call through (electron/transport/dispatch.ts).
+ */
+export function guarded(handlers: DeskHandlers, log: DeskLog): DeskHandlers {
+  const out: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
+  for (const [area, methods] of Object.entries(handlers) as [
+    keyof DeskHandlers,
+    Record<string, (i: unknown) => Promise<unknown>>,
+  ][]) {
+    out[area] = {};
+    for (const [name, fn] of Object.entries(methods)) {
+      out[area][name] = async (input: unknown) => {
+        try {
+          return await fn(input);
+        } catch (error) {
+          const deskError = toDeskError(error);
+          // Our own failure: the manager sees a plain sentence, the log keeps what happened.
+          if (deskError.kind === 'internal' || deskError.kind.startsWith('store-')) {
+            log.error(`${area}.${name} failed`, errorFields(error));
+          }
+          throw deskError;
+        }
+      };
+    }
+  }
+  return out as unknown as DeskHandlers;
+}

@@ -1,0 +1,40 @@
+import type { Version } from '../../../shared/domain/resources';
+import { isServiceError } from '../api';
+import type { Store } from '../store';
+import type { Connections } from './connections';
+import { storeVersionRead, type Tracking } from './tracking';
+
+export interface VersionImportDeps {
+  store: Pick<Store, 'versions'>;
+  connections: Pick<Connections, 'call'>;
+  tracking: Pick<Tracking, 'follow'>;
+  now(): string;
+}
+
+/**
+ * Importing a version by id (the interface has no listing, so the history is what the app
+ * knows): the manager's import and the sandbox profile's demo versions alike. An executed
+ * version still rebalancing is followed from here on.
+ */
+export class VersionImport {
+  constructor(private readonly deps: VersionImportDeps) {}
+
+  async import(profileId: string, strategyId: string, versionId: string): Promise<Version> {
+    const { store, connections, tracking, now } = this.deps;
+    const version = await connections
+      .call(profileId, (c) =>
+        c.getVersion(strategyId, versionId, { orders: true, positions: true }),
+      )
+      .catch((error: unknown) => {
+        // Gone at the service: a copy kept here would be a phantom in the history.
+        if (isServiceError(error) && error.kind === 'not_found')
+          store.versions.remove(profileId, versionId);
+        throw error;
+      });
+    storeVersionRead(store, profileId, version, { origin: 'imported', syncedAt: now() });
+    if (version.executed_at !== null) {
+      tracking.follow({ profileId, strategyId, versionId, location: null, status: version.status });
+    }
+    return version;
+  }
+}
