@@ -1,7 +1,7 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { listChannels, type DeskEvent, type DeskHandlers } from '../shared/contract';
-import { IPC_EVENT_CHANNEL, ipcChannelFor } from './shell/app-identity';
-import { dispatchCall, validEvent, type CallResult, type KnownSecrets } from './shell/dispatch';
+import { IPC_EVENT_CHANNEL, ipcChannelFor } from './transport/app-identity';
+import { dispatchCall, validEvent, type CallResult, type KnownSecrets } from './transport/dispatch';
 import { isAppUrl } from './shell/security';
 import { senderProblem } from './shell/sender';
 

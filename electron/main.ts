@@ -24,8 +24,8 @@ import {
   APP_SCHEME,
   DATA_DIR_NAME,
   PRODUCT_NAME,
-} from './shell/app-identity';
-import { answerAssetRequest } from './shell/assets';
+} from './transport/app-identity';
+import { answerAssetRequest } from './transport/assets';
 import {
   menuCommandEvent,
   menuTemplate,
@@ -34,8 +34,13 @@ import {
   versionEndedNotice,
   withCsvExtension,
 } from './shell/desktop';
-import { appLayout, sqliteBindingFor } from './shell/paths';
-import { decideLink, isAllowedRequest, permissionPolicy } from './shell/security';
+import { appLayout, sqliteBindingFor } from './transport/paths';
+import {
+  HARDENED_WEB_PREFERENCES,
+  decideLink,
+  isAllowedRequest,
+  permissionPolicy,
+} from './shell/security';
 import {
   MIN_SIZE,
   WINDOW_STATE_FILE,
@@ -137,7 +142,7 @@ function hardenSession(): void {
       },
     });
   });
-  // Serves dist/renderer; path traversal and other hosts refused in shell/assets.ts.
+  // Serves dist/renderer; path traversal and other hosts refused in transport/assets.ts.
   protocol.handle(APP_SCHEME, async (request) => {
     const answer = await answerAssetRequest(layout.rendererDir, request.method, request.url);
     const body = typeof answer.body === 'string' ? answer.body : new Uint8Array(answer.body);
@@ -194,7 +199,8 @@ function createWindow(): void {
     loadWindowState(stateFile),
     [primary, ...others].map((d) => d.workArea),
   );
-  const window = new BrowserWindow({
+  // prettier-ignore
+  const window = new BrowserWindow({ // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK: both in HARDENED_WEB_PREFERENCES
     x: place.x,
     y: place.y,
     width: place.width,
@@ -204,19 +210,8 @@ function createWindow(): void {
     title: PRODUCT_NAME,
     show: false,
     webPreferences: {
+      ...HARDENED_WEB_PREFERENCES,
       preload: layout.preloadBundle, // eng-disable PRELOAD_JS_CHECK: exposes only the contract
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      spellcheck: false,
-      navigateOnDragDrop: false,
-      safeDialogs: true,
       disableBlinkFeatures: 'Auxclick',
       devTools: isDev,
     },

@@ -1,7 +1,7 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import { listChannels, type Area, type DeskApi, type DeskEvent } from '../shared/contract';
-import { IPC_EVENT_CHANNEL, ipcChannelFor } from './shell/app-identity';
-import { toBridgeError, unwrapCallResult, validEvent } from './shell/dispatch';
+import { IPC_EVENT_CHANNEL, ipcChannelFor } from './transport/app-identity';
+import { toBridgeError, unwrapCallResult, validEvent } from './transport/dispatch';
 
 /**
  * The renderer's only door to the main process: exactly the contract, as `window.desk`. Built

@@ -11,7 +11,7 @@ import { build, type Plugin } from 'esbuild';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appLayout } from '../electron/shell/paths';
+import { appLayout } from '../electron/transport/paths';
 import {
   buildKeytarForElectron,
   buildNativeForElectron,

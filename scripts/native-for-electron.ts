@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appLayout } from '../electron/shell/paths';
+import { appLayout } from '../electron/transport/paths';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const layout = appLayout(root);

@@ -4,17 +4,18 @@
  *   npm start -- --port 5180 --data-dir /some/folder   (both optional; the host picks a free port)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultDataDir, appLayout } from '../electron/shell/paths';
+import { defaultDataDir, appLayout } from '../electron/transport/paths';
 import {
   electronEnv,
   planLaunch,
   shouldDownloadElectron,
   type LaunchFacts,
 } from '../electron/shell/launch';
+import { rendererIsStale } from '../electron/host/build-renderer';
 import { buildElectron, buildKeytarForElectron, buildSqliteForElectron } from './build-electron';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,25 +26,9 @@ function option(name: string): string | undefined {
   return index >= 0 ? process.argv[index + 1] : undefined;
 }
 
-/** Newest modification time under a folder (the renderer's sources), in ms. */
-function newestMtime(path: string): number {
-  const info = statSync(path);
-  if (!info.isDirectory()) return info.mtimeMs;
-  return readdirSync(path).reduce(
-    (newest, name) => Math.max(newest, newestMtime(join(path, name))),
-    info.mtimeMs,
-  );
-}
-
+/** The renderer is built when dist/renderer is older than its sources: the host's own rule. */
 function buildRendererIfStale(): void {
-  const index = join(layout.rendererDir, 'index.html');
-  const sources = [
-    join(root, 'renderer'),
-    join(root, 'shared'),
-    join(root, 'vite.config.ts'),
-  ].filter(existsSync);
-  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
-  if (built > 0 && built >= Math.max(...sources.map(newestMtime))) return;
+  if (!rendererIsStale(layout.rendererDir)) return;
   console.log('Building the renderer…');
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'error'], {

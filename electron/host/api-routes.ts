@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { listChannels, type DeskHandlers } from '../../shared/contract';
-import { dispatchCall, type KnownSecrets } from '../shell/dispatch';
+import { dispatchCall, type KnownSecrets } from '../transport/dispatch';
 import { refuse } from './security';
 
 /**

@@ -10,7 +10,7 @@ import { DataFolderInUseError } from '../core/data-folder/lock';
 import { StoreError } from '../core/store';
 import { openSecretStore } from '../core/secrets';
 import { builtInSandbox } from '../sandbox/embedded';
-import { defaultDataDir } from '../shell/paths';
+import { defaultDataDir } from '../transport/paths';
 import { ensureRendererBuilt } from './build-renderer';
 import { startHost } from './index';
 

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import type { DeskHandlers } from '../../shared/contract';
-import type { KnownSecrets } from '../shell/dispatch';
+import type { KnownSecrets } from '../transport/dispatch';
 import { registerApiRoutes } from './api-routes';
 import { registerEventRoute, type Subscribe } from './events';
 import { SECURITY_HEADERS, allowedHost, guardCalls, newToken, refuse } from './security';

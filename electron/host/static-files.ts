@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { contentTypeFor } from '../shell/assets';
+import { contentTypeFor } from '../transport/assets';
 
 /**
  * Resolves a URL path to a file inside root, or null: no traversal (also through symlinks), no

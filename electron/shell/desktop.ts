@@ -1,6 +1,6 @@
 import type { DeskEvent } from '../../shared/contract';
-import { PRODUCT_NAME } from './app-identity';
-import { validEvent } from './dispatch';
+import { PRODUCT_NAME } from '../transport/app-identity';
+import { validEvent } from '../transport/dispatch';
 
 /** The desktop notification for a version that ended, or null when the event is not an end. */
 export function versionEndedNotice(

@@ -1,4 +1,4 @@
-import { APP_HOST, APP_SCHEME } from './app-identity';
+import { APP_HOST, APP_SCHEME } from '../transport/app-identity';
 
 /**
  * The hardening the shell applies, as plain values so tests can assert each one (Electron's
@@ -19,23 +19,6 @@ export const HARDENED_WEB_PREFERENCES = {
   navigateOnDragDrop: false,
   safeDialogs: true,
 } as const;
-
-/**
- * The renderer's Content-Security-Policy: only its own scripts, styles and images, no inline
- * script, no eval, no network (it talks to the main process over IPC), no frames, no forms.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
 
 /** True for a URL of the app's own origin (`app://desk/...`). */
 export function isAppUrl(raw: string): boolean {

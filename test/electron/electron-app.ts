@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { electronEnv, electronExecutable } from '../../electron/shell/launch';
-import { appLayout } from '../../electron/shell/paths';
+import { appLayout } from '../../electron/transport/paths';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const layout = appLayout(root);

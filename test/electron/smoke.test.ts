@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { ElectronApplication, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ORIGIN } from '../../electron/shell/app-identity';
-import { CONTENT_SECURITY_POLICY } from '../../electron/shell/security';
+import { APP_ORIGIN } from '../../electron/transport/app-identity';
+import { CONTENT_SECURITY_POLICY } from '../../electron/transport/content-policy';
 import { layout, launchApp, type LaunchedApp } from './electron-app';
 
 /**

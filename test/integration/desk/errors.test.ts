@@ -8,7 +8,7 @@ import { toDeskError } from '../../../electron/core/desk/errors';
 import { withKeychainFailures } from '../../../electron/core/desk/secrets';
 import { MemorySecretStore } from '../../../electron/core/secrets';
 import { StoreError } from '../../../electron/core/store';
-import { dispatchCall } from '../../../electron/shell/dispatch';
+import { dispatchCall } from '../../../electron/transport/dispatch';
 import { DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
 

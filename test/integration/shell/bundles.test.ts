@@ -6,8 +6,8 @@ import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listChannels, type DeskEvent, type DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
-import { IPC_EVENT_CHANNEL, ipcChannelFor } from '../../../electron/shell/app-identity';
-import { dispatchCall } from '../../../electron/shell/dispatch';
+import { IPC_EVENT_CHANNEL, ipcChannelFor } from '../../../electron/transport/app-identity';
+import { dispatchCall } from '../../../electron/transport/dispatch';
 import { buildMain, buildPreload } from '../../../scripts/build-electron';
 import { asDeskError } from '../../../renderer/src/lib/errors';
 

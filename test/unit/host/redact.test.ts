@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactDeep } from '../../../electron/core/log/redact';
-import { dispatchCall } from '../../../electron/shell/dispatch';
+import { dispatchCall } from '../../../electron/transport/dispatch';
 import { listChannels, type DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
 

@@ -6,8 +6,8 @@ import {
   answerAssetRequest,
   contentTypeFor,
   resolveAssetPath,
-} from '../../../electron/shell/assets';
-import { CONTENT_SECURITY_POLICY } from '../../../electron/shell/security';
+} from '../../../electron/transport/assets';
+import { CONTENT_SECURITY_POLICY } from '../../../electron/transport/content-policy';
 
 let base: string;
 let root: string;

@@ -7,7 +7,7 @@ import {
   toErrorData,
   unwrapCallResult,
   validEvent,
-} from '../../../electron/shell/dispatch';
+} from '../../../electron/transport/dispatch';
 
 const channel = (name: string) => listChannels().find((c) => c.channel === name)!;
 const profileId = '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10';

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_ID, PRODUCT_NAME } from '../../../electron/shell/app-identity';
-import { appLayout } from '../../../electron/shell/paths';
+import { APP_ID, PRODUCT_NAME } from '../../../electron/transport/app-identity';
+import { appLayout } from '../../../electron/transport/paths';
 import { ICNS_TYPES, ICO_SIZES, LINUX_SIZES } from '../../../scripts/make-icons';
 
 /**

@@ -6,7 +6,7 @@ import {
   shouldDownloadElectron,
   type LaunchFacts,
 } from '../../../electron/shell/launch';
-import { appLayout, defaultDataDir, sqliteBindingFor } from '../../../electron/shell/paths';
+import { appLayout, defaultDataDir, sqliteBindingFor } from '../../../electron/transport/paths';
 
 const pkg = '/repo/node_modules/electron';
 const binary = join(pkg, 'dist', 'electron');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { APP_ENTRY_URL, APP_ORIGIN } from '../../../electron/shell/app-identity';
+import { APP_ENTRY_URL, APP_ORIGIN } from '../../../electron/transport/app-identity';
+import { CONTENT_SECURITY_POLICY } from '../../../electron/transport/content-policy';
 import {
-  CONTENT_SECURITY_POLICY,
   HARDENED_WEB_PREFERENCES,
   decideLink,
   externalLinkTarget,

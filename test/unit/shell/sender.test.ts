@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_ENTRY_URL } from '../../../electron/shell/app-identity';
+import { APP_ENTRY_URL } from '../../../electron/transport/app-identity';
 import { senderProblem, type SenderFacts } from '../../../electron/shell/sender';
 
 const ours: SenderFacts = {

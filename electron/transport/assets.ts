@@ -1,7 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { APP_HOST, APP_SCHEME } from './app-identity';
-import { CONTENT_SECURITY_POLICY } from './security';
+import { CONTENT_SECURITY_POLICY } from './content-policy';
 
 /** What the custom protocol answers for one request. */
 export interface AssetAnswer {
