@@ -3,27 +3,71 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import localRules from './eslint-rules/layers.js';
 
-const nodeBuiltins = [
-  'node:*',
-  'fs',
-  'path',
-  'os',
-  'crypto',
-  'http',
-  'https',
-  'net',
-  'child_process',
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Import layering as an allowlist (docs/architecture.md): for each layer, the layers it may import
+ * from; any other import into the repository is refused (eslint-rules/layers.js). Node's modules
+ * and `electron` only where a layer says so.
+ */
+const LAYERS = [
+  { name: 'shared', paths: ['shared/'], may: ['shared'] },
+  { name: 'renderer', paths: ['renderer/'], may: ['renderer', 'shared'] },
+  { name: 'core', paths: ['electron/core/'], may: ['core', 'shared'], node: true },
+  { name: 'sandbox', paths: ['electron/sandbox/'], may: ['sandbox', 'shared'], node: true },
+  {
+    name: 'transport',
+    paths: ['electron/transport/'],
+    may: ['transport', 'core', 'shared'],
+    node: true,
+  },
+  {
+    name: 'host',
+    paths: ['electron/host/'],
+    // The host starts the app: it composes the core and injects the built-in sandbox.
+    may: ['host', 'transport', 'core', 'sandbox', 'shared'],
+    node: true,
+  },
+  { name: 'shell', paths: ['electron/shell/'], may: ['shell', 'transport', 'shared'], node: true },
+  {
+    name: 'main',
+    paths: ['electron/main.ts', 'electron/ipc.ts'],
+    may: ['main', 'shell', 'transport', 'core', 'sandbox', 'shared'],
+    node: true,
+    electron: true,
+  },
+  // Runs in the renderer's sandbox: the bridge to the contract, nothing of the main process.
+  { name: 'preload', paths: ['electron/preload.ts'], may: ['transport', 'shared'], electron: true },
+  {
+    name: 'scripts',
+    paths: ['scripts/'],
+    may: ['scripts', 'shell', 'transport', 'host', 'core', 'sandbox', 'shared'],
+    node: true,
+  },
+  {
+    name: 'test',
+    paths: ['test/'],
+    may: [
+      'test',
+      'scripts',
+      'renderer',
+      'main',
+      'preload',
+      'shell',
+      'host',
+      'transport',
+      'core',
+      'sandbox',
+      'shared',
+    ],
+    node: true,
+    electron: true,
+  },
 ];
-
-/** Import layering (docs/architecture.md): each runtime folder may only reach what it is allowed to. */
-const layer = (
-  /** @type {string[]} */ files,
-  /** @type {{group: string[], message: string}[]} */ patterns,
-) => ({
-  files,
-  rules: { 'no-restricted-imports': ['error', { patterns }] },
-});
 
 export default tseslint.config(
   {
@@ -58,25 +102,10 @@ export default tseslint.config(
     files: ['renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
-  layer(
-    ['shared/**'],
-    [
-      { group: nodeBuiltins, message: 'shared/ runs on both sides: no Node modules.' },
-      { group: ['electron', 'electron/*'], message: 'shared/ must not import electron.' },
-      { group: ['**/electron/**', '**/renderer/**'], message: 'shared/ imports only shared/.' },
-    ],
-  ),
-  layer(
-    ['renderer/**'],
-    [
-      {
-        group: ['electron', 'electron/*'],
-        message: 'The renderer talks to the contract, not to electron.',
-      },
-      { group: ['**/electron/**'], message: 'renderer/ imports only renderer/ and shared/.' },
-      { group: nodeBuiltins, message: 'The renderer has no Node modules.' },
-    ],
-  ),
+  {
+    plugins: { local: localRules },
+    rules: { 'local/layers': ['error', { root: ROOT, layers: LAYERS }] },
+  },
   {
     // The renderer's JavaScript budget (100 KB gzip) has no room for zod: the hosts parse every
     // payload with the contract's schemas, the renderer takes only types from those modules.
@@ -97,26 +126,6 @@ export default tseslint.config(
       ],
     },
   },
-  layer(
-    ['electron/core/**', 'electron/sandbox/**', 'electron/host/**'],
-    [
-      {
-        group: ['electron', 'electron/*'],
-        message: 'Only main.ts, preload.ts and ipc.ts import electron.',
-      },
-      { group: ['**/renderer/**'], message: 'The main process does not import the renderer.' },
-    ],
-  ),
-  layer(
-    ['electron/sandbox/**'],
-    [
-      { group: ['electron', 'electron/*'], message: 'The sandbox is plain Node.' },
-      {
-        group: ['**/core/**', '../core/*'],
-        message: 'The sandbox stands apart from the client it simulates.',
-      },
-    ],
-  ),
   {
     // Browser-side code in the DOM: the renderer's globals are not Node's.
     files: ['shared/**'],

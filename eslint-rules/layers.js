@@ -1,0 +1,113 @@
+// @ts-check
+import { builtinModules } from 'node:module';
+import { dirname, relative, resolve, sep } from 'node:path';
+
+/**
+ * Import layering as an allowlist (docs/architecture.md): every file belongs to one layer, and
+ * each layer names the layers it may import from; any other import into the repository is
+ * refused, and so are `electron` and Node's modules where the layer may not use them. Relative
+ * specifiers are resolved against the importing file, so `../core/x` and `../../core/x` count
+ * the same. Packages other than `electron` and Node's own are not this rule's business.
+ */
+
+/**
+ * @typedef {object} Layer
+ * @property {string} name
+ * @property {string[]} paths   folders (ending in /) or files, relative to the repository root
+ * @property {string[]} may     the layers it may import from (itself included when listed)
+ * @property {boolean} [node]     may import Node's modules (default false)
+ * @property {boolean} [electron] may import `electron` (default false)
+ */
+
+const NODE_MODULES = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+/** @param {string} specifier */
+const isNodeModule = (specifier) =>
+  specifier.startsWith('node:') || NODE_MODULES.has(specifier.split('/')[0] ?? '');
+
+/** @param {string} specifier */
+const isElectron = (specifier) => specifier === 'electron' || specifier.startsWith('electron/');
+
+/**
+ * The layer a repository path belongs to: the longest matching entry wins, so
+ * `electron/core/` beats a wider `electron/`.
+ * @param {Layer[]} layers @param {string} path relative, with forward slashes
+ */
+function layerOf(layers, path) {
+  let best = /** @type {{ layer: Layer, length: number } | null} */ (null);
+  for (const layer of layers) {
+    for (const p of layer.paths) {
+      const hit = p.endsWith('/')
+        ? `${path}/`.startsWith(p) // a folder's own index counts as inside it
+        : path === p ||
+          path.replace(/\.(ts|js|svelte)$/, '') === p.replace(/\.(ts|js|svelte)$/, '');
+      if (hit && (!best || p.length > best.length)) best = { layer, length: p.length };
+    }
+  }
+  return best?.layer ?? null;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Each layer imports only from the layers it is allowed to.' },
+    schema: [
+      {
+        type: 'object',
+        properties: { root: { type: 'string' }, layers: { type: 'array' } },
+        required: ['root', 'layers'],
+        additionalProperties: false,
+      },
+    ],
+    messages: {
+      refused:
+        '{{from}} may import only from {{allowed}}: "{{specifier}}" reaches {{to}} (docs/architecture.md).',
+      noElectron:
+        '{{from}} may not import electron: only main.ts, preload.ts, ipc.ts and shell/ do.',
+      noNode: '{{from}} runs where Node is not: "{{specifier}}" is a Node module.',
+    },
+  },
+  create(context) {
+    const { root, layers } = /** @type {{ root: string, layers: Layer[] }} */ (context.options[0]);
+    const toRepo = (/** @type {string} */ abs) => relative(root, abs).split(sep).join('/');
+    const file = context.filename;
+    const from = layerOf(layers, toRepo(file));
+    if (!from) return {};
+    const allowed = new Set(from.may);
+
+    /** @param {import('estree').Node} node @param {unknown} source */
+    function check(node, source) {
+      if (typeof source !== 'string') return;
+      const data = { from: from?.name ?? '', specifier: source };
+      if (source.startsWith('.') || source.startsWith('/')) {
+        const target = toRepo(resolve(dirname(file), source));
+        const to = target.startsWith('../') ? null : layerOf(layers, target);
+        if (to && allowed.has(to.name)) return;
+        context.report({
+          node,
+          messageId: 'refused',
+          data: {
+            ...data,
+            allowed: [...allowed].join(', '),
+            to: to ? to.name : `"${target}", outside every layer`,
+          },
+        });
+        return;
+      }
+      if (isElectron(source) && !from?.electron)
+        context.report({ node, messageId: 'noElectron', data });
+      else if (isNodeModule(source) && !from?.node)
+        context.report({ node, messageId: 'noNode', data });
+    }
+
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export default { rules: { layers: layersRule } };

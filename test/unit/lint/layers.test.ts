@@ -1,0 +1,106 @@
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The layering allowlist (eslint.config.js, eslint-rules/layers.js) run through ESLint itself on
+ * imports written into files of each layer: each wrong one refused, the allowed ones not.
+ */
+const root = join(__dirname, '..', '..', '..');
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.js') });
+});
+
+/** The layering refusals ESLint gives for `code` placed at `file` (relative to the root). */
+async function refusals(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\n`, { filePath: join(root, file) });
+  return result!.messages.filter((m) => m.ruleId === 'local/layers').map((m) => m.message);
+}
+
+const REFUSED: [layer: string, file: string, code: string][] = [
+  ['shared', 'shared/probe.ts', "import '../electron/core/store';"],
+  ['shared', 'shared/probe.ts', "import '../renderer/src/lib/format';"],
+  ['shared', 'shared/probe.ts', "import 'node:fs';"],
+  ['shared', 'shared/probe.ts', "import 'electron';"],
+  ['renderer', 'renderer/src/probe.ts', "import '../../electron/transport/dispatch';"],
+  ['renderer', 'renderer/src/lib/probe.ts', "import '../../../electron/core/desk';"],
+  ['renderer', 'renderer/src/probe.ts', "import 'path';"],
+  ['renderer', 'renderer/src/probe.ts', "import 'electron';"],
+  ['core', 'electron/core/desk/probe.ts', "import '../../sandbox';"],
+  ['core', 'electron/core/desk/probe.ts', "import '../../sandbox/embedded';"],
+  ['core', 'electron/core/probe.ts', "import '../host/index';"],
+  ['core', 'electron/core/probe.ts', "import '../shell/security';"],
+  ['core', 'electron/core/probe.ts', "import '../transport/dispatch';"],
+  ['core', 'electron/core/probe.ts', "import '../ipc';"],
+  ['core', 'electron/core/probe.ts', "import '../../renderer/src/App.svelte';"],
+  ['core', 'electron/core/probe.ts', "import 'electron';"],
+  ['core', 'electron/core/probe.ts', "export * from '../host';"],
+  ['core', 'electron/core/probe.ts', "export const later = () => import('../sandbox');"],
+  ['sandbox', 'electron/sandbox/probe.ts', "import '../core/api';"],
+  ['sandbox', 'electron/sandbox/probe.ts', "import '../../renderer/src/lib/format';"],
+  ['sandbox', 'electron/sandbox/probe.ts', "import '../transport/dispatch';"],
+  ['sandbox', 'electron/sandbox/probe.ts', "import 'electron';"],
+  ['transport', 'electron/transport/probe.ts', "import '../shell/security';"],
+  ['transport', 'electron/transport/probe.ts', "import '../host';"],
+  ['transport', 'electron/transport/probe.ts', "import '../sandbox';"],
+  ['transport', 'electron/transport/probe.ts', "import 'electron';"],
+  ['host', 'electron/host/probe.ts', "import '../ipc';"],
+  ['host', 'electron/host/probe.ts', "import '../main';"],
+  ['host', 'electron/host/probe.ts', "import '../shell/security';"],
+  ['host', 'electron/host/probe.ts', "import '../../renderer/src/lib/format';"],
+  ['host', 'electron/host/probe.ts', "import 'electron';"],
+  ['shell', 'electron/shell/probe.ts', "import '../core/desk';"],
+  ['shell', 'electron/shell/probe.ts', "import '../host';"],
+  ['shell', 'electron/shell/probe.ts', "import 'electron';"],
+  ['main', 'electron/main.ts', "import '../renderer/src/lib/format';"],
+  ['main', 'electron/main.ts', "import './host';"],
+  ['main', 'electron/ipc.ts', "import '../test/support/desk-harness';"],
+  ['preload', 'electron/preload.ts', "import './core/store';"],
+  ['preload', 'electron/preload.ts', "import './ipc';"],
+  ['preload', 'electron/preload.ts', "import 'node:fs';"],
+  ['scripts', 'scripts/probe.ts', "import '../test/support/desk-harness';"],
+  ['scripts', 'scripts/probe.ts', "import '../renderer/src/lib/format';"],
+  ['test', 'test/unit/probe.test.ts', "import '../../vite.config';"],
+];
+
+const ALLOWED: [layer: string, file: string, code: string][] = [
+  ['shared', 'shared/probe.ts', "import './contract'; import 'zod';"],
+  ['renderer', 'renderer/src/probe.ts', "import '../../shared/errors'; import './lib/format';"],
+  ['core', 'electron/core/desk/probe.ts', "import '../../../shared/contract'; import 'node:fs';"],
+  ['sandbox', 'electron/sandbox/probe.ts', "import '../../shared/decimal'; import 'node:http';"],
+  ['transport', 'electron/transport/probe.ts', "import '../core/log/redact';"],
+  ['host', 'electron/host/probe.ts', "import '../core/desk'; import '../sandbox/embedded';"],
+  ['host', 'electron/host/probe.ts', "import '../transport/dispatch';"],
+  ['shell', 'electron/shell/probe.ts', "import '../transport/app-identity';"],
+  [
+    'main',
+    'electron/main.ts',
+    "import 'electron'; import './shell/security'; import './core/desk';",
+  ],
+  ['preload', 'electron/preload.ts', "import 'electron'; import './transport/dispatch';"],
+  ['scripts', 'scripts/probe.ts', "import '../electron/transport/paths'; import 'node:fs';"],
+  [
+    'test',
+    'test/unit/probe.test.ts',
+    "import '../../electron/main'; import '../../renderer/src/lib/format';",
+  ],
+];
+
+describe('import layering, as an allowlist', () => {
+  it.each(REFUSED)('%s: refuses %s importing %s', async (_layer, file, code) => {
+    expect(await refusals(file, code)).toHaveLength(1);
+  });
+
+  it.each(ALLOWED)('%s: allows %s importing %s', async (_layer, file, code) => {
+    expect(await refusals(file, code)).toEqual([]);
+  });
+
+  it('names the layer, what it may import and where the import leads', async () => {
+    const [message] = await refusals('electron/core/desk/probe.ts', "import '../../sandbox';");
+    expect(message).toBe(
+      'core may import only from core, shared: "../../sandbox" reaches sandbox (docs/architecture.md).',
+    );
+  });
+});
