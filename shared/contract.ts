@@ -233,7 +233,12 @@ export const deskEvent = z.discriminatedUnion('type', [
     rows: z.number().int().nonnegative(),
     done: z.boolean(),
   }),
-  z.object({ type: z.literal('journal-changed'), profileId: uuid }),
+  /** An execution was journaled, settled or dismissed: the profile's unsettled ones now. */
+  z.object({
+    type: z.literal('journal-changed'),
+    profileId: uuid,
+    inFlight: z.array(journalEntryView),
+  }),
   /** Following a version went wrong, waits for something, or recovered: read its detail again. */
   z.object({
     type: z.literal('version-tracking-changed'),

@@ -53,7 +53,13 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
     }
     return entry;
   };
-  const announceJournal = (profileId: string) => emit({ type: 'journal-changed', profileId });
+  /** The journal changed: the event carries what versions.journal would answer now. */
+  const announceJournal = (profileId: string) =>
+    emit({
+      type: 'journal-changed',
+      profileId,
+      inFlight: executions.inFlight(profileId).map(journalEntryView),
+    });
 
   return {
     async list({ profileId, strategyId }) {

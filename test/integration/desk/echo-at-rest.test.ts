@@ -54,6 +54,9 @@ describe('an execute answer echoing the credentials leaves them nowhere on disk'
 
     const [entry] = await h.desk.versions.journal({ profileId });
     expect(entry?.state).toBe('unknown');
+    // The journal's event carries the same entries, cleaned the same way.
+    const announced = h.events.filter((e) => e.type === 'journal-changed').at(-1);
+    expect(announced).toEqual({ type: 'journal-changed', profileId, inFlight: [entry] });
     expect(entry?.error).toContain('failed for [redacted] and [redacted]');
     await h.desk.log.flush();
     const files = filesUnder(h.dataDir);

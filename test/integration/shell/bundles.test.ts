@@ -193,9 +193,13 @@ describe('the preload bundle', () => {
     const seen: DeskEvent[] = [];
     const events = desk.events as unknown as { subscribe(l: (e: DeskEvent) => void): () => void };
     const unsubscribe = events.subscribe((e) => seen.push(e));
-    const event = { type: 'journal-changed', profileId: '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10' };
+    const event = {
+      type: 'journal-changed',
+      profileId: '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10',
+      inFlight: [],
+    };
     emit(event);
-    emit({ type: 'journal-changed', profileId: 'not-a-uuid' });
+    emit({ type: 'journal-changed', profileId: 'not-a-uuid', inFlight: [] });
     emit({ type: 'evil' });
     unsubscribe();
     emit(event);

@@ -61,7 +61,7 @@ describe('the desktop notification when a version ends', () => {
     } as DeskEvent;
     expect(versionEndedNotice(step, 'Core Equity')).toBeNull();
     expect(
-      versionEndedNotice({ type: 'journal-changed', profileId: ids.profileId }, 'x'),
+      versionEndedNotice({ type: 'journal-changed', profileId: ids.profileId, inFlight: [] }, 'x'),
     ).toBeNull();
   });
 });

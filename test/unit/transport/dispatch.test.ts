@@ -182,9 +182,9 @@ describe('the preload side', () => {
 
 describe('events', () => {
   it('pushes only events the contract describes', () => {
-    const event = { type: 'journal-changed', profileId };
+    const event = { type: 'journal-changed', profileId, inFlight: [] };
     expect(validEvent(event)).toEqual(event);
-    expect(validEvent({ type: 'journal-changed', profileId: 'nope' })).toBeNull();
+    expect(validEvent({ type: 'journal-changed', profileId: 'nope', inFlight: [] })).toBeNull();
     expect(validEvent({ type: 'run-this', code: 'alert(1)' })).toBeNull();
   });
 });
