@@ -10,6 +10,7 @@ import {
   executePreview,
   exportResult,
   journalEntryView,
+  trackingProblem,
   predictionOutcomeView,
   profileView,
   reportSelection,
@@ -239,12 +240,13 @@ export const deskEvent = z.discriminatedUnion('type', [
     profileId: uuid,
     inFlight: z.array(journalEntryView),
   }),
-  /** Following a version went wrong, waits for something, or recovered: read its detail again. */
+  /** Following a version went wrong, waits for something, or recovered (then the problem is null). */
   z.object({
     type: z.literal('version-tracking-changed'),
     profileId: uuid,
     strategyId: uuid,
     versionId: uuid,
+    trackingProblem: trackingProblem.nullable(),
   }),
   /** A command chosen in the desktop app's native menu (File › Export CSV…). */
   z.object({ type: z.literal('menu-command'), command: z.enum(['export-csv']) }),

@@ -6,7 +6,7 @@ import type { VersionDetail } from '../../../shared/views';
 import { isServiceError } from '../api';
 import { errorFields, type DeskLog } from '../log/logger';
 import type { Store, VersionUpsertOptions } from '../store';
-import { VersionTracker, type Backoff, type TrackedVersion } from '../tracker';
+import { VersionTracker, type Backoff, type TrackedVersion, type TrackingState } from '../tracker';
 import { settleTarget } from './confirmation';
 import type { Connections } from './connections';
 import { toDeskError } from './errors';
@@ -31,6 +31,18 @@ export function storeVersionRead(
     store.versions.noteStatusSeen(profileId, version.id, version.status, options.syncedAt);
 }
 
+/** The last failure of following a version, as its detail and its event show it. */
+function trackingProblemOf(state: TrackingState | null): VersionDetail['trackingProblem'] {
+  return state && state.lastError !== null && state.lastErrorAt !== null
+    ? {
+        message: state.lastError,
+        at: state.lastErrorAt,
+        waitingFor: state.waitingFor,
+        stopped: !state.active,
+      }
+    : null;
+}
+
 /** What a version's detail says about following it: the stored step times, the last failure. */
 function trackingFields(
   store: Pick<Store, 'versions'>,
@@ -38,17 +50,8 @@ function trackingFields(
   profileId: string,
   versionId: string,
 ): Pick<VersionDetail, 'trackingProblem' | 'statusSeen'> {
-  const state = tracker.stateOf(versionId);
   return {
-    trackingProblem:
-      state && state.lastError !== null && state.lastErrorAt !== null
-        ? {
-            message: state.lastError,
-            at: state.lastErrorAt,
-            waitingFor: state.waitingFor,
-            stopped: !state.active,
-          }
-        : null,
+    trackingProblem: trackingProblemOf(tracker.stateOf(versionId)),
     statusSeen: store.versions
       .statusSeen(profileId, versionId)
       .filter((s) => KNOWN_STATUSES.has(s.status))
@@ -114,8 +117,14 @@ export class Tracking {
       now,
       onEvent: (event) => {
         if (event.type === 'tracking-changed') {
-          const { profileId, strategyId, versionId } = event;
-          events.emit({ type: 'version-tracking-changed', profileId, strategyId, versionId });
+          const { profileId, strategyId, versionId, state } = event;
+          events.emit({
+            type: 'version-tracking-changed',
+            profileId,
+            strategyId,
+            versionId,
+            trackingProblem: trackingProblemOf(state),
+          });
         }
         if (event.type === 'status-changed') {
           const { profileId, strategyId, versionId, previousStatus, status, ended } = event;

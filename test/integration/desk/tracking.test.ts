@@ -89,8 +89,18 @@ describe('tracking through the desk', () => {
     });
     const { version } = await h.desk.versions.execute({ draftId: draft.id });
     const ref = { profileId, strategyId: CORE, versionId: version.id };
-    await h.waitFor((e) => e.type === 'version-tracking-changed' && e.versionId === version.id);
+    const announced = await h.waitFor(
+      (e) => e.type === 'version-tracking-changed' && e.versionId === version.id,
+    );
     const stuck = await h.desk.versions.get(ref);
+    // The event carries the problem the detail shows (its time may have moved on since).
+    expect(announced).toMatchObject({
+      trackingProblem: {
+        message: stuck.trackingProblem!.message,
+        waitingFor: null,
+        stopped: false,
+      },
+    });
     expect(stuck.status).toBe('PENDING');
     expect(stuck.tracking).toBe(true);
     expect(stuck.trackingProblem).toMatchObject({ waitingFor: null, stopped: false });
