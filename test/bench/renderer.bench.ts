@@ -15,6 +15,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { createDesk } from '../../electron/core/desk';
 import { MemorySecretStore } from '../../electron/core/secrets';
+import { builtInSandbox } from '../../electron/sandbox/embedded';
 import { buildRenderer } from '../../electron/host/build-renderer';
 import { startHost } from '../../electron/host';
 import { chromiumPart, launchChromium } from '../support/e2e-browser';
@@ -32,7 +33,11 @@ async function hostToFirstScreen(browser: Browser, staticDir: string): Promise<n
   const dataDir = await mkdtemp(join(tmpdir(), 'strategy-desk-bench-'));
   const page = await browser.newPage();
   const started = performance.now();
-  const desk = await createDesk({ dataDir, secretStore: new MemorySecretStore() });
+  const desk = await createDesk({
+    dataDir,
+    secretStore: new MemorySecretStore(),
+    sandbox: builtInSandbox,
+  });
   const host = await startHost({
     handlers: desk,
     subscribe: (l) => desk.subscribe(l),

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createDesk, type Desk } from '../../electron/core/desk';
 import { sandboxStatePath } from '../../electron/core/desk/sandbox';
+import { builtInSandbox } from '../../electron/sandbox/embedded';
 import { openSecretStore, type SecretStore } from '../../electron/core/secrets';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
 import { buildDemoState } from '../../electron/sandbox/demo-data';
@@ -74,6 +75,7 @@ beforeAll(async () => {
   desk = await createDesk({
     dataDir,
     secretStore: secrets,
+    sandbox: builtInSandbox,
     // A service that takes longer than this counts as not answering: offline.
     clientOptions: { timeouts: { connectMs: 800, requestMs: 800 }, retry: { attempts: 1 } },
     offlineProbeMs: 200,
