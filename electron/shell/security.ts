@@ -2,8 +2,9 @@ import { APP_HOST, APP_SCHEME } from '../transport/app-identity';
 
 /**
  * The hardening the shell applies, as plain values so tests can assert each one (Electron's
- * security checklist). main.ts writes the same webPreferences literally, where Electronegativity
- * can read them; test/unit/shell/shell-source.test.ts keeps the two equal.
+ * security checklist). main.ts spreads these first into its window's webPreferences and overrides
+ * none (test/unit/shell/shell-source.test.ts reads it so); Electronegativity, which cannot follow
+ * the spread, is told so in place there.
  */
 export const HARDENED_WEB_PREFERENCES = {
   contextIsolation: true,
