@@ -94,7 +94,7 @@ export async function verifyActivityExport(path: string): Promise<ExportCheck> {
     const broken = walker!.feed({
       ...entry,
       payloadCanonical,
-      profileName: typeof name === 'string' ? name : head.profileName,
+      profileName: () => (typeof name === 'string' ? name : head!.profileName),
     });
     if (broken) return problem(broken.reason);
     first ??= entry.chainIndex;

@@ -235,7 +235,11 @@ describe('a manager’s day, every action checked against the activity log', () 
       (await h.desk.activity.list({ profileId, to: '2000-01-01', offset: 0, limit: 1 })).total,
     ).toBe(0);
 
-    expect(await h.desk.activity.verify()).toMatchObject({ ok: true, entries: 20, brokenAt: null });
+    expect(await h.desk.activity.verify({})).toMatchObject({
+      ok: true,
+      entries: 20,
+      brokenAt: null,
+    });
   });
 
   it('exports CSV and JSON Lines that verify on their own, and never holds the secret', async () => {
@@ -309,10 +313,10 @@ describe('a manager’s day, every action checked against the activity log', () 
     writeFileSync(path, bytes);
 
     const desk = await h.restart();
-    let check = await desk.activity.lastCheck();
+    let check = await desk.activity.lastCheck({});
     for (let i = 0; check === null && i < 100; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      check = await desk.activity.lastCheck();
+      check = await desk.activity.lastCheck({});
     }
     expect(check).toMatchObject({ ok: false, entries: 20, brokenAt: { chainIndex: 9 } });
     expect(check!.brokenAt!.reason).toMatch(
