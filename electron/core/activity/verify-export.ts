@@ -96,7 +96,16 @@ export async function verifyActivityExport(path: string): Promise<ExportCheck> {
       payloadCanonical,
       profileName: () => (typeof name === 'string' ? name : head!.profileName),
     });
-    if (broken) return problem(broken.reason);
+    if (broken) {
+      // An entry said missing may only have been moved further down the file.
+      if (last !== null && broken.chainIndex === last + 1)
+        for await (const rest of lines)
+          if (rest.includes(`"chainIndex":${broken.chainIndex},`))
+            return problem(
+              `Entry ${broken.chainIndex} of profile ${head.profileName ?? head.profileId} is out of place: it comes later in the file than entry ${entry.chainIndex} (lines were reordered).`,
+            );
+      return problem(broken.reason);
+    }
     first ??= entry.chainIndex;
     last = entry.chainIndex;
   }
