@@ -118,7 +118,24 @@ describe('a manager’s day, every action checked against the activity log', () 
     const [left] = await h.desk.versions.journal({ profileId });
     await h.desk.versions.dismissExecution({ journalId: left!.id });
 
-    // 5. The strategy goes, the profile moves and is renamed, then goes.
+    // 5. An execution sent without the dialog, refused by the service.
+    const refusedDraft = await h.desk.drafts.create({
+      profileId,
+      strategyId: CORE,
+      name: 'Refused',
+      start: 'target',
+    });
+    await admin('PUT', '/sandbox/faults', {
+      reply_next: {
+        status: 422,
+        body: JSON.stringify({ errors: { positions: ['unknown symbols: FOO'] } }),
+      },
+    });
+    await expect(h.desk.versions.execute({ draftId: refusedDraft.id })).rejects.toMatchObject({
+      status: 422,
+    });
+
+    // 6. The strategy goes, the profile moves and is renamed, then goes.
     await h.desk.strategies.remove({ profileId, strategyId: DIVIDEND });
     const moved = baseUrl.replace('127.0.0.1', 'localhost');
     await h.desk.profiles.update({
@@ -147,6 +164,8 @@ describe('a manager’s day, every action checked against the activity log', () 
       'execution-sent',
       'execution-answered',
       'execution-dismissed',
+      'execution-sent',
+      'execution-answered',
       'strategy-removed',
       'profile-changed',
     ]);
@@ -203,8 +222,17 @@ describe('a manager’s day, every action checked against the activity log', () 
     expect((await detail(16)).refersTo?.seq).toBe(entries[14]!.seq);
     expect(entries[14]!.outcome).toBe('Dismissed');
 
+    // The refusal: sent without the dialog, answered with the service's status.
+    const unconfirmed = await detail(17);
+    expect(fact(unconfirmed, 'Confirmed in the dialog')).toBe('No');
+    expect(fact(unconfirmed, 'Draft')).toBe(`Refused (${refusedDraft.id})`);
+    const refusal = await detail(18);
+    expect(fact(refusal, 'Result')).toBe('Refused');
+    expect(fact(refusal, 'HTTP status')).toBe('422');
+    expect(entries[17]!.outcome).toMatch(/^Refused: 422 /);
+
     // The address change named old → new; the rename too.
-    const changed = await detail(18);
+    const changed = await detail(20);
     expect(changed.summary).toBe(
       `Profile changed: name “Demo” → “=Demo fund”; address ${baseUrl} → ${moved}`,
     );
@@ -212,7 +240,7 @@ describe('a manager’s day, every action checked against the activity log', () 
     // Removing the profile keeps its entries, and appends one.
     await h.desk.profiles.remove({ profileId });
     const kept = await all();
-    expect(kept).toHaveLength(20);
+    expect(kept).toHaveLength(22);
     expect(kept.at(-1)).toMatchObject({ kind: 'profile-removed', profileName: '=Demo fund' });
 
     // By strategy, by kind, by day.
@@ -230,27 +258,27 @@ describe('a manager’s day, every action checked against the activity log', () 
     expect(
       (await h.desk.activity.list({ profileId, from: today, to: today, offset: 0, limit: 1 }))
         .total,
-    ).toBe(20);
+    ).toBe(22);
     expect(
       (await h.desk.activity.list({ profileId, to: '2000-01-01', offset: 0, limit: 1 })).total,
     ).toBe(0);
 
     expect(await h.desk.activity.verify({})).toMatchObject({
       ok: true,
-      entries: 20,
+      entries: 22,
       brokenAt: null,
     });
   });
 
   it('exports CSV and JSON Lines that verify on their own, and never holds the secret', async () => {
     const csv = (await h.desk.activity.export({ filter: { profileId }, format: 'csv' }))!;
-    expect(csv.rows).toBe(20);
+    expect(csv.rows).toBe(22);
     const csvText = readFileSync(csv.path, 'utf8');
     const csvLines = csvText.split('\r\n');
     expect(csvLines[0]).toBe(
       'seq,chain_index,at,profile,kind,strategy_id,version_id,refers_to,summary,payload,previous_hash,hash',
     );
-    expect(csvLines).toHaveLength(22);
+    expect(csvLines).toHaveLength(24);
     // A name a spreadsheet would run as a formula is neutralized.
     expect(csvLines.at(-2)).toContain(",'=Demo fund,Profile removed,");
 
@@ -260,12 +288,12 @@ describe('a manager’s day, every action checked against the activity log', () 
       format: 'strategy-desk-activity',
       version: 1,
       profileId,
-      entries: 20,
+      entries: 22,
     });
-    expect(lines).toHaveLength(21);
+    expect(lines).toHaveLength(23);
     expect(verifyActivity(jsonl.path)).toEqual({
       status: 0,
-      out: `OK: 20 entries, chain 1..20 of profile =Demo fund`,
+      out: `OK: 22 entries, chain 1..22 of profile =Demo fund`,
     });
 
     // A strategy's export skips indexes but still checks out; an edited one does not.
@@ -318,7 +346,7 @@ describe('a manager’s day, every action checked against the activity log', () 
       await new Promise((resolve) => setTimeout(resolve, 20));
       check = await desk.activity.lastCheck({});
     }
-    expect(check).toMatchObject({ ok: false, entries: 20, brokenAt: { chainIndex: 9 } });
+    expect(check).toMatchObject({ ok: false, entries: 22, brokenAt: { chainIndex: 9 } });
     expect(check!.brokenAt!.reason).toMatch(
       /^Entry 9 of profile Demo \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\) does not match its hash: its content was changed after it was written\.$/,
     );
