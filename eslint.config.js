@@ -116,7 +116,13 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['zod', '**/shared/contract', '**/shared/views', '**/shared/domain/resources'],
+              group: [
+                'zod',
+                '**/shared/contract',
+                '**/shared/views',
+                '**/shared/activity/views',
+                '**/shared/domain/resources',
+              ],
               allowTypeImports: true,
               message:
                 'Types only: use shared/errors, shared/channels and shared/domain/constants for values.',

@@ -19,6 +19,13 @@ import {
   versionDetail,
   versionSummary,
 } from './views';
+import {
+  activityCheck,
+  activityEntryDetail,
+  activityFilter,
+  activityEntrySummary,
+  activityPage,
+} from './activity/views';
 
 /**
  * The one contract between the renderer and the main process. Each method is
@@ -169,6 +176,29 @@ export const contract = {
       exportResult.nullable(),
     ),
   },
+  /** The append-only, hash-chained record of every action that reached the service. */
+  activity: {
+    /** A window of the filtered log, newest first (the view asks for the rows it shows). */
+    list: method(
+      activityFilter
+        .extend({
+          offset: z.number().int().nonnegative(),
+          limit: z.number().int().positive().max(500),
+        })
+        .strict(),
+      activityPage,
+    ),
+    get: method(z.object({ seq: z.number().int().positive() }).strict(), activityEntryDetail),
+    /** Walks every chain again now (the app also does at start). */
+    verify: method(none, activityCheck),
+    /** The last check's result, without walking again. */
+    lastCheck: method(none, activityCheck.nullable()),
+    /** Writes the filtered log as CSV or as JSON Lines with the hashes; the host chooses where. */
+    export: method(
+      z.object({ filter: activityFilter, format: z.enum(['csv', 'jsonl']) }).strict(),
+      exportResult.nullable(),
+    ),
+  },
   app: {
     status: method(none, appStatus),
   },
@@ -239,6 +269,12 @@ export const deskEvent = z.discriminatedUnion('type', [
     type: z.literal('journal-changed'),
     profileId: uuid,
     inFlight: z.array(journalEntryView),
+  }),
+  /** An entry was appended to a profile's activity log (the view shows it without asking twice). */
+  z.object({
+    type: z.literal('activity-appended'),
+    profileId: uuid,
+    entry: activityEntrySummary,
   }),
   /** Following a version went wrong, waits for something, or recovered (then the problem is null). */
   z.object({

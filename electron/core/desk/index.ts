@@ -4,11 +4,18 @@ import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
 import { isServiceError, type ServiceClientOptions } from '../api';
 import { lockDataFolder, type DataFolderLock } from '../data-folder/lock';
 import { secureDataFolder } from '../data-folder/permissions';
+import {
+  ActivityChecks,
+  describeExecutionFailure,
+  recordVersionEnded,
+  recordingJournal,
+} from '../activity';
 import { ExecutionJournal } from '../execute';
 import { errorFields, openLog, type DeskLog } from '../log/logger';
 import type { SecretStore } from '../secrets';
 import { openStore, type Store } from '../store';
 import type { Backoff } from '../tracker';
+import { activityHandlers, activitySummary } from './activity';
 import { appStatusHandlers } from './app-status';
 import { Connections } from './connections';
 import { draftHandlers } from './drafts';
@@ -73,6 +80,7 @@ export type Desk = DeskHandlers & {
 };
 
 export async function createDesk(options: DeskOptions): Promise<Desk> {
+  let closed = false;
   secureDataFolder(options.dataDir);
   const dataFolder = lockDataFolder(options.dataDir, {
     app: options.ownerName ?? 'Strategy desk',
@@ -131,6 +139,14 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     now,
     // Read when announced: the journal below is made after the tracking it starts.
     describeChange: (change) => versionStatusChanged({ store, executions }, change),
+    // A followed version ended: its outcome joins the activity log (once per version).
+    onEnded: (ended) => {
+      try {
+        recordVersionEnded(store, ended);
+      } catch (error) {
+        if (!closed) log.error('The end of a version could not be recorded', errorFields(error));
+      }
+    },
     ...(options.trackerBackoff !== undefined && { backoff: options.trackerBackoff }),
     ...(options.offlineProbeMs !== undefined && { offlineProbeMs: options.offlineProbeMs }),
     ...(options.credentialsProbeMs !== undefined && {
@@ -138,7 +154,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     }),
   });
   const executions = new ExecutionJournal({
-    journal: store.journal,
+    // Each journal step is written with its activity entry, in one transaction.
+    journal: recordingJournal(store),
     saveAcceptedVersion: (entry, version, location) =>
       storeVersionRead(store, entry.profileId, version, {
         origin: 'created',
@@ -154,8 +171,16 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
         status: version.status,
       }),
     isAmbiguous: (error) => isServiceError(error) && error.ambiguous,
-    describe: (error) => toDeskError(error).message,
+    describe: (error) => describeExecutionFailure(store, toDeskError(error)),
   });
+  const activityChecks = new ActivityChecks(store.activity, now);
+  store.activity.onAppended((row) =>
+    emit({
+      type: 'activity-appended',
+      profileId: row.profile_id,
+      entry: activitySummary(store, row),
+    }),
+  );
   const versionImport = new VersionImport({ store, connections, tracking, now });
   const sandbox = new SandboxProfiles({
     store,
@@ -195,6 +220,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       now,
     }),
     reports: reportHandlers({ store, emit, choosePath }),
+    activity: activityHandlers({ store, checks: activityChecks, choosePath, emit, now }),
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
   };
 
@@ -209,7 +235,18 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   tracking.resumeActive();
   log.info('Strategy desk started', { dataDir: options.dataDir });
 
-  let closed = false;
+  // Every chain is walked once the first screen is on its way, in slices off the start-up path.
+  setImmediate(() => {
+    if (closed) return;
+    activityChecks.runInBackground().then(
+      (check) => {
+        if (check.brokenAt) log.error('The activity log does not verify', { ...check.brokenAt });
+      },
+      (error: unknown) => {
+        if (!closed) log.error('The activity log could not be checked', errorFields(error));
+      },
+    );
+  });
   return {
     ...guarded(handlers, log),
     store,

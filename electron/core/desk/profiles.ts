@@ -1,6 +1,7 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { normalServiceAddress, serviceAddressProblem } from '../../../shared/service-address';
 import { DeskError } from '../../../shared/views';
+import { recordProfileChanged, recordProfileCreated, recordProfileRemoved } from '../activity';
 import type { Profile, Store } from '../store';
 import type { SecretStore } from '../secrets';
 import { redactDeep } from '../log/redact';
@@ -34,7 +35,8 @@ export function secretNeededForNewAddress(from: string, to: string): DeskError {
 }
 
 export interface ProfileServices {
-  store: Pick<Store, 'profiles'>;
+  /** The whole store: profile changes are recorded in the activity log. */
+  store: Store;
   secrets: SecretStore;
   connections: Connections;
   tracking: Pick<Tracking, 'stopFollowing'>;
@@ -65,17 +67,19 @@ export function profileHandlers({
       return Promise.all(store.profiles.list().map(view));
     },
     async create({ name, baseUrl, clientId, secret }) {
-      const profile = store.profiles.create({
-        name: name.trim(),
-        baseUrl: checkServiceAddress(baseUrl),
-        clientId: clientId.trim(),
-        environment: 'production',
-      });
+      const profile = recordProfileCreated(store, () =>
+        store.profiles.create({
+          name: name.trim(),
+          baseUrl: checkServiceAddress(baseUrl),
+          clientId: clientId.trim(),
+          environment: 'production',
+        }),
+      );
       try {
         await secrets.set(profile.id, secret);
       } catch (error) {
         // A profile whose secret could not be kept would fail later, far from the cause.
-        store.profiles.delete(profile.id);
+        recordProfileRemoved(store, profile.id, () => store.profiles.delete(profile.id));
         throw error;
       }
       return view(profile);
@@ -99,7 +103,10 @@ export function profileHandlers({
         throw secretNeededForNewAddress(before.baseUrl, patch.baseUrl);
       }
       if (secret !== undefined) await secrets.set(profileId, secret);
-      const updated = store.profiles.update(profileId, patch) ?? existing(profileId);
+      const updated =
+        recordProfileChanged(store, before, { secretReplaced: secret !== undefined }, () =>
+          store.profiles.update(profileId, patch),
+        ) ?? existing(profileId);
       await connections.reset(profileId);
       return view(updated);
     },
@@ -107,7 +114,7 @@ export function profileHandlers({
       existing(profileId);
       tracking.stopFollowing({ profileId });
       await connections.reset(profileId);
-      store.profiles.delete(profileId);
+      recordProfileRemoved(store, profileId, () => store.profiles.delete(profileId));
       await secrets.delete(profileId);
       return { ok: true as const };
     },

@@ -1,11 +1,12 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import type { StrategyListItem } from '../../../shared/views';
+import { recordStrategyRemoved } from '../activity';
 import type { ExecutionJournal } from '../execute';
 import type { Store } from '../store';
 import { notFound } from './errors';
 import type { StrategySync } from './strategy-sync';
 import type { Tracking } from './tracking';
-import { strategyView, type ViewStore } from './views';
+import { strategyView } from './views';
 
 /** The version of a strategy still rebalancing, if any (newest first). */
 export function runningVersionId(
@@ -36,7 +37,8 @@ export function strategyListItems(
 }
 
 export interface StrategyServices {
-  store: ViewStore;
+  /** The whole store: a removal is recorded in the activity log. */
+  store: Store;
   executions: Pick<ExecutionJournal, 'inFlight'>;
   strategySync: StrategySync;
   tracking: Pick<Tracking, 'stopFollowing'>;
@@ -75,7 +77,12 @@ export function strategyHandlers({
     },
     async remove({ profileId, strategyId }) {
       tracking.stopFollowing({ profileId, strategyId });
-      if (!store.strategies.remove(profileId, strategyId)) throw notFound('This strategy');
+      if (
+        !recordStrategyRemoved(store, profileId, strategyId, () =>
+          store.strategies.remove(profileId, strategyId),
+        )
+      )
+        throw notFound('This strategy');
       return { ok: true as const };
     },
   };

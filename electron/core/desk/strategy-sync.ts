@@ -1,9 +1,11 @@
 import type { Strategy } from '../../../shared/domain/resources';
+import { recordStrategyStored } from '../activity';
 import type { Store } from '../store';
 import type { Connections } from './connections';
 
 export interface StrategySyncDeps {
-  store: Pick<Store, 'strategies'>;
+  /** The whole store: the first time a strategy is stored, the activity log notes it was added. */
+  store: Store;
   connections: Pick<Connections, 'call'>;
   now(): string;
 }
@@ -30,7 +32,9 @@ export class StrategySync {
     const strategy = await this.deps.connections.call(profileId, (c) =>
       c.getStrategy(strategyId, { includePositions: true, ...(signal && { signal }) }),
     );
-    this.deps.store.strategies.upsert(profileId, strategy, { syncedAt: this.deps.now() });
+    recordStrategyStored(this.deps.store, profileId, strategyId, () =>
+      this.deps.store.strategies.upsert(profileId, strategy, { syncedAt: this.deps.now() }),
+    );
     return strategy;
   }
 

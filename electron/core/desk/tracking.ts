@@ -79,6 +79,8 @@ export interface TrackingDeps {
   describeChange(
     change: StatusChange,
   ): Extract<DeskEvent, { type: 'version-status-changed' }> | null;
+  /** A followed version's rebalance ended (before it is announced): its outcome is recorded. */
+  onEnded(ended: { profileId: string; strategyId: string; versionId: string }): void;
   /** For tests: how fast the tracker polls. */
   backoff?: Partial<Backoff>;
   /** How long the tracker waits between probes while a profile is offline. */
@@ -140,6 +142,7 @@ export class Tracking {
             void settleTarget(store, deps.strategySync, event)
               // A store closed meanwhile (the app quitting) must not stop the announcement.
               .catch(() => undefined)
+              .then(() => deps.onEnded(event))
               .then(announce)
               .catch((error: unknown) =>
                 log.error('A version status change could not be announced', errorFields(error)),

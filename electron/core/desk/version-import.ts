@@ -1,11 +1,13 @@
 import type { Version } from '../../../shared/domain/resources';
 import { isServiceError } from '../api';
+import { recordVersionImported } from '../activity';
 import type { Store } from '../store';
 import type { Connections } from './connections';
 import { storeVersionRead, type Tracking } from './tracking';
 
 export interface VersionImportDeps {
-  store: Pick<Store, 'versions'>;
+  /** The whole store: each import is recorded in the activity log. */
+  store: Store;
   connections: Pick<Connections, 'call'>;
   tracking: Pick<Tracking, 'follow'>;
   now(): string;
@@ -31,7 +33,9 @@ export class VersionImport {
           store.versions.remove(profileId, versionId);
         throw error;
       });
-    storeVersionRead(store, profileId, version, { origin: 'imported', syncedAt: now() });
+    recordVersionImported(store, profileId, version, () =>
+      storeVersionRead(store, profileId, version, { origin: 'imported', syncedAt: now() }),
+    );
     if (version.executed_at !== null) {
       tracking.follow({ profileId, strategyId, versionId, location: null, status: version.status });
     }

@@ -3,6 +3,7 @@ import { DeskError } from '../../../shared/views';
 import { isServiceError, type ServiceClient } from '../api';
 import type { ExecutionJournal } from '../execute';
 import type { Store } from '../store';
+import { noteExecutionConfirmation, recordVersionDeleted } from '../activity';
 import {
   confirmedRequest,
   predictionOutcome,
@@ -18,7 +19,8 @@ import type { VersionImport } from './version-import';
 import { journalEntryView, versionDetail, versionSummary } from './views';
 
 export interface VersionServices extends ConfirmationDeps {
-  store: ConfirmationDeps['store'] & Pick<Store, 'journal'>;
+  /** The whole store: executions and deletions are recorded in the activity log. */
+  store: Store;
   tracking: Pick<Tracking, 'isFollowing' | 'detailFields' | 'checkNow'>;
   versionImport: VersionImport;
   executions: ExecutionJournal;
@@ -83,6 +85,11 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       // Predicted and recorded before sending; compared with the service's answer after a 202.
       const { body, predictionId } = await confirmedRequest(services, draft, confirmation);
       const sentBody = JSON.stringify(body);
+      noteExecutionConfirmation(store, draftId, {
+        predictionId,
+        confirmed: confirmation !== undefined,
+        acknowledgedStale: confirmation?.acknowledgedStale ?? false,
+      });
       try {
         const outcome = await executions.execute(client(profileId), {
           profileId,
@@ -142,12 +149,16 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
     async delete({ profileId, strategyId, versionId }) {
       // A 404 means the version is gone at the service (an earlier delete whose answer was lost,
       // or another client): the manager wanted it gone, so it leaves the history here too.
+      let goneAlready = false;
       await connections
         .call(profileId, (c) => c.deleteVersion(strategyId, versionId))
         .catch((error: unknown) => {
           if (!(isServiceError(error) && error.kind === 'not_found')) throw error;
+          goneAlready = true;
         });
-      store.versions.remove(profileId, versionId);
+      recordVersionDeleted(store, { profileId, strategyId, versionId, goneAlready }, () =>
+        store.versions.remove(profileId, versionId),
+      );
       return { ok: true as const };
     },
   };

@@ -4,6 +4,7 @@ import type { Migration } from './types';
 import initial from './001-initial';
 import predictions from './002-predictions';
 import statusSeen from './003-status-seen';
+import activity from './004-activity';
 import statusBarIndexes from './005-status-bar-indexes';
 
 export { APPLICATION_ID, type Migration } from './types';
@@ -13,6 +14,7 @@ export const MIGRATIONS: readonly Migration[] = [
   initial,
   predictions,
   statusSeen,
+  activity,
   statusBarIndexes,
 ];
 

@@ -1,0 +1,38 @@
+/**
+ * What the activity log records: every action that reached the service, and what came of it.
+ * Plain values (no zod), so the renderer may use them.
+ */
+export const ACTIVITY_KINDS = [
+  'profile-created',
+  'profile-changed',
+  'profile-removed',
+  'strategy-added',
+  'strategy-removed',
+  'version-imported',
+  'execution-sent',
+  'execution-answered',
+  'execution-retried',
+  'execution-dismissed',
+  'version-deleted',
+  'version-ended',
+] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** How the Activity view and the CSV export name each kind. */
+export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
+  'profile-created': 'Profile created',
+  'profile-changed': 'Profile changed',
+  'profile-removed': 'Profile removed',
+  'strategy-added': 'Strategy added',
+  'strategy-removed': 'Strategy removed',
+  'version-imported': 'Version imported',
+  'execution-sent': 'Execution sent',
+  'execution-answered': 'Execution answered',
+  'execution-retried': 'Execution retried',
+  'execution-dismissed': 'Execution dismissed',
+  'version-deleted': 'Version deleted',
+  'version-ended': 'Rebalance ended',
+};
+
+/** The hash the first entry of a profile's chain links to. */
+export const CHAIN_START = '0'.repeat(64);
