@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DeskError } from '../../../shared/errors';
+import { recordProfileCreated, recordProfileRemoved } from '../activity';
 import type { Profile, Store } from '../store';
 import type { SecretStore } from '../secrets';
 import type { Connections } from './connections';
@@ -38,7 +39,8 @@ export function sandboxStatePath(dataDir: string): string {
 }
 
 export interface SandboxProfileServices {
-  store: Pick<Store, 'profiles'>;
+  /** The whole store: the profile's creation (or its undoing) is recorded in the activity log. */
+  store: Store;
   secrets: SecretStore;
   connections: Connections;
   strategySync: Pick<StrategySync, 'read'>;
@@ -84,12 +86,14 @@ export class SandboxProfiles {
       return store.profiles.get(found.id) ?? found;
     }
     const { sandbox, demo } = await this.ensureRunning();
-    const profile = store.profiles.create({
-      name: 'Built-in sandbox',
-      baseUrl: sandbox.baseUrl,
-      clientId: demo.clientId,
-      environment: 'sandbox',
-    });
+    const profile = recordProfileCreated(store, () =>
+      store.profiles.create({
+        name: 'Built-in sandbox',
+        baseUrl: sandbox.baseUrl,
+        clientId: demo.clientId,
+        environment: 'sandbox',
+      }),
+    );
     try {
       await secrets.set(profile.id, demo.clientSecret);
       const scopes = await connections.call(profile.id, (c) => c.testConnection());
@@ -102,7 +106,7 @@ export class SandboxProfiles {
       }
     } catch (error) {
       // Half a sandbox profile is worse than none: the next click starts over.
-      store.profiles.delete(profile.id);
+      recordProfileRemoved(store, profile.id, () => store.profiles.delete(profile.id));
       await secrets.delete(profile.id);
       await connections.reset(profile.id);
       throw error;
