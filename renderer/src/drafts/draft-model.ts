@@ -11,6 +11,8 @@ import type { DraftRow } from '../../../shared/views';
  * The draft editor's state, without Svelte: the rows, their keys for the grid, undo and redo,
  * and the live validation and diff. Every edit tells the analyzer which rows it touched, so a
  * keystroke costs the same in a 1,000-row draft as in a 100-row one (see draft-edit.bench.ts).
+ * The screens see it through DraftEditing (draft-editing.svelte.ts), which publishes each
+ * change as Svelte state.
  */
 
 export type Field = 'symbol' | 'weight';
@@ -43,7 +45,7 @@ export class DraftModel {
   analysis!: DraftUpdate;
   /** Indexes of draft rows with at least one error. */
   readonly errorRows = new Set<number>();
-  /** Bumped on every change; the autosave compares it. */
+  /** Counts the changes (analyses), so a caller can tell that an edit was taken. */
   revision = 0;
   private nextKey = 1;
   private readonly analyzer;

@@ -44,15 +44,15 @@ export function rowMessages(view: RowView): string[] {
   return messages;
 }
 
+/** A row's problems as one tooltip, or undefined when it has none. */
+export function rowTooltip(view: RowView): string | undefined {
+  const messages = rowMessages(view);
+  return messages.length > 0 ? messages.join('\n') : undefined;
+}
+
 /** Invested width of the bar in percent, clamped for drawing (the numbers show the truth). */
 export function investedPercent(total: string): number {
   const n = Number(total);
   if (!Number.isFinite(n)) return 0;
   return Math.min(100, Math.max(0, n));
-}
-
-/** Reads `get()` in a $derived that must rerun when `revision` changes (the model is not reactive). */
-export function at<T>(revision: number, get: () => T): T {
-  void revision;
-  return get();
 }

@@ -8,6 +8,10 @@ export type VirtualColumn = {
   /** A CSS width ('auto' shares what is left): columns keep their width while rows scroll. */
   width: string;
   numeric?: boolean;
+  /** The label is for screen readers only (a column of marks or buttons). */
+  hiddenLabel?: boolean;
+  /** A class for the column's header cell. */
+  headerClass?: string;
 };
 
 export interface VisibleWindow {

@@ -1,0 +1,69 @@
+import { SvelteSet } from 'svelte/reactivity';
+import type { DraftUpdate } from '../../../shared/draft/analyzer';
+import type { DiffRow } from '../../../shared/draft/types';
+import type { DraftModel, ModelChange } from './draft-model';
+import { rowView, type RowView } from './grid-view';
+
+/**
+ * The draft model as the editor's screens see it: the model computes (and is tested and timed
+ * without Svelte), and after each change this publishes what changed as Svelte state. A cell
+ * edit replaces only that row's view object, so only that row of the grid re-renders.
+ */
+export class DraftEditing {
+  /** One per draft row, in order. */
+  views = $state.raw<readonly RowView[]>([]);
+  analysis: DraftUpdate;
+  /** A copy of the symbols the draft leaves out (the analyzer edits its own list in place). */
+  leftOut = $state.raw<readonly DiffRow[]>([]);
+  /** Draft rows with at least one error, ascending. */
+  errorRows = $state.raw<readonly number[]>([]);
+  canUndo = $state(false);
+  canRedo = $state(false);
+  /** Symbols the service said it does not know (last execute). */
+  readonly unknown = new SvelteSet<string>();
+
+  constructor(
+    readonly model: DraftModel,
+    /** Called after each change made by the manager (not a new context), to save it soon. */
+    private readonly onEdit: () => void,
+  ) {
+    this.analysis = $state.raw(model.analysis);
+    this.publish({ structural: true, rows: [] });
+  }
+
+  /** After every change of the model made by the manager: publish it and save soon. */
+  apply(change: ModelChange): void {
+    if (this.publish(change)) this.onEdit();
+  }
+
+  /** A new current target or holdings: the predictions change, the rows do not. */
+  applyContext(change: ModelChange): void {
+    this.publish(change);
+  }
+
+  /** Flags the rows whose symbol the service refused; returns the first such row. */
+  markUnknown(symbols: readonly string[]): RowView | undefined {
+    this.unknown.clear();
+    for (const symbol of symbols) this.unknown.add(symbol);
+    this.publish({ structural: true, rows: [] });
+    return this.views.find((v) => v.unknown);
+  }
+
+  private publish(change: ModelChange): boolean {
+    if (!change.structural && change.rows.length === 0) return false;
+    const model = this.model;
+    if (change.structural) {
+      this.views = model.rows.map((_, i) => rowView(model, i, this.unknown));
+    } else {
+      const views = this.views.slice();
+      for (const i of change.rows) views[i] = rowView(model, i, this.unknown);
+      this.views = views;
+    }
+    this.analysis = model.analysis;
+    this.leftOut = [...model.analysis.leftOut];
+    this.errorRows = [...model.errorRows].sort((a, b) => a - b);
+    this.canUndo = model.canUndo;
+    this.canRedo = model.canRedo;
+    return true;
+  }
+}

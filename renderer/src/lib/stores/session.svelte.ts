@@ -1,0 +1,120 @@
+import type { DeskApi, DeskEvent } from '../../../../shared/contract';
+import type { DeskError, ProfileView } from '../../../../shared/views';
+import { asDeskError } from '../errors';
+import { Connectivity } from './connectivity.svelte';
+import { Profiles } from './profiles.svelte';
+import { Strategies } from './strategies.svelte';
+
+type Phase = 'loading' | 'welcome' | 'ready' | 'fatal';
+/** What the main area shows: the selected strategy, the profile's settings, or a new profile form. */
+export type Screen = 'strategy' | 'profile' | 'add-profile';
+
+/**
+ * The app's frame: which phase it is in and what the main area shows. It owns the stores and
+ * routes the desk's events to them; moves that span several stores (choosing a profile, removing
+ * the last one) live here.
+ */
+export class DeskSession {
+  phase = $state<Phase>('loading');
+  fatal = $state<DeskError | null>(null);
+  screen = $state<Screen>('strategy');
+
+  readonly profiles: Profiles;
+  readonly strategies: Strategies;
+  readonly connectivity: Connectivity;
+
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(readonly api: DeskApi) {
+    this.connectivity = new Connectivity(api, () => this.profiles.selectedId);
+    this.profiles = new Profiles(api, () => void this.connectivity.refresh());
+    this.strategies = new Strategies(api);
+  }
+
+  async start(): Promise<void> {
+    try {
+      this.unsubscribe = this.api.events.subscribe((event) => this.onEvent(event));
+      await this.profiles.reload();
+      this.connectivity.start();
+      const first = this.profiles.remembered();
+      if (!first) {
+        this.phase = 'welcome';
+        return;
+      }
+      this.phase = 'ready';
+      await this.selectProfile(first.id);
+    } catch (error) {
+      this.fatal = asDeskError(error);
+      this.phase = 'fatal';
+    }
+  }
+
+  stop(): void {
+    this.connectivity.stop();
+    this.unsubscribe?.();
+  }
+
+  async selectProfile(profileId: string, screen: Screen = 'strategy'): Promise<void> {
+    this.profiles.select(profileId);
+    this.screen = screen;
+    await this.strategies.show(profileId);
+  }
+
+  openStrategy(strategyId: string): void {
+    this.strategies.open(strategyId);
+    this.screen = 'strategy';
+  }
+
+  async addStrategy(strategyId: string): Promise<void> {
+    await this.strategies.add(strategyId);
+    this.screen = 'strategy';
+  }
+
+  /** Removes a profile; without any left, the app welcomes the manager again. */
+  async removeProfile(profileId: string): Promise<void> {
+    await this.profiles.remove(profileId);
+    const list = this.profiles.list;
+    if (list.length === 0) {
+      this.profiles.select(null);
+      await this.strategies.show(null);
+      this.phase = 'welcome';
+      return;
+    }
+    if (this.profiles.selectedId === profileId) await this.selectProfile(list[0]!.id);
+  }
+
+  /**
+   * A new profile becomes the selected one. One made with the form opens its page, where
+   * the manager tests the connection; the sandbox goes straight to its strategies.
+   */
+  async adoptProfile(profile: ProfileView, screen: Screen = 'profile'): Promise<void> {
+    this.profiles.put(profile);
+    this.phase = 'ready';
+    this.profiles.justCreated = screen === 'profile' ? profile.id : null;
+    await this.selectProfile(profile.id, screen);
+    void this.connectivity.refresh();
+  }
+
+  async useSandbox(): Promise<void> {
+    await this.adoptProfile(await this.api.profiles.useSandbox({}), 'strategy');
+  }
+
+  private onEvent(event: DeskEvent): void {
+    switch (event.type) {
+      case 'export-progress':
+      case 'menu-command':
+        return;
+      case 'version-status-changed':
+        // The event carries the status bar's figures and the strategy's sidebar line: no reads.
+        this.connectivity.applyFigures(event.appStatus);
+        this.strategies.applyLine(event.profileId, event.strategy);
+        return;
+      case 'connectivity-changed':
+        this.connectivity.applyChange(event);
+        return;
+      default:
+        void this.connectivity.refresh();
+        if (event.profileId === this.strategies.profileId) void this.strategies.load();
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import type { DeskApi } from '../../../../shared/contract';
+import type { DeskError, StrategyListItem } from '../../../../shared/views';
+import { asDeskError } from '../errors';
+
+const STRATEGY_KEY = 'strategy-desk.strategy';
+
+/** The selected profile's strategies (the sidebar) and the one open in the main area. */
+export class Strategies {
+  list = $state<StrategyListItem[]>([]);
+  loading = $state(false);
+  error = $state<DeskError | null>(null);
+  selectedId = $state<string | null>(null);
+  /** The profile the list belongs to. */
+  profileId = $state<string | null>(null);
+
+  /**
+   * Lines heard from status changes while a read was under way may be newer than its answer:
+   * they are laid over it unless the answer comes from a later sync of that strategy.
+   */
+  private heard = 0;
+  private heardLines: Record<string, { line: StrategyListItem; heard: number }> = {};
+
+  constructor(private readonly api: DeskApi) {}
+
+  /** Lists a profile's strategies and opens the one last open with it. */
+  async show(profileId: string | null): Promise<void> {
+    this.profileId = profileId;
+    this.selectedId = null;
+    this.list = [];
+    this.heardLines = {};
+    if (!profileId) return;
+    await this.load();
+    // Back where the manager was: the strategy last open with this profile.
+    const last = localStorage.getItem(`${STRATEGY_KEY}.${profileId}`);
+    if (this.profileId === profileId && this.selectedId === null) {
+      if (this.list.some((s) => s.id === last)) this.selectedId = last;
+    }
+  }
+
+  /** Shows a strategy in the main area. */
+  open(strategyId: string): void {
+    this.selectedId = strategyId;
+    if (this.profileId) localStorage.setItem(`${STRATEGY_KEY}.${this.profileId}`, strategyId);
+  }
+
+  async load(): Promise<void> {
+    const profileId = this.profileId;
+    if (!profileId) return;
+    this.loading = true;
+    try {
+      const since = this.heard;
+      const list = await this.api.strategies.list({ profileId });
+      if (this.profileId !== profileId) return;
+      this.list = this.withHeardLines(list, since);
+      this.error = null;
+    } catch (error) {
+      if (this.profileId === profileId) this.error = asDeskError(error);
+    } finally {
+      if (this.profileId === profileId) this.loading = false;
+    }
+  }
+
+  async add(strategyId: string): Promise<void> {
+    const profileId = this.profileId;
+    if (!profileId) return;
+    const added = await this.api.strategies.add({ profileId, strategyId });
+    await this.load();
+    this.open(added.id);
+  }
+
+  async remove(strategyId: string): Promise<void> {
+    const profileId = this.profileId;
+    if (!profileId) return;
+    await this.api.strategies.remove({ profileId, strategyId });
+    if (this.selectedId === strategyId) this.selectedId = null;
+    await this.load();
+  }
+
+  /** A status change carries the strategy's sidebar line (null: no longer added): no read. */
+  applyLine(profileId: string, line: StrategyListItem | null): void {
+    const heard = ++this.heard;
+    if (profileId !== this.profileId) return;
+    if (line) this.heardLines[line.id] = { line, heard };
+    if (line && this.list.some((s) => s.id === line.id)) {
+      this.list = this.list.map((s) => (s.id === line.id ? line : s));
+    } else {
+      void this.load();
+    }
+  }
+
+  private withHeardLines(list: StrategyListItem[], since: number): StrategyListItem[] {
+    return list.map((s) => {
+      const heard = this.heardLines[s.id];
+      return heard && heard.heard > since && heard.line.syncedAt >= s.syncedAt ? heard.line : s;
+    });
+  }
+}
