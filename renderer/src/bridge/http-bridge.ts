@@ -110,6 +110,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     drafts: area('drafts'),
     versions: area('versions'),
     reports: area('reports'),
+    activity: area('activity'),
     app: area('app'),
     events: {
       subscribe(listener: (event: DeskEvent) => void) {
