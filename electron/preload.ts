@@ -53,6 +53,7 @@ const desk = {
   drafts: area('drafts'),
   versions: area('versions'),
   reports: area('reports'),
+  activity: area('activity'),
   app: area('app'),
   events: {
     subscribe(listener: (event: DeskEvent) => void): () => void {

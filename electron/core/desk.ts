@@ -20,6 +20,13 @@ import { SandboxProfiles, defaultStartSandbox, type StartEmbeddedSandbox } from 
 import { strategyHandlers } from './desk/strategies';
 import { versionHandlers } from './desk/versions';
 import { ExecutionJournal } from './execute';
+import {
+  ActivityChecks,
+  describeExecutionFailure,
+  recordVersionEnded,
+  recordingJournal,
+} from './activity';
+import { activityHandlers, activitySummary } from './desk/activity';
 import type { SecretStore } from './secrets';
 import { openStore, type Store } from './store';
 import { VersionTracker, type Backoff } from './tracker';
@@ -169,6 +176,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
           void settleTarget(store, connections, now, event)
             // A store closed meanwhile (the app quitting) must not stop the announcement.
             .catch(() => undefined)
+            .then(() => recordEnd(event))
             .then(announce)
             .catch((error: unknown) =>
               log.error('A version status change could not be announced', errorFields(error)),
@@ -179,7 +187,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...(options.trackerBackoff !== undefined && { backoff: options.trackerBackoff }),
   });
   const executions = new ExecutionJournal({
-    journal: store.journal,
+    // Each journal step is written with its activity entry, in one transaction.
+    journal: recordingJournal(store),
     saveAcceptedVersion: (entry, version, location) =>
       storeVersionRead(store, entry.profileId, version, {
         origin: 'created',
@@ -195,8 +204,24 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
         status: version.status,
       }),
     isAmbiguous: (error) => isServiceError(error) && error.ambiguous,
-    describe: (error) => toDeskError(error).message,
+    describe: (error) => describeExecutionFailure(store, toDeskError(error)),
   });
+  const activityChecks = new ActivityChecks(store.activity, now);
+  store.activity.onAppended((row) =>
+    emit({
+      type: 'activity-appended',
+      profileId: row.profile_id,
+      entry: activitySummary(store, row),
+    }),
+  );
+  /** A followed version ended: its outcome joins the activity log (once per version). */
+  const recordEnd = (ended: { profileId: string; strategyId: string; versionId: string }) => {
+    try {
+      recordVersionEnded(store, ended);
+    } catch (error) {
+      if (!closed) log.error('The end of a version could not be recorded', errorFields(error));
+    }
+  };
   const ctx: DeskContext = {
     store,
     secrets,
@@ -225,6 +250,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     drafts: draftHandlers(ctx),
     versions: versionHandlers(ctx),
     reports: reportHandlers(ctx, choosePath),
+    activity: activityHandlers({ store, checks: activityChecks, choosePath, emit, now }),
     app: {
       async status() {
         const profiles = store.profiles.list();
@@ -264,6 +290,16 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   log.info('Strategy desk started', { dataDir: options.dataDir });
 
   let closed = false;
+  // Every chain is walked once the first screen is on its way, off the start-up path.
+  setImmediate(() => {
+    if (closed) return;
+    try {
+      const check = activityChecks.run();
+      if (check.brokenAt) log.error('The activity log does not verify', { ...check.brokenAt });
+    } catch (error) {
+      if (!closed) log.error('The activity log could not be checked', errorFields(error));
+    }
+  });
   return {
     ...guarded(handlers, log),
     store,

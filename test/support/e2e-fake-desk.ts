@@ -99,6 +99,13 @@ export function createFakeDesk() {
       prediction: notBuilt('versions.prediction'),
     },
     reports: { exportOrders: notBuilt('reports.exportOrders') },
+    activity: {
+      list: notBuilt('activity.list'),
+      get: notBuilt('activity.get'),
+      verify: notBuilt('activity.verify'),
+      lastCheck: track('activity.lastCheck', async () => null),
+      export: notBuilt('activity.export'),
+    },
     app: {
       status: track('app.status', async () => {
         return {

@@ -1,5 +1,6 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
+import { recordProfileChanged, recordProfileCreated, recordProfileRemoved } from '../activity';
 import type { Profile } from '../store';
 import type { DeskContext } from './context';
 import { redactDeep } from '../log/redact';
@@ -77,17 +78,19 @@ export function profileHandlers(
       return Promise.all(ctx.store.profiles.list().map(view));
     },
     async create({ name, baseUrl, clientId, secret }) {
-      const profile = ctx.store.profiles.create({
-        name: name.trim(),
-        baseUrl: checkServiceAddress(baseUrl),
-        clientId: clientId.trim(),
-        environment: 'production',
-      });
+      const profile = recordProfileCreated(ctx.store, () =>
+        ctx.store.profiles.create({
+          name: name.trim(),
+          baseUrl: checkServiceAddress(baseUrl),
+          clientId: clientId.trim(),
+          environment: 'production',
+        }),
+      );
       try {
         await ctx.secrets.set(profile.id, secret);
       } catch (error) {
         // A profile whose secret could not be kept would fail later, far from the cause.
-        ctx.store.profiles.delete(profile.id);
+        recordProfileRemoved(ctx.store, profile.id, () => ctx.store.profiles.delete(profile.id));
         throw error;
       }
       return view(profile);
@@ -111,7 +114,10 @@ export function profileHandlers(
         throw secretNeededForNewAddress(before.baseUrl, patch.baseUrl);
       }
       if (secret !== undefined) await ctx.secrets.set(profileId, secret);
-      const updated = ctx.store.profiles.update(profileId, patch) ?? existing(profileId);
+      const updated =
+        recordProfileChanged(ctx.store, before, { secretReplaced: secret !== undefined }, () =>
+          ctx.store.profiles.update(profileId, patch),
+        ) ?? existing(profileId);
       await ctx.connections.reset(profileId);
       return view(updated);
     },
@@ -121,7 +127,7 @@ export function profileHandlers(
         if (v.profile_id === profileId) ctx.tracker.untrack(v.id);
       }
       await ctx.connections.reset(profileId);
-      ctx.store.profiles.delete(profileId);
+      recordProfileRemoved(ctx.store, profileId, () => ctx.store.profiles.delete(profileId));
       await ctx.secrets.delete(profileId);
       return { ok: true as const };
     },

@@ -1,5 +1,6 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import type { StrategyListItem, StrategyView } from '../../../shared/views';
+import { recordStrategyRemoved, recordStrategyStored } from '../activity';
 import type { DeskContext } from './context';
 import { notFound } from './errors';
 import { strategyView } from './views';
@@ -56,7 +57,9 @@ export function strategyHandlers(ctx: DeskContext): DeskHandlers['strategies'] {
         const strategy = await ctx.connections.call(profileId, (c) =>
           c.getStrategy(strategyId, { includePositions: true, signal: controller.signal }),
         );
-        ctx.store.strategies.upsert(profileId, strategy, { syncedAt: ctx.now() });
+        recordStrategyStored(ctx.store, profileId, strategyId, () =>
+          ctx.store.strategies.upsert(profileId, strategy, { syncedAt: ctx.now() }),
+        );
         return view(profileId, strategyId);
       } finally {
         refreshing.delete(key);
@@ -84,7 +87,12 @@ export function strategyHandlers(ctx: DeskContext): DeskHandlers['strategies'] {
       for (const v of ctx.store.versions.listActive()) {
         if (v.profile_id === profileId && v.strategy_id === strategyId) ctx.tracker.untrack(v.id);
       }
-      if (!ctx.store.strategies.remove(profileId, strategyId)) throw notFound('This strategy');
+      if (
+        !recordStrategyRemoved(ctx.store, profileId, strategyId, () =>
+          ctx.store.strategies.remove(profileId, strategyId),
+        )
+      )
+        throw notFound('This strategy');
       return { ok: true as const };
     },
   };

@@ -2,6 +2,11 @@ import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
 import { isServiceError, type ServiceClient } from '../api';
 import {
+  noteExecutionConfirmation,
+  recordVersionDeleted,
+  recordVersionImported,
+} from '../activity';
+import {
   confirmedRequest,
   predictionOutcome,
   prepareExecution,
@@ -63,7 +68,12 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
             ctx.store.versions.remove(profileId, versionId);
           throw error;
         });
-      storeVersionRead(ctx.store, profileId, version, { origin: 'imported', syncedAt: ctx.now() });
+      recordVersionImported(ctx.store, profileId, version, () =>
+        storeVersionRead(ctx.store, profileId, version, {
+          origin: 'imported',
+          syncedAt: ctx.now(),
+        }),
+      );
       if (version.executed_at !== null) {
         ctx.tracker.track({
           profileId,
@@ -83,6 +93,11 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
       // Predicted and recorded before sending; compared with the service's answer after a 202.
       const { body, predictionId } = await confirmedRequest(ctx, draft, confirmation);
       const sentBody = JSON.stringify(body);
+      noteExecutionConfirmation(ctx.store, draftId, {
+        predictionId,
+        confirmed: confirmation !== undefined,
+        acknowledgedStale: confirmation?.acknowledgedStale ?? false,
+      });
       try {
         const outcome = await ctx.executions.execute(client(profileId), {
           profileId,
@@ -142,12 +157,16 @@ export function versionHandlers(ctx: DeskContext): DeskHandlers['versions'] {
     async delete({ profileId, strategyId, versionId }) {
       // A 404 means the version is gone at the service (an earlier delete whose answer was lost,
       // or another client): the manager wanted it gone, so it leaves the history here too.
+      let goneAlready = false;
       await ctx.connections
         .call(profileId, (c) => c.deleteVersion(strategyId, versionId))
         .catch((error: unknown) => {
           if (!(isServiceError(error) && error.kind === 'not_found')) throw error;
+          goneAlready = true;
         });
-      ctx.store.versions.remove(profileId, versionId);
+      recordVersionDeleted(ctx.store, { profileId, strategyId, versionId, goneAlready }, () =>
+        ctx.store.versions.remove(profileId, versionId),
+      );
       return { ok: true as const };
     },
   };

@@ -24,6 +24,8 @@ export interface WriteOrderReportOptions {
   signal?: AbortSignal;
   /** Starts the file with a UTF-8 byte-order mark, for Excel users. Off by default. */
   bom?: boolean;
+  /** The file's first line(s), CRLF included: the order report's header unless given. */
+  header?: string;
 }
 
 export interface OrderReportWritten {
@@ -73,7 +75,7 @@ async function writeReport(
   path: string,
   options: WriteOrderReportOptions,
 ): Promise<OrderReportWritten> {
-  const { onProgress, signal, bom = false } = options;
+  const { onProgress, signal, bom = false, header = ORDER_REPORT_HEADER } = options;
   signal?.throwIfAborted();
   const finalPath = resolve(path);
   const tempPath = join(
@@ -92,7 +94,7 @@ async function writeReport(
   // Two buffers: one being written to the file while the other is filled.
   let filling = Buffer.allocUnsafe(CHUNK_BYTES + HEADROOM_BYTES);
   let spare = Buffer.allocUnsafe(CHUNK_BYTES + HEADROOM_BYTES);
-  let used = filling.write((bom ? UTF8_BOM : '') + ORDER_REPORT_HEADER, 0);
+  let used = filling.write((bom ? UTF8_BOM : '') + header, 0);
   let formatted = 0; // rows formatted so far
   let queued = 0; // rows in chunks handed to the file
   let written = 0; // rows whose chunk the file has accepted

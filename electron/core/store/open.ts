@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync } from 'node:fs';
 import { makePrivate } from '../data-folder/permissions';
+import { activityRepository, type ActivityRepository } from '../activity/repository';
 import { StoreError } from './errors';
 import {
   APPLICATION_ID,
@@ -44,6 +45,8 @@ export interface Store {
   readonly journal: JournalRepository;
   readonly settings: SettingsRepository;
   readonly predictions: PredictionsRepository;
+  /** The append-only activity log (electron/core/activity). */
+  readonly activity: ActivityRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -105,6 +108,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     journal: journalRepository(ctx),
     settings: settingsRepository(ctx),
     predictions: predictionsRepository(ctx),
+    activity: activityRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

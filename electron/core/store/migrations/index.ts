@@ -4,11 +4,12 @@ import type { Migration } from './types';
 import initial from './001-initial';
 import predictions from './002-predictions';
 import statusSeen from './003-status-seen';
+import activity from './004-activity';
 
 export { APPLICATION_ID, type Migration } from './types';
 
 /** Every migration the app knows, in order. Add a file per schema change; never edit a shipped one. */
-export const MIGRATIONS: readonly Migration[] = [initial, predictions, statusSeen];
+export const MIGRATIONS: readonly Migration[] = [initial, predictions, statusSeen, activity];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

@@ -1,0 +1,151 @@
+import { ACTIVITY_KIND_LABELS } from '../../../shared/activity/kinds';
+import type { ActivityEntrySummary } from '../../../shared/activity/views';
+import type { ActivityRow } from './repository';
+
+/**
+ * How an entry reads: one line for the list, and the outcome of an execution. The payloads are
+ * the ones record.ts and execution.ts write; a field missing from an edited file reads as "—".
+ */
+
+type Payload = Record<string, unknown>;
+
+export function payloadOf(row: ActivityRow): Payload {
+  try {
+    const parsed: unknown = JSON.parse(row.payload);
+    return parsed !== null && typeof parsed === 'object' ? (parsed as Payload) : {};
+  } catch {
+    // A payload edited into something that is not JSON: the chain check names it.
+    return {};
+  }
+}
+
+export const text = (value: unknown): string =>
+  value === null || value === undefined ? '—' : typeof value === 'string' ? value : String(value);
+
+const quoted = (value: unknown) => (typeof value === 'string' ? `“${value}”` : 'a strategy');
+
+function positionCount(requestBody: unknown): number | null {
+  if (typeof requestBody !== 'string') return null;
+  try {
+    const body = JSON.parse(requestBody) as { data?: { positions?: unknown[] } };
+    return Array.isArray(body.data?.positions) ? body.data.positions.length : null;
+  } catch {
+    return null;
+  }
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** The failure of an answer, as a short phrase. */
+function failureText(error: unknown): string {
+  if (error === null || typeof error !== 'object') return text(error);
+  const e = error as Payload;
+  const status = typeof e.status === 'number' ? `${e.status} ` : '';
+  return `${status}${text(e.message)}`;
+}
+
+/** One readable line: what was done, and to what. */
+export function summaryLine(row: ActivityRow, p: Payload = payloadOf(row)): string {
+  switch (row.kind) {
+    case 'profile-created':
+      return `Profile “${text(p.profileName)}” created for ${text(p.baseUrl)}`;
+    case 'profile-changed': {
+      const changes = Array.isArray(p.changes) ? (p.changes as Payload[]) : [];
+      const named = changes.map((c) =>
+        c.field === 'baseUrl'
+          ? `address ${text(c.from)} → ${text(c.to)}`
+          : c.field === 'clientId'
+            ? `client id ${text(c.from)} → ${text(c.to)}`
+            : `name “${text(c.from)}” → “${text(c.to)}”`,
+      );
+      if (p.secretReplaced === true) named.push('client secret replaced');
+      return `Profile changed: ${named.join('; ') || 'no visible change'}`;
+    }
+    case 'profile-removed':
+      return `Profile “${text(p.profileName)}” removed (${text(p.baseUrl)})`;
+    case 'strategy-added':
+      return `Strategy ${quoted(p.strategyName)} added`;
+    case 'strategy-removed':
+      return `Strategy ${quoted(p.strategyName)} removed from the app`;
+    case 'version-imported':
+      return `Version ${text(row.version_id)} of ${quoted(p.strategyName)} imported`;
+    case 'execution-sent': {
+      const n = positionCount(p.requestBody);
+      const draft = typeof p.draftName === 'string' ? ` from draft “${p.draftName}”` : '';
+      const positions = n === null ? '' : ` (${plural(n, 'position')})`;
+      return `Executed ${quoted(p.strategyName)}${draft}${positions}`;
+    }
+    case 'execution-answered':
+      return p.result === 'accepted'
+        ? `Service accepted the execution as version ${text(p.versionId)}`
+        : p.result === 'rejected'
+          ? `Service refused the execution: ${failureText(p.error)}`
+          : `Outcome of the execution unclear: ${failureText(p.error)}`;
+    case 'execution-retried':
+      return `Unclear execution sent again with the same key (attempt ${text(p.attempt)})`;
+    case 'execution-dismissed':
+      return 'Unclear execution dismissed by the manager';
+    case 'version-deleted':
+      return `Version ${text(row.version_id)} of ${quoted(p.strategyName)} deleted`;
+    case 'version-ended':
+      return `Version ${text(row.version_id)} ended: ${text(p.status)}`;
+  }
+}
+
+/** What came of an answer or an end, as the execution's outcome shows it. */
+export function outcomeLine(row: ActivityRow, p: Payload = payloadOf(row)): string | null {
+  switch (row.kind) {
+    case 'execution-answered':
+      return p.result === 'accepted'
+        ? `Accepted as ${text(p.status).toLowerCase()}`
+        : p.result === 'rejected'
+          ? `Refused: ${failureText(p.error)}`
+          : `Unclear: ${failureText(p.error)}`;
+    case 'execution-retried':
+      return `Sent again (attempt ${text(p.attempt)})`;
+    case 'execution-dismissed':
+      return 'Dismissed';
+    case 'version-ended': {
+      const counts = (p.orderCounts ?? {}) as Record<string, unknown>;
+      const filled = typeof counts.FILLED === 'number' ? counts.FILLED : 0;
+      const differs =
+        p.prediction && (p.prediction as Payload).matched === false
+          ? '; the service differed from the prediction'
+          : '';
+      return `${capitalized(text(p.status))}: ${plural(filled, 'order')} filled, ${text(p.filledValue)} filled value${differs}`;
+    }
+    default:
+      return null;
+  }
+}
+
+const capitalized = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
+
+/**
+ * A list line. An execution shows the latest outcome linked to it (its answer, then its end).
+ */
+export function summaryOf(
+  row: ActivityRow,
+  latestLinked: ActivityRow | null,
+): ActivityEntrySummary {
+  const p = payloadOf(row);
+  return {
+    seq: row.seq,
+    chainIndex: row.chain_index,
+    at: row.at,
+    kind: row.kind,
+    profileId: row.profile_id,
+    profileName: text(p.profileName),
+    strategyId: row.strategy_id,
+    versionId: row.version_id,
+    summary: summaryLine(row, p),
+    outcome:
+      row.kind === 'execution-sent'
+        ? latestLinked
+          ? outcomeLine(latestLinked)
+          : 'Waiting for the answer'
+        : outcomeLine(row, p),
+  };
+}
+
+export const kindLabel = (row: ActivityRow) => ACTIVITY_KIND_LABELS[row.kind] ?? row.kind;

@@ -1,0 +1,246 @@
+import type { z } from 'zod';
+import type { activityFact, activityTable } from '../../../shared/activity/views';
+import { payloadOf, text } from './describe';
+import type { ActivityRow } from './repository';
+
+/**
+ * An entry's details as the view shows them: facts (label, value) and tables (the positions
+ * sent, the prediction, the orders), never raw JSON.
+ */
+
+type Fact = z.infer<typeof activityFact>;
+type Table = z.infer<typeof activityTable>;
+type Payload = Record<string, unknown>;
+
+const list = (value: unknown): Payload[] =>
+  Array.isArray(value)
+    ? value.filter((v): v is Payload => v !== null && typeof v === 'object')
+    : [];
+
+const yesNo = (value: unknown) => (value === true ? 'Yes' : value === false ? 'No' : '—');
+
+function table(title: string, columns: [string, string][], rows: Payload[]): Table[] {
+  if (rows.length === 0) return [];
+  return [
+    {
+      title,
+      columns: columns.map(([, label]) => label),
+      rows: rows.map((r) => columns.map(([key]) => text(r[key]))),
+    },
+  ];
+}
+
+const POSITION_COLUMNS: [string, string][] = [
+  ['symbol', 'Symbol'],
+  ['oldWeight', 'Old weight'],
+  ['weight', 'Weight'],
+  ['action', 'Action'],
+];
+const ORDER_COLUMNS: [string, string][] = [
+  ['symbol', 'Symbol'],
+  ['side', 'Side'],
+  ['status', 'Status'],
+  ['orderQuantity', 'Quantity'],
+  ['orderValue', 'Value'],
+  ['filledQuantity', 'Filled quantity'],
+  ['filledValue', 'Filled value'],
+  ['filledAveragePrice', 'Average price'],
+  ['statusReason', 'Reason'],
+];
+
+function bodyPositions(requestBody: unknown): Payload[] {
+  if (typeof requestBody !== 'string') return [];
+  try {
+    return list((JSON.parse(requestBody) as { data?: { positions?: unknown } }).data?.positions);
+  } catch {
+    return [];
+  }
+}
+
+function versionFacts(v: Payload | null): Fact[] {
+  if (!v) return [{ label: 'Content', value: 'Not read before deletion' }];
+  return [
+    { label: 'Status', value: text(v.status) },
+    { label: 'Cash weight', value: text(v.cashWeight) },
+    { label: 'Old cash weight', value: text(v.oldCashWeight) },
+    { label: 'Scheduled for', value: text(v.scheduledFor) },
+    { label: 'Executed at', value: text(v.executedAt) },
+    { label: 'Created at the service', value: text(v.insertedAt) },
+  ];
+}
+
+function versionTables(v: Payload | null): Table[] {
+  if (!v) return [];
+  return [
+    ...table('Positions', POSITION_COLUMNS, list(v.positions)),
+    ...table('Orders', ORDER_COLUMNS, list(v.orders)),
+  ];
+}
+
+function failureFacts(error: unknown): Fact[] {
+  const e = (error ?? {}) as Payload;
+  return [
+    { label: 'Error', value: text(e.message) },
+    { label: 'Error kind', value: text(e.kind) },
+    { label: 'HTTP status', value: text(e.status) },
+    { label: 'Service message', value: text(e.serviceMessage) },
+  ];
+}
+
+export function detailOf(row: ActivityRow): { facts: Fact[]; tables: Table[] } {
+  const p = payloadOf(row);
+  const facts: Fact[] = [{ label: 'Profile', value: text(p.profileName) }];
+  const tables: Table[] = [];
+  if ('strategyName' in p || row.strategy_id)
+    facts.push({
+      label: 'Strategy',
+      value: `${text(p.strategyName)}${row.strategy_id ? ` (${row.strategy_id})` : ''}`,
+    });
+  if (row.version_id) facts.push({ label: 'Version', value: row.version_id });
+  switch (row.kind) {
+    case 'profile-created':
+    case 'profile-removed':
+      facts.push(
+        { label: 'Environment', value: text(p.environment) },
+        { label: 'Service address', value: text(p.baseUrl) },
+        { label: 'Client id', value: text(p.clientId) },
+      );
+      break;
+    case 'profile-changed':
+      for (const c of list(p.changes))
+        facts.push({ label: `Changed ${text(c.field)}`, value: `${text(c.from)} → ${text(c.to)}` });
+      facts.push({ label: 'Client secret replaced', value: yesNo(p.secretReplaced) });
+      break;
+    case 'strategy-added':
+      facts.push({ label: 'Liquidate only', value: yesNo(p.isLiquidateOnly) });
+      tables.push(
+        ...table(
+          'Holdings',
+          [
+            ['symbol', 'Symbol'],
+            ['quantity', 'Quantity'],
+          ],
+          list(p.holdings),
+        ),
+      );
+      break;
+    case 'version-imported':
+      facts.push(...versionFacts(p.version as Payload | null));
+      tables.push(...versionTables(p.version as Payload | null));
+      break;
+    case 'version-deleted':
+      facts.push({ label: 'Already gone at the service', value: yesNo(p.goneAtServiceAlready) });
+      facts.push(...versionFacts(p.lastRead as Payload | null));
+      tables.push(...versionTables(p.lastRead as Payload | null));
+      break;
+    case 'execution-sent': {
+      const prediction = (p.prediction ?? null) as Payload | null;
+      facts.push(
+        { label: 'Environment', value: text(p.environment) },
+        { label: 'Service address', value: text(p.baseUrl) },
+        {
+          label: 'Draft',
+          value: `${text(p.draftName)}${p.draftId ? ` (${text(p.draftId)})` : ''}`,
+        },
+        { label: 'Idempotency-Key', value: text(p.idempotencyKey) },
+        { label: 'Confirmed in the dialog', value: yesNo(p.confirmed) },
+        { label: 'Known target', value: text(prediction?.targetState) },
+        { label: 'Target version', value: text(prediction?.knownVersionId) },
+        { label: 'Stale or unknown target acknowledged', value: yesNo(prediction?.acknowledged) },
+        { label: 'Body sent', value: text(p.requestBody) },
+      );
+      tables.push(
+        ...table(
+          'Positions sent',
+          [
+            ['symbol', 'Symbol'],
+            ['weight', 'Weight'],
+          ],
+          bodyPositions(p.requestBody),
+        ),
+        ...table(
+          'Prediction shown',
+          [
+            ['symbol', 'Symbol'],
+            ['oldWeight', 'Old weight'],
+            ['weight', 'Weight'],
+            ['action', 'Action'],
+            ['heldQuantity', 'Held quantity'],
+            ['sellsAll', 'Sells all'],
+          ],
+          list(prediction?.positions),
+        ),
+      );
+      break;
+    }
+    case 'execution-answered':
+      facts.push({ label: 'Attempt', value: text(p.attempt) });
+      if (p.result === 'accepted')
+        facts.push(
+          { label: 'Result', value: 'Accepted' },
+          { label: 'Version status', value: text(p.status) },
+          { label: 'Location', value: text(p.location) },
+        );
+      else
+        facts.push(
+          { label: 'Result', value: p.result === 'rejected' ? 'Refused' : 'Unclear' },
+          ...failureFacts(p.error),
+        );
+      break;
+    case 'execution-retried':
+      facts.push(
+        { label: 'Attempt', value: text(p.attempt) },
+        { label: 'Idempotency-Key', value: text(p.idempotencyKey) },
+        { label: 'Previous error', value: text(p.previousError) },
+      );
+      break;
+    case 'execution-dismissed':
+      facts.push(
+        { label: 'Attempts', value: text(p.attempts) },
+        { label: 'Last error', value: text(p.lastError) },
+      );
+      break;
+    case 'version-ended': {
+      const counts = (p.orderCounts ?? {}) as Payload;
+      const prediction = (p.prediction ?? null) as Payload | null;
+      facts.push(
+        { label: 'Final status', value: text(p.status) },
+        { label: 'Executed at', value: text(p.executedAt) },
+        { label: 'Filled value', value: text(p.filledValue) },
+        ...Object.keys(counts).map((s) => ({ label: `Orders ${s}`, value: text(counts[s]) })),
+        {
+          label: 'Compared with the prediction',
+          value: !prediction
+            ? 'No prediction (not executed from this app)'
+            : prediction.matched === true
+              ? 'The service’s positions matched the prediction'
+              : 'The service’s positions differed from the prediction',
+        },
+      );
+      tables.push(
+        ...table('Orders', ORDER_COLUMNS, list(p.orders)),
+        ...table(
+          'Differences from the prediction',
+          [
+            ['symbol', 'Symbol'],
+            ['predicted', 'Predicted'],
+            ['service', 'Service'],
+          ],
+          list(prediction?.differences).map((d) => ({
+            symbol: d.symbol,
+            predicted: side(d.predicted),
+            service: side(d.service),
+          })),
+        ),
+      );
+      break;
+    }
+  }
+  return { facts, tables };
+}
+
+function side(value: unknown): string {
+  if (value === null || typeof value !== 'object') return 'not named';
+  const v = value as Payload;
+  return `${text(v.action)} (old weight ${text(v.oldWeight)}${'weight' in v ? `, weight ${text(v.weight)}` : ''})`;
+}

@@ -1,0 +1,216 @@
+import type { JournalEntry, Store } from '../store';
+import type { JournalPort } from '../execute';
+
+/**
+ * The execution journal with its activity entries: each journal write that marks a step of an
+ * execution (journaled to send, sent again, answered, dismissed) appends its entry in the same
+ * transaction. The journal itself is unchanged; the desk hands this port to the
+ * ExecutionJournal in its place.
+ */
+
+/** What the confirmation adds to an execution, noted just before the journal entry is made. */
+export interface ExecutionConfirmation {
+  predictionId: string;
+  /** Sent from the confirmation dialog (false: executed without one). */
+  confirmed: boolean;
+  /** The manager acknowledged a target the holdings no longer fit. */
+  acknowledgedStale: boolean;
+}
+
+/** A failure as the journal describes it, with what the service said (kind, status). */
+export interface DescribedFailure {
+  kind: string;
+  message: string;
+  status?: number | undefined;
+  serviceMessage?: string | undefined;
+}
+
+interface Notes {
+  confirmations: Map<string, ExecutionConfirmation>;
+  lastFailure: DescribedFailure | null;
+}
+const notesByStore = new WeakMap<Store, Notes>();
+const notesOf = (store: Store): Notes => {
+  let notes = notesByStore.get(store);
+  if (!notes) notesByStore.set(store, (notes = { confirmations: new Map(), lastFailure: null }));
+  return notes;
+};
+
+/** Notes the confirmation behind a draft's next execution (read when its journal entry is made). */
+export function noteExecutionConfirmation(
+  store: Store,
+  draftId: string,
+  confirmation: ExecutionConfirmation,
+): void {
+  notesOf(store).confirmations.set(draftId, confirmation);
+}
+
+/** Keeps the kind and status of the failure just described for the journal; returns its text. */
+export function describeExecutionFailure(store: Store, failure: DescribedFailure): string {
+  notesOf(store).lastFailure = failure;
+  return failure.message;
+}
+
+export function recordingJournal(store: Store): JournalPort {
+  const journal = store.journal;
+  const notes = notesOf(store);
+  const profileName = (profileId: string) => store.profiles.get(profileId)?.name ?? '';
+  const sentSeq = (journalId: string) => store.activity.executionSentSeq(journalId);
+
+  const failureOf = (message: string) => {
+    const described = notes.lastFailure;
+    notes.lastFailure = null;
+    return described && described.message === message
+      ? {
+          kind: described.kind,
+          message,
+          status: described.status ?? null,
+          serviceMessage: described.serviceMessage ?? null,
+        }
+      : { kind: null, message, status: null, serviceMessage: null };
+  };
+
+  const answered = (
+    entry: JournalEntry,
+    result: 'accepted' | 'rejected' | 'unknown',
+    fields: Record<string, unknown>,
+  ) =>
+    store.activity.record((append) =>
+      append({
+        profileId: entry.profileId,
+        kind: 'execution-answered',
+        strategyId: entry.strategyId,
+        versionId: entry.versionId,
+        refersTo: sentSeq(entry.id),
+        payload: {
+          profileName: profileName(entry.profileId),
+          journalId: entry.id,
+          attempt: entry.attempts,
+          result,
+          ...fields,
+        },
+      }),
+    );
+
+  return {
+    createExclusive(input) {
+      return store.activity.record((append) => {
+        const result = journal.createExclusive(input);
+        if (!('created' in result)) return result;
+        const entry = result.created;
+        const profile = store.profiles.get(entry.profileId);
+        const draft = entry.draftId ? store.drafts.get(entry.draftId) : null;
+        const confirmation = entry.draftId ? notes.confirmations.get(entry.draftId) : undefined;
+        if (entry.draftId) notes.confirmations.delete(entry.draftId);
+        const prediction = confirmation ? store.predictions.get(confirmation.predictionId) : null;
+        append({
+          profileId: entry.profileId,
+          kind: 'execution-sent',
+          strategyId: entry.strategyId,
+          payload: {
+            profileName: profile?.name ?? '',
+            environment: profile?.environment ?? null,
+            baseUrl: profile?.baseUrl ?? null,
+            strategyName: store.strategies.get(entry.profileId, entry.strategyId)?.name ?? null,
+            journalId: entry.id,
+            draftId: entry.draftId,
+            draftName: draft?.name ?? null,
+            idempotencyKey: entry.idempotencyKey,
+            requestBody: entry.requestBody,
+            confirmed: confirmation?.confirmed ?? false,
+            prediction: prediction
+              ? {
+                  targetState: prediction.targetState,
+                  knownVersionId: prediction.knownVersionId,
+                  acknowledged:
+                    prediction.targetState !== 'known' && confirmation?.confirmed === true
+                      ? prediction.targetState === 'stale'
+                        ? confirmation.acknowledgedStale
+                        : true
+                      : false,
+                  positions: prediction.prediction.map((p) => ({
+                    symbol: p.symbol,
+                    weight: p.weight,
+                    oldWeight: p.oldWeight,
+                    action: p.action,
+                    heldQuantity: p.heldQuantity,
+                    sellsAll: p.sellsAll,
+                  })),
+                }
+              : null,
+          },
+        });
+        return result;
+      });
+    },
+    markSent(id) {
+      return store.activity.record((append) => {
+        const before = journal.get(id);
+        const sent = journal.markSent(id);
+        // The first send is the execution-sent entry itself; a later one is a retry.
+        if (before?.state === 'unknown')
+          append({
+            profileId: sent.profileId,
+            kind: 'execution-retried',
+            strategyId: sent.strategyId,
+            refersTo: sentSeq(id),
+            payload: {
+              profileName: profileName(sent.profileId),
+              journalId: id,
+              attempt: sent.attempts,
+              idempotencyKey: sent.idempotencyKey,
+              previousError: before.error,
+            },
+          });
+        return sent;
+      });
+    },
+    markAccepted(id, result) {
+      return store.activity.record(() => {
+        const entry = journal.markAccepted(id, result);
+        const version = store.versions.get(entry.profileId, result.versionId);
+        answered(entry, 'accepted', {
+          versionId: result.versionId,
+          status: version?.status ?? null,
+          location: result.location,
+        });
+        return entry;
+      });
+    },
+    markUnknown(id, error) {
+      return store.activity.record(() => {
+        const entry = journal.markUnknown(id, error);
+        answered(entry, 'unknown', { error: failureOf(error) });
+        return entry;
+      });
+    },
+    markRejected(id, error) {
+      return store.activity.record(() => {
+        const entry = journal.markRejected(id, error);
+        answered(entry, 'rejected', { error: failureOf(error) });
+        return entry;
+      });
+    },
+    markDismissed(id) {
+      return store.activity.record((append) => {
+        const before = journal.get(id);
+        const entry = journal.markDismissed(id);
+        append({
+          profileId: entry.profileId,
+          kind: 'execution-dismissed',
+          strategyId: entry.strategyId,
+          refersTo: sentSeq(id),
+          payload: {
+            profileName: profileName(entry.profileId),
+            journalId: id,
+            attempts: entry.attempts,
+            lastError: before?.error ?? null,
+          },
+        });
+        return entry;
+      });
+    },
+    get: (id) => journal.get(id),
+    listInFlight: () => journal.listInFlight(),
+  };
+}

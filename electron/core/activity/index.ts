@@ -1,0 +1,16 @@
+/** The activity log (docs/activity.md): recording, reading, checking and exporting it. */
+export { ActivityChecks } from './checks';
+export { canonicalJson, entryCanonical, entryHash } from './canonical';
+export { describeExecutionFailure, noteExecutionConfirmation, recordingJournal } from './execution';
+export {
+  recordProfileChanged,
+  recordProfileCreated,
+  recordProfileRemoved,
+  recordStrategyRemoved,
+  recordStrategyStored,
+  recordVersionDeleted,
+  recordVersionEnded,
+  recordVersionImported,
+} from './record';
+export { summaryOf } from './describe';
+export type { ActivityRepository, ActivityRow } from './repository';

@@ -1,0 +1,139 @@
+import { CHAIN_START } from '../../../shared/activity/kinds';
+import type { ActivityCheck } from '../../../shared/activity/views';
+import { entryCanonical, entryHash, type HashedFields } from './canonical';
+import { payloadOf } from './describe';
+import type { ActivityRow } from './repository';
+
+/**
+ * Walks hash chains entry by entry and says plainly where the first one breaks. Shared by the
+ * app (its database) and `npm run verify-activity` (a JSON Lines export).
+ */
+
+export interface ChainEntry extends HashedFields {
+  /** The payload's canonical JSON text, exactly as hashed. */
+  payloadCanonical: string;
+  previousHash: string;
+  hash: string;
+  /** How the entry names its profile (for the message). */
+  profileName: string | null;
+}
+
+export interface ChainProblem {
+  seq: number;
+  profileId: string;
+  chainIndex: number;
+  at: string;
+  reason: string;
+}
+
+export interface WalkOptions {
+  /** An export may start mid-chain (a date range): its first entry's link is not checked. */
+  startAnywhere?: boolean;
+  /** An export filtered by strategy or kind skips indexes: links are checked across neighbours only. */
+  allowGaps?: boolean;
+}
+
+/** "2026-11-20 14:03 UTC". */
+export const readableTime = (at: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(at) ? `${at.slice(0, 10)} ${at.slice(11, 16)} UTC` : at;
+
+/** Feeds entries in chain order (profile by profile, by chain index); stops at the first problem. */
+export class ChainWalker {
+  private profileId: string | null = null;
+  private last: ChainEntry | null = null;
+  private name: string | null = null;
+  entries = 0;
+  problem: ChainProblem | null = null;
+
+  constructor(private readonly options: WalkOptions = {}) {}
+
+  feed(entry: ChainEntry): ChainProblem | null {
+    this.entries += 1;
+    if (this.problem) return this.problem;
+    if (entry.profileId !== this.profileId) {
+      this.profileId = entry.profileId;
+      this.last = null;
+      this.name = null;
+    }
+    this.name = entry.profileName ?? this.name;
+    const label = (index: number) =>
+      `Entry ${index} of profile ${this.name ?? entry.profileId} (${readableTime(entry.at)})`;
+    const fail = (chainIndex: number, reason: string) =>
+      (this.problem = {
+        seq: entry.seq,
+        profileId: entry.profileId,
+        chainIndex,
+        at: entry.at,
+        reason,
+      });
+    const last = this.last;
+    const expected = last ? last.chainIndex + 1 : this.options.startAnywhere ? null : 1;
+    if (expected !== null && entry.chainIndex !== expected && !this.options.allowGaps) {
+      if (entry.chainIndex > expected)
+        return fail(
+          expected,
+          last
+            ? `Entry ${expected} of profile ${this.name ?? entry.profileId} is missing: the chain jumps from ${last.chainIndex} to ${entry.chainIndex}.`
+            : `Entry 1 of profile ${this.name ?? entry.profileId} is missing: the chain starts at ${entry.chainIndex}.`,
+        );
+      return fail(
+        entry.chainIndex,
+        `${label(entry.chainIndex)} appears twice or out of order: expected entry ${expected}.`,
+      );
+    }
+    if (entryHash(entry.previousHash, entryCanonical(entry, entry.payloadCanonical)) !== entry.hash)
+      return fail(
+        entry.chainIndex,
+        `${label(entry.chainIndex)} does not match its hash: its content was changed after it was written.`,
+      );
+    const linked =
+      last && last.chainIndex + 1 === entry.chainIndex
+        ? entry.previousHash === last.hash
+        : entry.chainIndex === 1
+          ? entry.previousHash === CHAIN_START
+          : true;
+    if (!linked)
+      return fail(
+        entry.chainIndex,
+        `${label(entry.chainIndex)} does not link to the entry before it: an entry was replaced, removed or inserted.`,
+      );
+    if (last && entry.seq <= last.seq)
+      return fail(
+        entry.chainIndex,
+        `${label(entry.chainIndex)} is out of order: it was written before entry ${last.chainIndex}.`,
+      );
+    this.last = entry;
+    return null;
+  }
+}
+
+export function chainEntryOfRow(row: ActivityRow): ChainEntry {
+  const name = payloadOf(row).profileName;
+  return {
+    seq: row.seq,
+    profileId: row.profile_id,
+    chainIndex: row.chain_index,
+    at: row.at,
+    kind: row.kind,
+    strategyId: row.strategy_id,
+    versionId: row.version_id,
+    refersTo: row.refers_to,
+    payloadCanonical: row.payload,
+    previousHash: row.previous_hash,
+    hash: row.hash,
+    profileName: typeof name === 'string' ? name : null,
+  };
+}
+
+/** Walks every chain of the database (rows in chain order). */
+export function checkChains(rows: Iterable<ActivityRow>, checkedAt: string): ActivityCheck {
+  const walker = new ChainWalker();
+  // Past a break the walk only counts, so `entries` is the whole log.
+  for (const row of rows) walker.feed(chainEntryOfRow(row));
+  return {
+    checkedAt,
+    entries: walker.entries,
+    ok: walker.problem === null,
+    brokenAt: walker.problem,
+  };
+}

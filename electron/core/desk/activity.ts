@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
+import type { ActivityChecks } from '../activity/checks';
+import { summaryOf } from '../activity/describe';
+import { detailOf } from '../activity/detail';
+import { activityExportName, writeActivityExport } from '../activity/export';
+import type { ActivityRow } from '../activity/repository';
+import type { Store } from '../store';
+import { notFound } from './errors';
+import type { ChooseExportPath } from './reports';
+
+export interface ActivityHandlerDeps {
+  store: Store;
+  checks: ActivityChecks;
+  choosePath: ChooseExportPath;
+  emit(event: DeskEvent): void;
+  now(): string;
+}
+
+/** A list line: an execution shows the latest outcome linked to it. */
+export function activitySummary(store: Store, row: ActivityRow) {
+  return summaryOf(
+    row,
+    row.kind === 'execution-sent' ? store.activity.latestReferringTo(row.seq) : null,
+  );
+}
+
+export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activity'] {
+  const { store, checks } = deps;
+  const summary = (row: ActivityRow) => activitySummary(store, row);
+  return {
+    async list({ offset, limit, ...filter }) {
+      return {
+        total: store.activity.count(filter),
+        entries: store.activity.page(filter, offset, limit).map(summary),
+      };
+    },
+    async get({ seq }) {
+      const row = store.activity.get(seq);
+      if (!row) throw notFound('This activity entry');
+      const refersTo = row.refers_to === null ? null : store.activity.get(row.refers_to);
+      return {
+        ...summary(row),
+        ...detailOf(row),
+        linked: store.activity.referringTo(seq).map(summary),
+        refersTo: refersTo ? summary(refersTo) : null,
+        previousHash: row.previous_hash,
+        hash: row.hash,
+      };
+    },
+    async verify() {
+      return checks.run();
+    },
+    async lastCheck() {
+      return checks.lastResult();
+    },
+    async export({ filter, format }) {
+      const path = await deps.choosePath(activityExportName(filter, format));
+      if (path === null) return null;
+      const exportId = randomUUID();
+      const written = await writeActivityExport(
+        store.activity,
+        { filter, format, profileName: store.profiles.get(filter.profileId)?.name ?? null },
+        path,
+        {
+          exportedAt: deps.now(),
+          onProgress: (rows) => deps.emit({ type: 'export-progress', exportId, rows, done: false }),
+        },
+      );
+      deps.emit({ type: 'export-progress', exportId, rows: written.rows, done: true });
+      return { exportId, path: written.path, rows: written.rows, bytes: written.bytes };
+    },
+  };
+}
