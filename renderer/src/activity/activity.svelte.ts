@@ -10,6 +10,14 @@ import { asDeskError } from '../lib/errors';
 import { EntryWindow, type PageRequest } from './entry-window';
 import { readFilter, type FilterProblem } from './filter';
 
+/** Kinds that settle what an earlier entry's outcome says (an answer, a retry, an end). */
+const FOLLOW_UPS: readonly ActivityKind[] = [
+  'execution-answered',
+  'execution-retried',
+  'execution-dismissed',
+  'version-ended',
+];
+
 /**
  * The Activity view's state: the filter, the rows read so far (a page at a time, as they come
  * into view), entries heard live, and the entry opened in detail.
@@ -45,6 +53,7 @@ export class ActivityStore {
     this.unsubscribe = this.desk.events.subscribe((event) => {
       if (event.type !== 'activity-appended' || event.profileId !== this.profileId) return;
       if (this.rows?.heard(event.entry)) this.sync();
+      if (FOLLOW_UPS.includes(event.entry.kind)) void this.reread(event.entry.seq);
     });
     this.apply();
   }
@@ -117,6 +126,22 @@ export class ActivityStore {
   private sync(): void {
     this.total = this.rows?.total ?? null;
     this.revision++;
+  }
+
+  /** An answer or an end was written: the entry it refers to shows its new outcome. */
+  private async reread(seq: number): Promise<void> {
+    const rows = this.rows;
+    try {
+      const { refersTo } = await this.desk.activity.get({ seq });
+      if (!refersTo || rows !== this.rows) return;
+      if (rows.replace(refersTo)) this.sync();
+      if (this.openSeq === refersTo.seq) {
+        const detail = await this.desk.activity.get({ seq: refersTo.seq });
+        if (this.openSeq === refersTo.seq) this.detail = detail;
+      }
+    } catch {
+      // The row keeps the outcome it was read with; opening it reads it afresh.
+    }
   }
 
   /** Opens an entry's details (or another entry's, from a link in them). */

@@ -128,6 +128,21 @@ export class EntryWindow {
     return this.addLive(entry);
   }
 
+  /** A row read again (its outcome is known now): true when it is in hand and was replaced. */
+  replace(entry: ActivityEntrySummary): boolean {
+    const live = this.live.findIndex((e) => e.seq === entry.seq);
+    if (live >= 0) {
+      this.live = this.live.map((e, i) => (i === live ? entry : e));
+      return true;
+    }
+    for (const [place, e] of this.rows)
+      if (e.seq === entry.seq) {
+        this.rows.set(place, entry);
+        return true;
+      }
+    return false;
+  }
+
   private addLive(entry: ActivityEntrySummary): boolean {
     if (this.live.some((e) => e.seq === entry.seq)) return false;
     this.live = [...this.live, entry].sort((a, b) => b.seq - a.seq);
