@@ -133,7 +133,7 @@ export class ActivityStore {
     const rows = this.rows;
     try {
       const { refersTo } = await this.desk.activity.get({ seq });
-      if (!refersTo || rows !== this.rows) return;
+      if (!refersTo || !rows || rows !== this.rows) return;
       if (rows.replace(refersTo)) this.sync();
       if (this.openSeq === refersTo.seq) {
         const detail = await this.desk.activity.get({ seq: refersTo.seq });
