@@ -255,7 +255,8 @@ export class DeskState {
   }
 
   private onEvent(event: DeskEvent): void {
-    if (event.type === 'export-progress') return;
+    // Neither changes the frame: the export's screen and the Activity view follow their own.
+    if (event.type === 'export-progress' || event.type === 'activity-appended') return;
     if (event.type === 'menu-command') {
       if (event.command === 'export-csv') this.exportRequests++;
       return;
