@@ -18,6 +18,8 @@ const FOLLOW_UPS: readonly ActivityKind[] = [
   'version-ended',
 ];
 
+const SCROLL_SETTLE_MS = 40;
+
 /**
  * The Activity view's state: the filter, the rows read so far (a page at a time, as they come
  * into view), entries heard live, and the entry opened in detail.
@@ -41,6 +43,7 @@ export class ActivityStore {
 
   private rows: EntryWindow | null = null;
   private shown = { start: 0, end: 0 };
+  private settle: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -59,6 +62,7 @@ export class ActivityStore {
   }
 
   stop(): void {
+    clearTimeout(this.settle);
     this.unsubscribe?.();
     this.rows = null;
   }
@@ -84,10 +88,14 @@ export class ActivityStore {
     this.fetch();
   }
 
-  /** The table shows rows [start, end): read whatever of them is not in hand yet. */
+  /**
+   * The table shows rows [start, end): read whatever of them is not in hand yet, once the
+   * scrolling pauses (a drag across 100,000 rows asks only for where it stops).
+   */
   show(start: number, end: number): void {
     this.shown = { start, end };
-    this.fetch();
+    clearTimeout(this.settle);
+    this.settle = setTimeout(() => this.fetch(), SCROLL_SETTLE_MS);
   }
 
   /** The row at a place in the view (0 = newest), once read. */
