@@ -290,15 +290,17 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   log.info('Strategy desk started', { dataDir: options.dataDir });
 
   let closed = false;
-  // Every chain is walked once the first screen is on its way, off the start-up path.
+  // Every chain is walked once the first screen is on its way, in slices off the start-up path.
   setImmediate(() => {
     if (closed) return;
-    try {
-      const check = activityChecks.run();
-      if (check.brokenAt) log.error('The activity log does not verify', { ...check.brokenAt });
-    } catch (error) {
-      if (!closed) log.error('The activity log could not be checked', errorFields(error));
-    }
+    activityChecks.runInBackground().then(
+      (check) => {
+        if (check.brokenAt) log.error('The activity log does not verify', { ...check.brokenAt });
+      },
+      (error: unknown) => {
+        if (!closed) log.error('The activity log could not be checked', errorFields(error));
+      },
+    );
   });
   return {
     ...guarded(handlers, log),

@@ -1,6 +1,6 @@
 import type { ActivityCheck } from '../../../shared/activity/views';
 import type { ActivityRepository } from './repository';
-import { checkChains } from './verify';
+import { checkChains, checkChainsInSlices } from './verify';
 
 /** Walks every chain on demand and keeps the last result (the view shows it without walking). */
 export class ActivityChecks {
@@ -14,6 +14,14 @@ export class ActivityChecks {
   run(): ActivityCheck {
     this.last = checkChains(this.activity.iterateChains(), this.now());
     return this.last;
+  }
+
+  /** The walk at start: in slices, so the first screen's requests are answered meanwhile. */
+  async runInBackground(): Promise<ActivityCheck> {
+    const result = await checkChainsInSlices(this.activity.iterateChains(), this.now);
+    // A check asked for meanwhile walked the log as it is now: it stands.
+    this.last ??= result;
+    return result;
   }
 
   lastResult(): ActivityCheck | null {

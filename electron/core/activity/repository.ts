@@ -190,9 +190,10 @@ export function activityRepository({ db, now }: RepositoryContext) {
     /**
      * Runs an action's bookkeeping and its entries in one IMMEDIATE transaction, committed with
      * the WAL fsynced (as the execution journal is); inside a transaction already, it joins it.
-     * Listeners hear of the entries once they are committed.
+     * Listeners hear of the entries once they are committed (unless `announce` is false: seeding
+     * test data).
      */
-    record<T>(write: (appendEntry: typeof append) => T): T {
+    record<T>(write: (appendEntry: typeof append) => T, options: { announce?: boolean } = {}): T {
       if (db.inTransaction) return db.transaction(() => write(append))();
       uncommitted = [];
       db.pragma('synchronous = FULL');
@@ -205,7 +206,7 @@ export function activityRepository({ db, now }: RepositoryContext) {
       } finally {
         db.pragma('synchronous = NORMAL');
       }
-      const committed = uncommitted;
+      const committed = options.announce === false ? [] : uncommitted;
       uncommitted = [];
       for (const row of committed) for (const listener of [...listeners]) listener(row);
       return result;

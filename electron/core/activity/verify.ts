@@ -14,8 +14,8 @@ export interface ChainEntry extends HashedFields {
   payloadCanonical: string;
   previousHash: string;
   hash: string;
-  /** How the entry names its profile (for the message). */
-  profileName: string | null;
+  /** How the entry names its profile, read only for a message. */
+  profileName: () => string | null;
 }
 
 export interface ChainProblem {
@@ -41,7 +41,6 @@ export const readableTime = (at: string) =>
 export class ChainWalker {
   private profileId: string | null = null;
   private last: ChainEntry | null = null;
-  private name: string | null = null;
   entries = 0;
   problem: ChainProblem | null = null;
 
@@ -53,11 +52,12 @@ export class ChainWalker {
     if (entry.profileId !== this.profileId) {
       this.profileId = entry.profileId;
       this.last = null;
-      this.name = null;
     }
-    this.name = entry.profileName ?? this.name;
+    const last = this.last;
+    // An edited entry may have lost its name: the one before it says it too.
+    const name = () => entry.profileName() ?? last?.profileName() ?? entry.profileId;
     const label = (index: number) =>
-      `Entry ${index} of profile ${this.name ?? entry.profileId} (${readableTime(entry.at)})`;
+      `Entry ${index} of profile ${name()} (${readableTime(entry.at)})`;
     const fail = (chainIndex: number, reason: string) =>
       (this.problem = {
         seq: entry.seq,
@@ -66,15 +66,14 @@ export class ChainWalker {
         at: entry.at,
         reason,
       });
-    const last = this.last;
     const expected = last ? last.chainIndex + 1 : this.options.startAnywhere ? null : 1;
     if (expected !== null && entry.chainIndex !== expected && !this.options.allowGaps) {
       if (entry.chainIndex > expected)
         return fail(
           expected,
           last
-            ? `Entry ${expected} of profile ${this.name ?? entry.profileId} is missing: the chain jumps from ${last.chainIndex} to ${entry.chainIndex}.`
-            : `Entry 1 of profile ${this.name ?? entry.profileId} is missing: the chain starts at ${entry.chainIndex}.`,
+            ? `Entry ${expected} of profile ${name()} is missing: the chain jumps from ${last.chainIndex} to ${entry.chainIndex}.`
+            : `Entry 1 of profile ${name()} is missing: the chain starts at ${entry.chainIndex}.`,
         );
       return fail(
         entry.chainIndex,
@@ -108,7 +107,6 @@ export class ChainWalker {
 }
 
 export function chainEntryOfRow(row: ActivityRow): ChainEntry {
-  const name = payloadOf(row).profileName;
   return {
     seq: row.seq,
     profileId: row.profile_id,
@@ -121,19 +119,41 @@ export function chainEntryOfRow(row: ActivityRow): ChainEntry {
     payloadCanonical: row.payload,
     previousHash: row.previous_hash,
     hash: row.hash,
-    profileName: typeof name === 'string' ? name : null,
+    profileName: () => {
+      const name = payloadOf(row).profileName;
+      return typeof name === 'string' ? name : null;
+    },
   };
 }
+
+const resultOf = (walker: ChainWalker, checkedAt: string): ActivityCheck => ({
+  checkedAt,
+  entries: walker.entries,
+  ok: walker.problem === null,
+  brokenAt: walker.problem,
+});
 
 /** Walks every chain of the database (rows in chain order). */
 export function checkChains(rows: Iterable<ActivityRow>, checkedAt: string): ActivityCheck {
   const walker = new ChainWalker();
   // Past a break the walk only counts, so `entries` is the whole log.
   for (const row of rows) walker.feed(chainEntryOfRow(row));
-  return {
-    checkedAt,
-    entries: walker.entries,
-    ok: walker.problem === null,
-    brokenAt: walker.problem,
-  };
+  return resultOf(walker, checkedAt);
+}
+
+/** The same walk in slices, letting the event loop run in between (the check at start). */
+export async function checkChainsInSlices(
+  rows: Iterable<ActivityRow>,
+  checkedAt: () => string,
+  sliceSize = 2000,
+): Promise<ActivityCheck> {
+  const walker = new ChainWalker();
+  let inSlice = 0;
+  for (const row of rows) {
+    walker.feed(chainEntryOfRow(row));
+    if (++inSlice < sliceSize) continue;
+    inSlice = 0;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return resultOf(walker, checkedAt());
 }

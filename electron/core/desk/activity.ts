@@ -28,6 +28,13 @@ export function activitySummary(store: Store, row: ActivityRow) {
 export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activity'] {
   const { store, checks } = deps;
   const summary = (row: ActivityRow) => activitySummary(store, row);
+  /** The profile's name now, or as its last entry named it (a removed profile). */
+  const profileNameOf = (profileId: string): string | null => {
+    const name = store.profiles.get(profileId)?.name;
+    if (name !== undefined) return name;
+    const [last] = store.activity.page({ profileId }, 0, 1);
+    return last ? summaryOf(last, null).profileName : null;
+  };
   return {
     async list({ offset, limit, ...filter }) {
       return {
@@ -60,7 +67,7 @@ export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activ
       const exportId = randomUUID();
       const written = await writeActivityExport(
         store.activity,
-        { filter, format, profileName: store.profiles.get(filter.profileId)?.name ?? null },
+        { filter, format, profileName: profileNameOf(filter.profileId) },
         path,
         {
           exportedAt: deps.now(),

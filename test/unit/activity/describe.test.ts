@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../../electron/core/activity/canonical';
+import { outcomeLine, summaryLine, summaryOf } from '../../../electron/core/activity/describe';
+import { detailOf } from '../../../electron/core/activity/detail';
+import type { ActivityRow } from '../../../electron/core/activity/repository';
+import type { ActivityKind } from '../../../shared/activity/kinds';
+
+let seq = 0;
+const row = (
+  kind: ActivityKind,
+  payload: unknown,
+  extra: Partial<ActivityRow> = {},
+): ActivityRow => ({
+  seq: ++seq,
+  profile_id: '11111111-1111-4111-8111-111111111111',
+  chain_index: seq,
+  at: '2026-11-20T14:03:00.000Z',
+  kind,
+  strategy_id: null,
+  version_id: null,
+  refers_to: null,
+  payload: typeof payload === 'string' ? payload : canonicalJson(payload),
+  previous_hash: '0'.repeat(64),
+  hash: 'f'.repeat(64),
+  ...extra,
+});
+
+describe('how an activity entry reads', () => {
+  it('names a refusal with its status, and an unclear answer as unclear', () => {
+    const refused = row('execution-answered', {
+      profileName: 'Demo',
+      result: 'rejected',
+      error: { kind: 'validation', status: 422, message: 'Weights exceed 100.' },
+    });
+    expect(summaryLine(refused)).toBe('Service refused the execution: 422 Weights exceed 100.');
+    expect(outcomeLine(refused)).toBe('Refused: 422 Weights exceed 100.');
+    const facts = detailOf(refused).facts;
+    expect(facts).toContainEqual({ label: 'HTTP status', value: '422' });
+    expect(facts).toContainEqual({ label: 'Error kind', value: 'validation' });
+  });
+
+  it('says where the service differed from the prediction when a version ends', () => {
+    const ended = row(
+      'version-ended',
+      {
+        profileName: 'Demo',
+        status: 'COMPLETE',
+        orderCounts: { FILLED: 3, FAILED: 1 },
+        filledValue: '12345.67',
+        prediction: {
+          targetState: 'stale',
+          matched: false,
+          differences: [
+            {
+              symbol: 'SPY',
+              predicted: { action: 'IGNORE', oldWeight: '20' },
+              service: { action: 'CHANGE', oldWeight: '40', weight: '20' },
+            },
+          ],
+        },
+      },
+      { version_id: 'v1' },
+    );
+    expect(outcomeLine(ended)).toBe(
+      'Complete: 3 orders filled, 12345.67 filled value; the service differed from the prediction',
+    );
+    const { facts, tables } = detailOf(ended);
+    expect(facts).toContainEqual({
+      label: 'Compared with the prediction',
+      value: 'The service’s positions differed from the prediction',
+    });
+    expect(tables).toEqual([
+      {
+        title: 'Differences from the prediction',
+        columns: ['Symbol', 'Predicted', 'Service'],
+        rows: [['SPY', 'IGNORE (old weight 20)', 'CHANGE (old weight 40, weight 20)']],
+      },
+    ]);
+  });
+
+  it('shows an execution’s latest outcome on its own line', () => {
+    const sent = row('execution-sent', {
+      profileName: 'Demo',
+      strategyName: 'Core Equity',
+      draftName: 'Tilt',
+      requestBody: '{"data":{"positions":[{"symbol":"AAPL","weight":"100"}]}}',
+    });
+    expect(summaryOf(sent, null)).toMatchObject({
+      summary: 'Executed “Core Equity” from draft “Tilt” (1 position)',
+      outcome: 'Waiting for the answer',
+    });
+    const accepted = row('execution-answered', { result: 'accepted', status: 'PENDING' });
+    expect(summaryOf(sent, accepted).outcome).toBe('Accepted as pending');
+  });
+
+  it('names a replaced secret without ever holding it', () => {
+    const changed = row('profile-changed', {
+      profileName: 'Demo',
+      changes: [],
+      secretReplaced: true,
+    });
+    expect(summaryLine(changed)).toBe('Profile changed: client secret replaced');
+  });
+
+  it('reads an entry whose payload was damaged without failing', () => {
+    const damaged = row('version-deleted', '{"goneAtServiceAlready":Fal', { version_id: 'v9' });
+    expect(summaryOf(damaged, null)).toMatchObject({
+      profileName: '—',
+      summary: 'Version v9 of a strategy deleted',
+    });
+    expect(detailOf(damaged).facts).toContainEqual({
+      label: 'Content',
+      value: 'Not read before deletion',
+    });
+  });
+});
