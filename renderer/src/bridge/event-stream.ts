@@ -122,4 +122,5 @@ const EVENT_TYPES = [
   'journal-changed',
   'menu-command',
   'version-tracking-changed',
+  'activity-appended',
 ] as const satisfies readonly DeskEvent['type'][];

@@ -101,6 +101,8 @@ export class DeskSession {
 
   private onEvent(event: DeskEvent): void {
     switch (event.type) {
+      // The Activity view listens for its own entries; nothing here changes with one.
+      case 'activity-appended':
       case 'export-progress':
       case 'menu-command':
         return;
