@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TargetPosition } from './draft/types';
 import { DESK_ERROR_KINDS, type DeskErrorWire } from './errors';
 import {
   decimalString,
@@ -34,7 +35,9 @@ export const profileView = z.object({
 export type ProfileView = z.infer<typeof profileView>;
 
 export const targetPosition = z.object({ symbol: z.string(), weight: decimalString });
-export type TargetPosition = z.infer<typeof targetPosition>;
+// The one TargetPosition type (shared/draft/types.ts); the schema must describe exactly it.
+export type { TargetPosition } from './draft/types';
+targetPosition satisfies z.ZodType<TargetPosition>;
 
 /** The current target: the latest executed version known to the app. */
 export const currentTarget = z.object({

@@ -1,3 +1,8 @@
+import {
+  isLoopbackHost,
+  serviceAddressProblem as baseUrlProblem,
+  normalServiceAddress as normalAddress,
+} from '../../../shared/service-address';
 import type { DeskErrorKind } from '../../../shared/views';
 
 /** Field problems of the profile form ("Connect to your service" and "Edit profile"). */
@@ -9,45 +14,8 @@ export interface ProfileFields {
 }
 export type ProfileProblems = Partial<Record<keyof ProfileFields, string>>;
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** Whether the host is this computer (plain http is allowed there only). */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
-/** https is required: plain http only for a service on this computer. */
-export function baseUrlProblem(raw: string): string | null {
-  const value = raw.trim();
-  if (value === '' || value === 'https://') return 'Enter the service address.';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'Enter a full address, such as https://api.example.com.';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return 'The address must start with https://.';
-  }
-  if (url.username || url.password) {
-    return 'Leave the user name and password out of the address: the client id and secret have their own fields.';
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return 'Use https://. Plain http is only allowed for a service on this computer (localhost or 127.0.0.1).';
-  }
-  if (url.search || url.hash) return 'Leave out anything after the path (? or #).';
-  return null;
-}
-
-/** The address as the desk stores it: origin and path, no trailing slash; null when unreadable. */
-export function normalAddress(raw: string): string | null {
-  try {
-    const url = new URL(raw.trim());
-    return url.origin + url.pathname.replace(/\/+$/, '');
-  } catch {
-    return null;
-  }
-}
+// The same rule the main process applies to a service address.
+export { baseUrlProblem, isLoopbackHost, normalAddress };
 
 /** Whether the form moves the profile to another service (its stored secret must not follow). */
 export function addressChanged(before: { baseUrl: string }, fields: ProfileFields): boolean {

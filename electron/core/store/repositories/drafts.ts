@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { DraftRow } from '../../../../shared/views';
 import type { RepositoryContext } from './context';
 
 /** One line of a draft as the manager typed it; weight may be invalid while being edited. */
-export interface DraftRow {
-  symbol: string;
-  weight: string;
-  locked: boolean;
-}
+export type { DraftRow };
 
 export interface DraftSummary {
   id: string;
