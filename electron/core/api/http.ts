@@ -1,6 +1,8 @@
-import { Agent } from 'undici';
+import { Agent, util, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header';
 import { ServiceError, type Operation } from './errors';
+
+const { parseHeaders } = util;
 
 /**
  * The transport: one keep-alive undici Agent per client, one request under one deadline
@@ -52,103 +54,112 @@ export interface HttpResponse {
   text: string;
 }
 
-export async function send(
-  agent: Agent,
-  req: HttpRequest,
-  operation: Operation,
-): Promise<HttpResponse> {
-  if (req.signal?.aborted) throw cancelledError(operation);
-  // One deadline for everything (connecting, the headers, the whole body): undici's own body
-  // timeout restarts with every byte, so a body dripping a byte a second would never end. The
-  // timer ends the wait for the headers (the request is left to undici's own timeout, its late
-  // answer thrown away) and destroys a body still arriving. Only a caller's cancel needs an
-  // AbortSignal, which costs undici far more per request than a timer.
-  const abort = req.signal ? new AbortController() : undefined;
-  let expired = false;
-  let body: Body | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      expired = true;
-      abort?.abort();
-      body?.destroy();
-      reject(new Error('The whole-request deadline passed'));
-    }, req.timeoutMs);
+/**
+ * One request through the Agent's own dispatch: the body is gathered as it arrives and decoded
+ * once, without a stream per answer. One deadline covers everything (connecting, the headers,
+ * the whole body): undici's own body timeout restarts with every byte, so a body dripping a byte
+ * a second would never end. At the deadline or a caller's cancel the request is aborted, or, if
+ * it still waits for a connection, dropped before it is written.
+ */
+export function send(agent: Agent, req: HttpRequest, operation: Operation): Promise<HttpResponse> {
+  if (req.signal?.aborted) return Promise.reject(cancelledError(operation));
+  return new Promise<HttpResponse>((resolve, reject) => {
+    let settled = false;
+    let abort: ((reason: Error) => void) | undefined;
+    let status = 0;
+    let headers: IncomingHttpHeaders = {};
+    let cap = 0;
+    let size = 0;
+    const chunks: Buffer[] = [];
+
+    const settle = (error: ServiceError | undefined, response?: HttpResponse) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onCancel);
+      if (error) reject(error);
+      else resolve(response!);
+    };
+    /** Ends the request with `error`; whatever undici reports after that is not heard. */
+    const stop = (error: ServiceError) => {
+      settle(error);
+      abort?.(error);
+    };
+    const timer = setTimeout(
+      () => stop(deadlineError(operation, new Error('The whole-request deadline passed'))),
+      req.timeoutMs,
+    );
+    const onCancel = () =>
+      stop(cancelledError(operation, req.signal?.reason ?? new Error('cancelled')));
+    req.signal?.addEventListener('abort', onCancel, { once: true });
+
+    agent.dispatch(
+      {
+        origin: req.origin,
+        path: req.path,
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: req.timeoutMs,
+      },
+      {
+        onConnect(abortRequest: (reason: Error) => void) {
+          abort = abortRequest;
+          // Past its deadline or cancelled while it waited for a connection: never written.
+          if (settled) abortRequest(new Error('The request ended before it was sent'));
+        },
+        onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+          if (statusCode < 200) return true; // informational: the answer is still to come
+          status = statusCode;
+          headers = parseHeaders(rawHeaders) as IncomingHttpHeaders;
+          const ok = statusCode < 300;
+          cap = ok ? SUCCESS_BODY_CAP : ERROR_BODY_CAP;
+          if (ok && Number(headers['content-length']) > cap) stop(tooLarge(operation, cap));
+          return true;
+        },
+        onData(chunk: Buffer) {
+          if (settled) return true;
+          if (size + chunk.length <= cap) {
+            chunks.push(chunk);
+            size += chunk.length;
+            return true;
+          }
+          if (status < 300) {
+            stop(tooLarge(operation, cap));
+            return true;
+          }
+          // An error page is kept up to the cap; the rest of it is not read.
+          chunks.push(chunk.subarray(0, cap - size));
+          settle(undefined, { status, headers, text: decode(chunks) });
+          abort?.(new Error('The rest of the answer is not read'));
+          return true;
+        },
+        // The whole answer arrived: it counts, however close to the deadline it came.
+        onComplete() {
+          settle(undefined, { status, headers, text: decode(chunks) });
+        },
+        onError(e: Error) {
+          settle(transportError(e, operation));
+        },
+      } as Dispatcher.DispatchHandler,
+    );
   });
-  const onCancel = () => abort?.abort();
-  req.signal?.addEventListener('abort', onCancel, { once: true });
-  const pending = agent.request({
-    origin: req.origin,
-    path: req.path,
-    method: req.method,
-    headers: req.headers,
-    body: req.body,
-    ...(abort && { signal: abort.signal }),
-    headersTimeout: req.timeoutMs,
-    bodyTimeout: req.timeoutMs,
-  });
-  try {
-    const res = await Promise.race([pending, deadline]);
-    body = res.body;
-    const ok = res.statusCode >= 200 && res.statusCode < 300;
-    const cap = ok ? SUCCESS_BODY_CAP : ERROR_BODY_CAP;
-    const length = Number(res.headers['content-length']);
-    // The common case: a declared, acceptable length is read in one go.
-    const text =
-      length >= 0 && length <= cap
-        ? await res.body.text()
-        : await readBody(res.body, cap, ok, operation);
-    // The whole answer arrived: it counts, however close to the deadline it came.
-    return { status: res.statusCode, headers: res.headers, text };
-  } catch (e) {
-    if (expired) {
-      // An answer that comes after all is not read: its connection is freed.
-      pending.then(
-        (late) => late.body.on('error', () => undefined).destroy(),
-        () => undefined,
-      );
-      throw deadlineError(operation, e);
-    }
-    if (req.signal?.aborted) throw cancelledError(operation, e);
-    if (e instanceof ServiceError) throw e;
-    throw transportError(e, operation);
-  } finally {
-    clearTimeout(timer);
-    req.signal?.removeEventListener('abort', onCancel);
-  }
 }
 
-type Body = AsyncIterable<Buffer> & {
-  text(): Promise<string>;
-  destroy(err?: Error): unknown;
-};
+/** The body as UTF-8 text, a leading byte order mark dropped (as undici's own text() does). */
+function decode(chunks: Buffer[]): string {
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString('utf8', bom ? 3 : 0);
+}
 
-async function readBody(
-  body: Body,
-  cap: number,
-  failIfLarger: boolean,
-  operation: Operation,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size + chunk.length > cap) {
-      if (failIfLarger) {
-        body.destroy();
-        throw new ServiceError({
-          kind: 'bad_response',
-          operation,
-          message: `The service answered in an unexpected form (an answer larger than ${cap} bytes)`,
-        });
-      }
-      chunks.push(chunk.subarray(0, cap - size));
-      size = cap;
-      break; // leaving the loop destroys the rest of the body
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+function tooLarge(operation: Operation, cap: number): ServiceError {
+  return new ServiceError({
+    kind: 'bad_response',
+    operation,
+    message: `The service answered in an unexpected form (an answer larger than ${cap} bytes)`,
+  });
 }
 
 function deadlineError(operation: Operation, cause: unknown): ServiceError {
