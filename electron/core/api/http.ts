@@ -64,35 +64,7 @@ export interface HttpResponse {
 export function send(agent: Agent, req: HttpRequest, operation: Operation): Promise<HttpResponse> {
   if (req.signal?.aborted) return Promise.reject(cancelledError(operation));
   return new Promise<HttpResponse>((resolve, reject) => {
-    let settled = false;
-    let abort: ((reason: Error) => void) | undefined;
-    let status = 0;
-    let headers: IncomingHttpHeaders = {};
-    let cap = 0;
-    let size = 0;
-    const chunks: Buffer[] = [];
-
-    const settle = (error: ServiceError | undefined, response?: HttpResponse) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      req.signal?.removeEventListener('abort', onCancel);
-      if (error) reject(error);
-      else resolve(response!);
-    };
-    /** Ends the request with `error`; whatever undici reports after that is not heard. */
-    const stop = (error: ServiceError) => {
-      settle(error);
-      abort?.(error);
-    };
-    const timer = setTimeout(
-      () => stop(deadlineError(operation, new Error('The whole-request deadline passed'))),
-      req.timeoutMs,
-    );
-    const onCancel = () =>
-      stop(cancelledError(operation, req.signal?.reason ?? new Error('cancelled')));
-    req.signal?.addEventListener('abort', onCancel, { once: true });
-
+    const exchange = new Exchange(operation, resolve, reject, req);
     agent.dispatch(
       {
         origin: req.origin,
@@ -103,48 +75,110 @@ export function send(agent: Agent, req: HttpRequest, operation: Operation): Prom
         headersTimeout: req.timeoutMs,
         bodyTimeout: req.timeoutMs,
       },
-      {
-        onConnect(abortRequest: (reason: Error) => void) {
-          abort = abortRequest;
-          // Past its deadline or cancelled while it waited for a connection: never written.
-          if (settled) abortRequest(new Error('The request ended before it was sent'));
-        },
-        onHeaders(statusCode: number, rawHeaders: Buffer[]) {
-          if (statusCode < 200) return true; // informational: the answer is still to come
-          status = statusCode;
-          headers = parseHeaders(rawHeaders) as IncomingHttpHeaders;
-          const ok = statusCode < 300;
-          cap = ok ? SUCCESS_BODY_CAP : ERROR_BODY_CAP;
-          if (ok && Number(headers['content-length']) > cap) stop(tooLarge(operation, cap));
-          return true;
-        },
-        onData(chunk: Buffer) {
-          if (settled) return true;
-          if (size + chunk.length <= cap) {
-            chunks.push(chunk);
-            size += chunk.length;
-            return true;
-          }
-          if (status < 300) {
-            stop(tooLarge(operation, cap));
-            return true;
-          }
-          // An error page is kept up to the cap; the rest of it is not read.
-          chunks.push(chunk.subarray(0, cap - size));
-          settle(undefined, { status, headers, text: decode(chunks) });
-          abort?.(new Error('The rest of the answer is not read'));
-          return true;
-        },
-        // The whole answer arrived: it counts, however close to the deadline it came.
-        onComplete() {
-          settle(undefined, { status, headers, text: decode(chunks) });
-        },
-        onError(e: Error) {
-          settle(transportError(e, operation));
-        },
-      } as Dispatcher.DispatchHandler,
+      exchange,
     );
   });
+}
+
+/** The state of one request, as undici's dispatch handler (a class: no closures per request). */
+class Exchange implements Dispatcher.DispatchHandler {
+  private settled = false;
+  private abort: ((reason: Error) => void) | undefined;
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private cap = 0;
+  private size = 0;
+  private readonly chunks: Buffer[] = [];
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onCancel: (() => void) | undefined;
+
+  constructor(
+    readonly operationName: Operation,
+    private readonly resolve: (response: HttpResponse) => void,
+    private readonly reject: (error: ServiceError) => void,
+    private readonly req: HttpRequest,
+  ) {
+    this.timer = setTimeout(expire, req.timeoutMs, this);
+    if (req.signal) {
+      const signal = req.signal;
+      this.onCancel = () =>
+        this.stop(cancelledError(operationName, signal.reason ?? new Error('cancelled')));
+      signal.addEventListener('abort', this.onCancel, { once: true });
+    }
+  }
+
+  onConnect(abort: (reason: Error) => void): void {
+    this.abort = abort;
+    // Past its deadline or cancelled while it waited for a connection: never written.
+    if (this.settled) abort(new Error('The request ended before it was sent'));
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    if (statusCode < 200) return true; // informational: the answer is still to come
+    this.status = statusCode;
+    this.headers = parseHeaders(rawHeaders) as IncomingHttpHeaders;
+    const ok = statusCode < 300;
+    this.cap = ok ? SUCCESS_BODY_CAP : ERROR_BODY_CAP;
+    if (ok && Number(this.headers['content-length']) > this.cap)
+      this.stop(tooLarge(this.operationName, this.cap));
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return true;
+    if (this.size + chunk.length <= this.cap) {
+      this.chunks.push(chunk);
+      this.size += chunk.length;
+      return true;
+    }
+    if (this.status < 300) {
+      this.stop(tooLarge(this.operationName, this.cap));
+      return true;
+    }
+    // An error page is kept up to the cap; the rest of it is not read.
+    this.chunks.push(chunk.subarray(0, this.cap - this.size));
+    this.answer();
+    this.abort?.(new Error('The rest of the answer is not read'));
+    return true;
+  }
+
+  /** The whole answer arrived: it counts, however close to the deadline it came. */
+  onComplete(): void {
+    this.answer();
+  }
+
+  onError(e: Error): void {
+    this.settle(transportError(e, this.operationName));
+  }
+
+  private answer(): void {
+    this.settle(undefined, {
+      status: this.status,
+      headers: this.headers,
+      text: decode(this.chunks),
+    });
+  }
+
+  private settle(error: ServiceError | undefined, response?: HttpResponse): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.onCancel) this.req.signal?.removeEventListener('abort', this.onCancel);
+    if (error) this.reject(error);
+    else this.resolve(response!);
+  }
+
+  /** Ends the request with `error`; whatever undici reports after that is not heard. */
+  stop(error: ServiceError): void {
+    this.settle(error);
+    this.abort?.(error);
+  }
+}
+
+function expire(exchange: Exchange): void {
+  exchange.stop(
+    deadlineError(exchange.operationName, new Error('The whole-request deadline passed')),
+  );
 }
 
 /** The body as UTF-8 text, a leading byte order mark dropped (as undici's own text() does). */

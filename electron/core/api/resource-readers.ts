@@ -54,21 +54,23 @@ function hexRun(text: string, from: number, to: number): boolean {
 }
 
 /** z.guid()'s 8-4-4-4-12 hex digits, checked by hand (twice as fast as its regex). */
+export function isGuid(value: string): boolean {
+  return (
+    value.length === 36 &&
+    value.charCodeAt(8) === DASH &&
+    value.charCodeAt(13) === DASH &&
+    value.charCodeAt(18) === DASH &&
+    value.charCodeAt(23) === DASH &&
+    hexRun(value, 0, 8) &&
+    hexRun(value, 9, 13) &&
+    hexRun(value, 14, 18) &&
+    hexRun(value, 19, 23) &&
+    hexRun(value, 24, 36)
+  );
+}
+
 function guid(value: unknown): string {
-  if (
-    typeof value !== 'string' ||
-    value.length !== 36 ||
-    value.charCodeAt(8) !== DASH ||
-    value.charCodeAt(13) !== DASH ||
-    value.charCodeAt(18) !== DASH ||
-    value.charCodeAt(23) !== DASH ||
-    !hexRun(value, 0, 8) ||
-    !hexRun(value, 9, 13) ||
-    !hexRun(value, 14, 18) ||
-    !hexRun(value, 19, 23) ||
-    !hexRun(value, 24, 36)
-  )
-    throw GIVE_UP;
+  if (typeof value !== 'string' || !isGuid(value)) throw GIVE_UP;
   return value;
 }
 
