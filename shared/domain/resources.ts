@@ -23,7 +23,9 @@ const UTC_TIMESTAMP =
  * does not exist (02-30) or an instant outside years 0000-9999.
  */
 export function toUtcTimestamp(text: string): string | undefined {
-  if (UTC_TIMESTAMP.test(text)) return daysInMonth(text) ? text : undefined;
+  // The form the service sends and the app keeps: every timestamp of every poll comes this way,
+  // so it is checked without a Date.
+  if (UTC_TIMESTAMP.test(text)) return dayExists(text) ? text : undefined;
   const m = ISO_TIMESTAMP.exec(text);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, sec = '00', fraction = '', zone, sign, oh, om] = m;
@@ -37,12 +39,16 @@ export function toUtcTimestamp(text: string): string | undefined {
   return `${date.toISOString().slice(0, 19)}.${fraction.padEnd(6, '0').slice(0, 6)}Z`;
 }
 
-function daysInMonth(utc: string): boolean {
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The day of a UTC-form timestamp exists in its month (the proleptic Gregorian calendar). */
+function dayExists(utc: string): boolean {
   const day = Number(utc.slice(8, 10));
   if (day <= 28) return true;
-  const date = new Date(0);
-  date.setUTCFullYear(Number(utc.slice(0, 4)), Number(utc.slice(5, 7)) - 1, day);
-  return date.getUTCDate() === day;
+  const month = Number(utc.slice(5, 7));
+  if (month !== 2) return day <= DAYS_IN_MONTH[month - 1]!;
+  const year = Number(utc.slice(0, 4));
+  return day === 29 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 }
 
 /** Any ISO 8601 timestamp with a zone, as given (the app's own views and requests). */

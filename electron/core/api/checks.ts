@@ -5,6 +5,7 @@ import {
 } from '../../../shared/domain/resources';
 import { ServiceError, type Operation } from './errors';
 import type { HttpResponse } from './http';
+import { isGuid } from './resource-readers';
 import { badResponse, parseBody, versionResponse } from './schemas';
 
 /**
@@ -18,10 +19,8 @@ export interface ExecuteResult {
   location: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function checkId(id: string, what: 'strategy' | 'version'): void {
-  if (!UUID.test(id))
+  if (!isGuid(id))
     throw new ServiceError({
       kind: 'bad_request',
       message: `The ${what} id is not a valid id (expected a UUID)`,

@@ -53,6 +53,8 @@ export interface ReadOptions {
 }
 
 const JSON_HEADERS = { accept: 'application/json' } as const;
+/** The query of a version read, by what it includes: none, orders, positions, both. */
+const INCLUDE = ['', '?include=orders', '?include=positions', '?include=orders,positions'];
 
 export class ServiceClient {
   readonly baseUrl: string;
@@ -69,6 +71,7 @@ export class ServiceClient {
   private readonly onSlowChange?: (slow: boolean) => void;
   /** Operations past the slow threshold and still unanswered. */
   private slowOperations = 0;
+  private readHeaders: Record<string, string> | undefined;
   private closed = false;
 
   constructor(options: ServiceClientOptions) {
@@ -157,10 +160,8 @@ export class ServiceClient {
   ): Promise<Version> {
     checkId(strategyId, 'strategy');
     checkId(versionId, 'version');
-    const include = [opts.orders && 'orders', opts.positions && 'positions'].filter(Boolean);
-    const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}${
-      include.length ? `?include=${include.join(',')}` : ''
-    }`;
+    const include = INCLUDE[(opts.orders ? 1 : 0) + (opts.positions ? 2 : 0)];
+    const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}${include}`;
     return this.readVersion(path, !!opts.orders, !!opts.positions);
   }
 
@@ -305,10 +306,10 @@ export class ServiceClient {
       let headers: Record<string, string> = JSON_HEADERS;
       if (authorized) {
         auth = this.tokens.current() ?? (await this.tokens.authorization());
-        headers = { accept: 'application/json', authorization: auth };
+        headers = this.authorizedHeaders(auth);
       }
       if (body !== undefined) headers = { ...headers, 'content-type': 'application/json' };
-      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+      if (idempotencyKey !== undefined) headers = { ...headers, 'idempotency-key': idempotencyKey };
 
       let error: ServiceError;
       try {
@@ -350,6 +351,13 @@ export class ServiceClient {
       if (delay === undefined) throw this.final(error, operation);
       await sleep(delay, signal);
     }
+  }
+
+  /** The headers of a read with `auth`, built once per token (undici only reads them). */
+  private authorizedHeaders(auth: string): Record<string, string> {
+    if (this.readHeaders?.authorization !== auth)
+      this.readHeaders = { accept: 'application/json', authorization: auth };
+    return this.readHeaders;
   }
 
   /** Milliseconds to wait before the next attempt, or undefined to give up. */

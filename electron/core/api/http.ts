@@ -1,6 +1,8 @@
-import { Agent } from 'undici';
+import { Agent, util, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header';
 import { ServiceError, type Operation } from './errors';
+
+const { parseHeaders } = util;
 
 /**
  * The transport: one keep-alive undici Agent per client, one request under one deadline
@@ -52,103 +54,146 @@ export interface HttpResponse {
   text: string;
 }
 
-export async function send(
-  agent: Agent,
-  req: HttpRequest,
-  operation: Operation,
-): Promise<HttpResponse> {
-  if (req.signal?.aborted) throw cancelledError(operation);
-  // One deadline for everything (connecting, the headers, the whole body): undici's own body
-  // timeout restarts with every byte, so a body dripping a byte a second would never end. The
-  // timer ends the wait for the headers (the request is left to undici's own timeout, its late
-  // answer thrown away) and destroys a body still arriving. Only a caller's cancel needs an
-  // AbortSignal, which costs undici far more per request than a timer.
-  const abort = req.signal ? new AbortController() : undefined;
-  let expired = false;
-  let body: Body | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      expired = true;
-      abort?.abort();
-      body?.destroy();
-      reject(new Error('The whole-request deadline passed'));
-    }, req.timeoutMs);
+/**
+ * One request through the Agent's own dispatch: the body is gathered as it arrives and decoded
+ * once, without a stream per answer. One deadline covers everything (connecting, the headers,
+ * the whole body): undici's own body timeout restarts with every byte, so a body dripping a byte
+ * a second would never end. At the deadline or a caller's cancel the request is aborted, or, if
+ * it still waits for a connection, dropped before it is written.
+ */
+export function send(agent: Agent, req: HttpRequest, operation: Operation): Promise<HttpResponse> {
+  if (req.signal?.aborted) return Promise.reject(cancelledError(operation));
+  return new Promise<HttpResponse>((resolve, reject) => {
+    const exchange = new Exchange(operation, resolve, reject, req);
+    agent.dispatch(
+      {
+        origin: req.origin,
+        path: req.path,
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: req.timeoutMs,
+      },
+      exchange,
+    );
   });
-  const onCancel = () => abort?.abort();
-  req.signal?.addEventListener('abort', onCancel, { once: true });
-  const pending = agent.request({
-    origin: req.origin,
-    path: req.path,
-    method: req.method,
-    headers: req.headers,
-    body: req.body,
-    ...(abort && { signal: abort.signal }),
-    headersTimeout: req.timeoutMs,
-    bodyTimeout: req.timeoutMs,
-  });
-  try {
-    const res = await Promise.race([pending, deadline]);
-    body = res.body;
-    const ok = res.statusCode >= 200 && res.statusCode < 300;
-    const cap = ok ? SUCCESS_BODY_CAP : ERROR_BODY_CAP;
-    const length = Number(res.headers['content-length']);
-    // The common case: a declared, acceptable length is read in one go.
-    const text =
-      length >= 0 && length <= cap
-        ? await res.body.text()
-        : await readBody(res.body, cap, ok, operation);
-    // The whole answer arrived: it counts, however close to the deadline it came.
-    return { status: res.statusCode, headers: res.headers, text };
-  } catch (e) {
-    if (expired) {
-      // An answer that comes after all is not read: its connection is freed.
-      pending.then(
-        (late) => late.body.on('error', () => undefined).destroy(),
-        () => undefined,
-      );
-      throw deadlineError(operation, e);
+}
+
+/** The state of one request, as undici's dispatch handler (a class: no closures per request). */
+class Exchange implements Dispatcher.DispatchHandler {
+  private settled = false;
+  private abort: ((reason: Error) => void) | undefined;
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private cap = 0;
+  private size = 0;
+  private readonly chunks: Buffer[] = [];
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onCancel: (() => void) | undefined;
+
+  constructor(
+    readonly operationName: Operation,
+    private readonly resolve: (response: HttpResponse) => void,
+    private readonly reject: (error: ServiceError) => void,
+    private readonly req: HttpRequest,
+  ) {
+    this.timer = setTimeout(expire, req.timeoutMs, this);
+    if (req.signal) {
+      const signal = req.signal;
+      this.onCancel = () =>
+        this.stop(cancelledError(operationName, signal.reason ?? new Error('cancelled')));
+      signal.addEventListener('abort', this.onCancel, { once: true });
     }
-    if (req.signal?.aborted) throw cancelledError(operation, e);
-    if (e instanceof ServiceError) throw e;
-    throw transportError(e, operation);
-  } finally {
-    clearTimeout(timer);
-    req.signal?.removeEventListener('abort', onCancel);
+  }
+
+  onConnect(abort: (reason: Error) => void): void {
+    this.abort = abort;
+    // Past its deadline or cancelled while it waited for a connection: never written.
+    if (this.settled) abort(new Error('The request ended before it was sent'));
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    if (statusCode < 200) return true; // informational: the answer is still to come
+    this.status = statusCode;
+    this.headers = parseHeaders(rawHeaders) as IncomingHttpHeaders;
+    const ok = statusCode < 300;
+    this.cap = ok ? SUCCESS_BODY_CAP : ERROR_BODY_CAP;
+    if (ok && Number(this.headers['content-length']) > this.cap)
+      this.stop(tooLarge(this.operationName, this.cap));
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return true;
+    if (this.size + chunk.length <= this.cap) {
+      this.chunks.push(chunk);
+      this.size += chunk.length;
+      return true;
+    }
+    if (this.status < 300) {
+      this.stop(tooLarge(this.operationName, this.cap));
+      return true;
+    }
+    // An error page is kept up to the cap; the rest of it is not read.
+    this.chunks.push(chunk.subarray(0, this.cap - this.size));
+    this.answer();
+    this.abort?.(new Error('The rest of the answer is not read'));
+    return true;
+  }
+
+  /** The whole answer arrived: it counts, however close to the deadline it came. */
+  onComplete(): void {
+    this.answer();
+  }
+
+  onError(e: Error): void {
+    this.settle(transportError(e, this.operationName));
+  }
+
+  private answer(): void {
+    this.settle(undefined, {
+      status: this.status,
+      headers: this.headers,
+      text: decode(this.chunks),
+    });
+  }
+
+  private settle(error: ServiceError | undefined, response?: HttpResponse): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.onCancel) this.req.signal?.removeEventListener('abort', this.onCancel);
+    if (error) this.reject(error);
+    else this.resolve(response!);
+  }
+
+  /** Ends the request with `error`; whatever undici reports after that is not heard. */
+  stop(error: ServiceError): void {
+    this.settle(error);
+    this.abort?.(error);
   }
 }
 
-type Body = AsyncIterable<Buffer> & {
-  text(): Promise<string>;
-  destroy(err?: Error): unknown;
-};
+function expire(exchange: Exchange): void {
+  exchange.stop(
+    deadlineError(exchange.operationName, new Error('The whole-request deadline passed')),
+  );
+}
 
-async function readBody(
-  body: Body,
-  cap: number,
-  failIfLarger: boolean,
-  operation: Operation,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size + chunk.length > cap) {
-      if (failIfLarger) {
-        body.destroy();
-        throw new ServiceError({
-          kind: 'bad_response',
-          operation,
-          message: `The service answered in an unexpected form (an answer larger than ${cap} bytes)`,
-        });
-      }
-      chunks.push(chunk.subarray(0, cap - size));
-      size = cap;
-      break; // leaving the loop destroys the rest of the body
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+/** The body as UTF-8 text, a leading byte order mark dropped (as undici's own text() does). */
+function decode(chunks: Buffer[]): string {
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString('utf8', bom ? 3 : 0);
+}
+
+function tooLarge(operation: Operation, cap: number): ServiceError {
+  return new ServiceError({
+    kind: 'bad_response',
+    operation,
+    message: `The service answered in an unexpected form (an answer larger than ${cap} bytes)`,
+  });
 }
 
 function deadlineError(operation: Operation, cause: unknown): ServiceError {

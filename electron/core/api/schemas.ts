@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { strategy, tokenResponse, version } from '../../../shared/domain/resources';
 import { ServiceError, type Operation } from './errors';
+import { readStrategyResponse, readVersionResponse, type ResourceReader } from './resource-readers';
 
 /**
  * The service's response wrappers (`{data: ...}`), and the one place that turns a body into a
@@ -10,6 +11,12 @@ import { ServiceError, type Operation } from './errors';
 export const strategyResponse = z.object({ data: strategy });
 export const versionResponse = z.object({ data: version });
 export { tokenResponse };
+
+/** Answers read on every poll get a one-pass reader; zod still decides whatever it gives up on. */
+const READERS = new Map<z.ZodType, ResourceReader<unknown>>([
+  [versionResponse, readVersionResponse],
+  [strategyResponse, readStrategyResponse],
+]);
 
 /**
  * Parse JSON text against a schema; any failure is a bad_response naming, in plain words, the
@@ -22,6 +29,8 @@ export function parseBody<T>(schema: z.ZodType<T>, text: string, operation: Oper
   } catch {
     throw badResponse(operation, ['the answer is not JSON']);
   }
+  const read = READERS.get(schema)?.(json);
+  if (read !== undefined) return read as T;
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const all = parsed.error.issues;

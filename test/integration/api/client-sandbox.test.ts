@@ -1,35 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceError, type ServiceClient, type WaitInfo } from '../../../electron/core/api';
+import { describe, expect, it } from 'vitest';
+import { ServiceError, type ServiceClientOptions, type WaitInfo } from '../../../electron/core/api';
 import {
   CORE_EQUITY,
   DIVIDEND_GROWTH,
   FRESH_START,
-  managerClient,
-  startHarness,
-  type Harness,
-} from './sandbox-harness';
+  useClientSandbox,
+} from '../../support/client-sandbox';
 import { startSandbox } from '../../../electron/sandbox/index';
 import { request } from 'undici';
 
-let h: Harness;
-const clients: ServiceClient[] = [];
-beforeAll(async () => {
-  h = await startHarness(0);
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-function client(extra: Parameters<typeof managerClient>[1] = {}) {
-  const c = managerClient(h, extra);
-  clients.push(c);
-  return c;
-}
+const h = useClientSandbox();
+const client = (extra: Partial<ServiceClientOptions> = {}) => h.client(extra);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fail = (p: Promise<unknown>) =>
   p.then(

@@ -1,27 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceError, type ServiceClient } from '../../../electron/core/api';
-import { FRESH_START, managerClient, startHarness, type Harness } from './sandbox-harness';
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../../../electron/core/api';
+import { FRESH_START, useClientSandbox } from '../../support/client-sandbox';
 
-let h: Harness;
-const clients: ServiceClient[] = [];
-beforeAll(async () => {
-  h = await startHarness(0);
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const h = useClientSandbox();
 
 /** A client whose whole-request deadline is short, with one attempt per read. */
 function client(requestMs: number) {
-  const c = managerClient(h, { timeouts: { requestMs }, retry: { attempts: 1 } });
-  clients.push(c);
-  return c;
+  return h.client({ timeouts: { requestMs }, retry: { attempts: 1 } });
 }
 const failure = (p: Promise<unknown>) =>
   p.then(
@@ -89,13 +74,12 @@ describe('one deadline for the whole request, body included', () => {
 describe('a read the caller cancels', () => {
   it('ends while it waits before a retry, with kind cancelled, and sends nothing more', async () => {
     const controller = new AbortController();
-    const c = managerClient(h, {
+    const c = h.client({
       retry: { attempts: 4, baseMs: 20_000, maxDelayMs: 20_000 },
       random: () => 1,
       // Cancelled as soon as the client starts waiting 20 s before its second attempt.
       onWait: () => controller.abort(),
     });
-    clients.push(c);
     await c.getToken();
     await h.admin('PUT', '/sandbox/faults', { fail_next: 1, fail_status: 503 });
     const requestsBefore = (await h.counters()).api_requests;

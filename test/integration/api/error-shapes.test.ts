@@ -1,22 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceError, type ServiceClient } from '../../../electron/core/api';
-import { FRESH_START, managerClient, startHarness, type Harness } from './sandbox-harness';
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../../../electron/core/api';
+import { FRESH_START, useClientSandbox } from '../../support/client-sandbox';
 
 /** Each error answer the service may give, sent once by the sandbox over real HTTP. */
-let h: Harness;
-const clients: ServiceClient[] = [];
-beforeAll(async () => {
-  h = await startHarness(0);
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const h = useClientSandbox();
 
 const body = { data: { positions: [{ symbol: 'FOO', weight: '10' }] } };
 const VERSION = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -27,8 +14,7 @@ async function answeredWith(
   text: string,
   options: { contentType?: string; call?: 'execute' | 'delete' } = {},
 ): Promise<ServiceError> {
-  const c = managerClient(h, { retry: { attempts: 1 } });
-  clients.push(c);
+  const c = h.client({ retry: { attempts: 1 } });
   await c.getToken();
   await h.admin('PUT', '/sandbox/faults', {
     reply_next: {

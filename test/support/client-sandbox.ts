@@ -1,6 +1,17 @@
 import { Agent, request } from 'undici';
-import { startSandbox } from '../../../electron/sandbox/index';
-import { createServiceClient, type ServiceClientOptions } from '../../../electron/core/api';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import {
+  createServiceClient,
+  type ServiceClient,
+  type ServiceClientOptions,
+} from '../../electron/core/api';
+import { startSandbox } from '../../electron/sandbox/index';
+
+/**
+ * The built-in sandbox over loopback for the service client's integration tests: one sandbox
+ * per test file, reset (faults cleared, data back to the demo) before each test, and the clients
+ * a test makes closed after it.
+ */
 
 /** The real sandbox over loopback, with its admin routes at hand. */
 export interface Harness {
@@ -70,4 +81,49 @@ export function managerClient(h: { baseUrl: string }, extra: Partial<ServiceClie
     retry: { baseMs: 20, maxDelayMs: 200 },
     ...extra,
   });
+}
+
+/** A harness whose managerClient()s are closed after each test. */
+export interface ClientSandbox extends Harness {
+  /** A client of the demo manager (fast retries unless `extra` says otherwise). */
+  client: (extra?: Partial<ServiceClientOptions>) => ServiceClient;
+}
+
+/**
+ * Registers the file's hooks: the sandbox started before its tests and closed after them, reset
+ * before each test, the test's clients closed after it. Call once at the top of a test file.
+ */
+export function useClientSandbox(): ClientSandbox {
+  let harness: Harness | undefined;
+  const clients: ServiceClient[] = [];
+  const started = () => {
+    if (!harness) throw new Error('the sandbox is started in beforeAll');
+    return harness;
+  };
+  beforeAll(async () => {
+    harness = await startHarness(0);
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+  beforeEach(async () => {
+    await started().reset();
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  return {
+    get baseUrl() {
+      return started().baseUrl;
+    },
+    admin: (method, path, body) => started().admin(method, path, body),
+    counters: () => started().counters(),
+    reset: () => started().reset(),
+    close: () => started().close(),
+    client: (extra = {}) => {
+      const c = managerClient(started(), extra);
+      clients.push(c);
+      return c;
+    },
+  };
 }
