@@ -32,3 +32,38 @@ export function formatSyncTime(iso: string | null | undefined, now = new Date())
   if (Number.isNaN(d.getTime())) return iso;
   return d.toDateString() === now.toDateString() ? time.format(d) : dateTime.format(d);
 }
+
+const clockToSecond = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+const dateTimeToSecond = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** An instant in the manager's local time to the second (when an activity entry was written). */
+export function localTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateTimeToSecond.format(d);
+}
+
+/** The same instant in UTC, for the tooltip: what the log and its exports hold. */
+export function utcTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().replace('T', ' ').slice(0, 23)} UTC`;
+}
+
+/** A step's time to the second: "14:03:05" today, with the date otherwise. */
+export function formatTime(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toDateString() === now.toDateString()
+    ? clockToSecond.format(d)
+    : dateTimeToSecond.format(d);
+}
