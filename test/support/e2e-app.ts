@@ -1,5 +1,11 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { ensureRendererBuilt } from '../../electron/host/build-renderer';
+import {
+  buildRenderer,
+  ensureRendererBuilt,
+  RENDERER_DIST,
+} from '../../electron/host/build-renderer';
 import { startHost, type RunningHost } from '../../electron/host';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from './desk-harness';
 import { launchChromium } from './e2e-browser';
@@ -33,9 +39,16 @@ export interface BareAppE2E {
 
 type AppOptions = Parameters<typeof openDeskHarness>[0] & { rendererDir?: string };
 
+/** dist/renderer as the run's global setup left it (built here only if something removed it). */
+async function rendererBuilt(): Promise<string> {
+  return existsSync(join(RENDERER_DIST, 'index.html')) ? RENDERER_DIST : buildRenderer();
+}
+
 export async function openBareAppE2E(options: AppOptions = {}): Promise<BareAppE2E> {
   const { rendererDir, ...deskOptions } = options;
-  const staticDir = await ensureRendererBuilt(rendererDir);
+  // The run's global setup built dist/renderer once; checking it again here would rebuild it (and
+  // empty it) under another worker's page whenever a source is saved during the run.
+  const staticDir = rendererDir ? await ensureRendererBuilt(rendererDir) : await rendererBuilt();
   const harness = await openDeskHarness(deskOptions);
   const serve = () =>
     startHost({
