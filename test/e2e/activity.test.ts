@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
 import type { ActivityKind } from '../../shared/activity/kinds';
 import { seedActivity } from '../support/activity-seed';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
-import { executeDraft, openVersionsE2E, type VersionsE2E } from '../support/e2e-versions-setup';
+import { executeDraft, useVersionsE2E } from '../support/e2e-versions-setup';
 import { itNeeds } from '../support/system-parts';
 import { parseCsv } from '../unit/reports/rfc4180';
 
@@ -17,14 +17,7 @@ import { parseCsv } from '../unit/reports/rfc4180';
  * thousands of entries reads only what it shows; an edit of the file is named at the top.
  */
 const withChromium = itNeeds(chromiumPart);
-let e2e: VersionsE2E | undefined;
-
-beforeAll(async () => {
-  if (chromiumPart.available) e2e = await openVersionsE2E();
-}, 120_000);
-afterAll(async () => {
-  await e2e?.close();
-});
+const e2e = useVersionsE2E(chromiumPart.available);
 
 const { coreEquity } = DEMO_STRATEGY_IDS;
 
@@ -37,8 +30,8 @@ const seqsShown = (page: Page) =>
 
 /** The log as the desk lists it: the newest `limit` entries and the total for a filter. */
 function listed(filter: { strategyId?: string; kinds?: ActivityKind[] } = {}, limit = 500) {
-  return e2e!.harness.desk.activity.list({
-    profileId: e2e!.profileId,
+  return e2e().harness.desk.activity.list({
+    profileId: e2e().profileId,
     ...filter,
     offset: 0,
     limit,
@@ -67,21 +60,21 @@ describe('the Activity view', () => {
   withChromium(
     'a strategy: an execution arrives live, opens as tables, filters by kind and day, exports',
     async () => {
-      const desk = e2e!.harness.desk;
-      const page = await e2e!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const desk = e2e().harness.desk;
+      const page = await e2e().browser.newPage({ viewport: { width: 1360, height: 900 } });
       const problems = collectPageProblems(page);
       let listReads = 0;
       page.on('request', (r) => {
         if (r.url().endsWith('/api/activity.list')) listReads++;
       });
-      await page.goto(e2e!.host.url);
+      await page.goto(e2e().host.url);
       await openStrategyActivity(page, 'Core Equity');
       const before = await listed({ strategyId: coreEquity });
       await expect.poll(() => totalShown(page)).toBe(before.total);
       const readsBefore = listReads;
 
       // An execution: its entries join the top as they are written, without reading the list again.
-      const version = await executeDraft(e2e!, coreEquity, (rows) => [
+      const version = await executeDraft(e2e(), coreEquity, (rows) => [
         ...rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '13.5' } : r)),
         { symbol: 'GOOGL', weight: '1.5', locked: false },
       ]);
@@ -174,7 +167,7 @@ describe('the Activity view', () => {
         .filter((l) => l !== '');
       // A first line says what the file holds; one line per entry follows, with its hashes.
       const [header, ...entries] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-      expect(header).toMatchObject({ entries: executions.total, profileId: e2e!.profileId });
+      expect(header).toMatchObject({ entries: executions.total, profileId: e2e().profileId });
       expect(entries.map((e) => e.seq)).toEqual(executions.entries.map((e) => e.seq).reverse());
       const hashes = entries.map((e) => e.hash);
       expect(hashes).toContain(detail.hash);
@@ -187,15 +180,15 @@ describe('the Activity view', () => {
   withChromium(
     "the profile's log: thousands of entries read a window at a time; an edited file is named",
     async () => {
-      const { harness, profileId } = e2e!;
+      const { harness, profileId } = e2e();
       seedActivity(harness.desk.store, { profileId, profileName: 'Sandbox', count: 5_000 });
-      const page = await e2e!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const page = await e2e().browser.newPage({ viewport: { width: 1360, height: 900 } });
       const problems = collectPageProblems(page);
       let listReads = 0;
       page.on('request', (r) => {
         if (r.url().endsWith('/api/activity.list')) listReads++;
       });
-      await page.goto(e2e!.host.url);
+      await page.goto(e2e().host.url);
       await page.getByRole('button', { name: 'Profile activity' }).click();
       const all = await listed();
       await expect.poll(() => totalShown(page)).toBe(all.total);
@@ -232,9 +225,9 @@ describe('the Activity view', () => {
       expect(problems).toEqual([]);
       await page.close();
 
-      await e2e!.restart();
-      const again = await e2e!.browser.newPage({ viewport: { width: 1360, height: 900 } });
-      await again.goto(e2e!.host.url);
+      await e2e().restart();
+      const again = await e2e().browser.newPage({ viewport: { width: 1360, height: 900 } });
+      await again.goto(e2e().host.url);
       await again.getByRole('button', { name: 'Profile activity' }).click();
       const atStart = again.getByRole('alert').filter({ hasText: 'altered' });
       await atStart.waitFor();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ORDER_REPORT_COLUMNS } from '../../electron/core/reports/columns';
 import { DEMO_STRATEGY_IDS, HALTED_SYMBOL } from '../../electron/sandbox';
 import type { VersionDetail } from '../../shared/views';
@@ -8,9 +8,8 @@ import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-br
 import {
   executeDraft,
   openStrategyTab,
-  openVersionsE2E,
+  useVersionsE2E,
   tableRows,
-  type VersionsE2E,
 } from '../support/e2e-versions-setup';
 import { itNeeds } from '../support/system-parts';
 import { parseCsv } from '../unit/reports/rfc4180';
@@ -21,14 +20,7 @@ import { parseCsv } from '../unit/reports/rfc4180';
  * are the app's, in Chromium against the browser host, the real desk, sandbox and SQLite.
  */
 const withChromium = itNeeds(chromiumPart);
-let e2e: VersionsE2E | undefined;
-
-beforeAll(async () => {
-  if (chromiumPart.available) e2e = await openVersionsE2E();
-}, 120_000);
-afterAll(async () => {
-  await e2e?.close();
-});
+const e2e = useVersionsE2E(chromiumPart.available);
 
 const { coreEquity, freshStart } = DEMO_STRATEGY_IDS;
 
@@ -76,16 +68,16 @@ describe('executing a version and following it on screen', () => {
   withChromium(
     'Core Equity: the step line reaches COMPLETE live, fills on screen, CSV matches',
     async () => {
-      const page = await e2e!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const page = await e2e().browser.newPage({ viewport: { width: 1360, height: 900 } });
       const problems = collectPageProblems(page);
-      await page.goto(e2e!.host.url);
+      await page.goto(e2e().host.url);
       await openStrategyTab(page, 'Core Equity', 'Versions');
       await page.getByRole('table', { name: 'Versions, newest first' }).waitFor();
       await screenshot(page, 'versions-01-list');
 
       // Slow steps so the screen sees each one arrive.
-      await e2e!.setStepMs(800);
-      const version = await executeDraft(e2e!, coreEquity, (rows) => [
+      await e2e().setStepMs(800);
+      const version = await executeDraft(e2e(), coreEquity, (rows) => [
         ...rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '13.5' } : r)),
         { symbol: 'GOOGL', weight: '1.5', locked: false },
       ]);
@@ -93,7 +85,7 @@ describe('executing a version and following it on screen', () => {
       await stepState(page, 'IN_PROGRESS').and(page.locator('.current, .done')).waitFor();
       await screenshot(page, 'versions-02-detail-running');
       await stepState(page, 'COMPLETE').and(page.locator('.complete')).waitFor({ timeout: 15_000 });
-      await e2e!.setStepMs(20);
+      await e2e().setStepMs(20);
 
       // Steps seen on this screen carry the time they were seen.
       const times = await page
@@ -104,8 +96,8 @@ describe('executing a version and following it on screen', () => {
       expect(times[0]).toMatch(/PENDING .*(executed|seen) \d/);
 
       // Every order, its fills and decimals, exactly as the desk stored them.
-      const stored = await e2e!.harness.desk.versions.get({
-        profileId: e2e!.profileId,
+      const stored = await e2e().harness.desk.versions.get({
+        profileId: e2e().profileId,
         strategyId: coreEquity,
         versionId: version.id,
       });
@@ -152,13 +144,13 @@ describe('executing a version and following it on screen', () => {
   withChromium(
     'HALTED: the version FAILS, the failed order shows its reason, the strategy turns liquidate-only',
     async () => {
-      const page = await e2e!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const page = await e2e().browser.newPage({ viewport: { width: 1360, height: 900 } });
       const problems = collectPageProblems(page);
-      await page.goto(e2e!.host.url);
+      await page.goto(e2e().host.url);
       await openStrategyTab(page, 'Fresh Start', 'Versions');
       await page.getByText('No version of Fresh Start is known').waitFor();
       const version = await executeDraft(
-        e2e!,
+        e2e(),
         freshStart,
         () => [
           { symbol: 'AAPL', weight: '40', locked: false },
@@ -198,27 +190,27 @@ describe('executing a version and following it on screen', () => {
   withChromium(
     'a restart with a version in flight: the detail follows it again to COMPLETE',
     async () => {
-      await e2e!.setStepMs(1500);
-      const version = await executeDraft(e2e!, coreEquity, (rows) =>
+      await e2e().setStepMs(1500);
+      const version = await executeDraft(e2e(), coreEquity, (rows) =>
         rows.map((r) => (r.symbol === 'MSFT' ? { ...r, weight: '14' } : r)),
       );
-      await e2e!.harness.waitFor(
+      await e2e().harness.waitFor(
         (e) =>
           e.type === 'version-status-changed' &&
           e.versionId === version.id &&
           e.status === 'IN_PROGRESS',
       );
-      await e2e!.restart();
-      const stillRunning = e2e!.harness.desk.store.versions.get(e2e!.profileId, version.id);
+      await e2e().restart();
+      const stillRunning = e2e().harness.desk.store.versions.get(e2e().profileId, version.id);
       expect(stillRunning?.status).toBe('IN_PROGRESS');
 
-      const page = await e2e!.browser.newPage({ viewport: { width: 1360, height: 900 } });
-      await page.goto(e2e!.host.url);
+      const page = await e2e().browser.newPage({ viewport: { width: 1360, height: 900 } });
+      await page.goto(e2e().host.url);
       await openStrategyTab(page, 'Core Equity', 'Versions');
       await openDetailFromList(page, version.id);
       await screenshot(page, 'versions-07-detail-after-restart');
       await stepState(page, 'COMPLETE').and(page.locator('.complete')).waitFor({ timeout: 15_000 });
-      await e2e!.setStepMs(20);
+      await e2e().setStepMs(20);
       await page.close();
     },
     40_000,

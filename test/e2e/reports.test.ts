@@ -1,38 +1,31 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ORDER_REPORT_COLUMNS } from '../../electron/core/reports/columns';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
-import { openStrategyTab, openVersionsE2E, type VersionsE2E } from '../support/e2e-versions-setup';
+import { openStrategyTab, useVersionsE2E } from '../support/e2e-versions-setup';
 import { syntheticVersion } from '../support/e2e-versions-synthetic';
 import { itNeeds } from '../support/system-parts';
 import { parseCsv } from '../unit/reports/rfc4180';
 
 /** The Reports tab in Chromium: a version, a strategy, a date range; progress and the saved path. */
 const withChromium = itNeeds(chromiumPart);
-let e2e: VersionsE2E | undefined;
-
-beforeAll(async () => {
-  if (chromiumPart.available) e2e = await openVersionsE2E();
-}, 120_000);
-afterAll(async () => {
-  await e2e?.close();
-});
+const e2e = useVersionsE2E(chromiumPart.available);
 
 const csvAt = (path: string) => parseCsv(readFileSync(path, 'utf8'));
 const col = (name: (typeof ORDER_REPORT_COLUMNS)[number]) => ORDER_REPORT_COLUMNS.indexOf(name);
 
 describe('the Reports tab', () => {
   withChromium('exports a version, the strategy and a date range, with their paths', async () => {
-    const { profileId } = e2e!;
-    const desk = e2e!.harness.desk;
+    const { profileId } = e2e();
+    const desk = e2e().harness.desk;
     // A large version of Core Equity, so the export shows its progress on the way.
     const big = syntheticVersion(DEMO_STRATEGY_IDS.coreEquity, 12_000);
     desk.store.versions.upsert(profileId, big, { origin: 'imported' });
 
-    const page = await e2e!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+    const page = await e2e().browser.newPage({ viewport: { width: 1360, height: 900 } });
     const problems = collectPageProblems(page);
-    await page.goto(e2e!.host.url);
+    await page.goto(e2e().host.url);
     await openStrategyTab(page, 'Core Equity', 'Reports');
     const form = page.getByRole('form', { name: 'Export orders' });
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { chromiumPart } from '../support/e2e-browser';
-import { openVersionsE2E, type VersionsE2E } from '../support/e2e-versions-setup';
+import { useVersionsE2E } from '../support/e2e-versions-setup';
 import { statusChangeRequests } from '../support/status-change-requests';
 import { itNeeds } from '../support/system-parts';
 
@@ -11,20 +11,13 @@ import { itNeeds } from '../support/system-parts';
  * the browser host, the real desk, sandbox and SQLite.
  */
 const withChromium = itNeeds(chromiumPart);
-let e2e: VersionsE2E | undefined;
-
-beforeAll(async () => {
-  if (chromiumPart.available) e2e = await openVersionsE2E();
-}, 120_000);
-afterAll(async () => {
-  await e2e?.close();
-});
+const e2e = useVersionsE2E(chromiumPart.available);
 
 describe('a version status change on screen', () => {
   withChromium(
     'costs the page at most one request (the open detail)',
     async () => {
-      const changes = await statusChangeRequests(e2e!);
+      const changes = await statusChangeRequests(e2e());
       // At least the last two steps were seen with the detail open, the end among them.
       expect(changes.length).toBeGreaterThanOrEqual(2);
       expect(changes.at(-1)).toMatchObject({ status: 'COMPLETE', ended: true });

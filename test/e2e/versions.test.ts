@@ -1,35 +1,27 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../electron/sandbox';
 import { Decimal } from '../../shared/decimal';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import {
   executeDraft,
   openStrategyTab,
-  openVersionsE2E,
+  useVersionsE2E,
   tableRows,
-  type VersionsE2E,
 } from '../support/e2e-versions-setup';
 import { syntheticVersion } from '../support/e2e-versions-synthetic';
 import { itNeeds } from '../support/system-parts';
 
 /** The Versions tab in Chromium: import by id, delete, compare, and a table of 10,000 orders. */
 const withChromium = itNeeds(chromiumPart);
-let e2e: VersionsE2E | undefined;
-
-beforeAll(async () => {
-  if (chromiumPart.available) e2e = await openVersionsE2E();
-}, 120_000);
-afterAll(async () => {
-  await e2e?.close();
-});
+const e2e = useVersionsE2E(chromiumPart.available);
 
 const VIEWPORT = { width: 1360, height: 900 };
 
 describe('the Versions tab', () => {
   withChromium('import by id (with its refusals) and delete an unexecuted version', async () => {
-    const page = await e2e!.browser.newPage({ viewport: VIEWPORT });
+    const page = await e2e().browser.newPage({ viewport: VIEWPORT });
     const problems = collectPageProblems(page);
-    await page.goto(e2e!.host.url);
+    await page.goto(e2e().host.url);
     await openStrategyTab(page, 'Dividend Growth', 'Versions');
     const form = page.getByRole('form', { name: 'Import a version by id' });
     const field = form.getByLabel('Import a version by id');
@@ -75,9 +67,9 @@ describe('the Versions tab', () => {
     await page.getByText(`Version ${scheduled} was deleted from the service.`).waitFor();
     expect(await page.getByRole('button', { name: `Open version ${short}` }).count()).toBe(0);
     // The service no longer has it.
-    const gone = await e2e!.harness.desk.versions
-      .import({
-        profileId: e2e!.profileId,
+    const gone = await e2e()
+      .harness.desk.versions.import({
+        profileId: e2e().profileId,
         strategyId: DEMO_STRATEGY_IDS.dividendGrowth,
         versionId: scheduled,
       })
@@ -88,17 +80,17 @@ describe('the Versions tab', () => {
   });
 
   withChromium('compare two versions: weights side by side with the change', async () => {
-    const version = await executeDraft(e2e!, DEMO_STRATEGY_IDS.coreEquity, (rows) => [
+    const version = await executeDraft(e2e(), DEMO_STRATEGY_IDS.coreEquity, (rows) => [
       ...rows
         .filter((r) => r.symbol !== 'JPM')
         .map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '13.25' } : r)),
       { symbol: 'KO', weight: '2', locked: false },
     ]);
-    await e2e!.harness.waitFor(
+    await e2e().harness.waitFor(
       (e) => e.type === 'version-status-changed' && e.versionId === version.id && e.ended,
     );
-    const page = await e2e!.browser.newPage({ viewport: VIEWPORT });
-    await page.goto(e2e!.host.url);
+    const page = await e2e().browser.newPage({ viewport: VIEWPORT });
+    await page.goto(e2e().host.url);
     await openStrategyTab(page, 'Core Equity', 'Versions');
     for (const id of [version.id, DEMO_VERSION_IDS.coreEquityExecuted]) {
       await page.getByRole('checkbox', { name: `Compare version ${id.slice(0, 8)}` }).check();
@@ -114,13 +106,13 @@ describe('the Versions tab', () => {
       );
     const bySymbol = new Map(rows.map((r) => [r[0], r.slice(1)]));
     // The earlier version first; from its positions, as the service sent them.
-    const before = await e2e!.harness.desk.versions.get({
-      profileId: e2e!.profileId,
+    const before = await e2e().harness.desk.versions.get({
+      profileId: e2e().profileId,
       strategyId: DEMO_STRATEGY_IDS.coreEquity,
       versionId: DEMO_VERSION_IDS.coreEquityExecuted,
     });
-    const after = await e2e!.harness.desk.versions.get({
-      profileId: e2e!.profileId,
+    const after = await e2e().harness.desk.versions.get({
+      profileId: e2e().profileId,
       strategyId: DEMO_STRATEGY_IDS.coreEquity,
       versionId: version.id,
     });
@@ -146,10 +138,10 @@ describe('the Versions tab', () => {
     'a version of 10,000 orders: virtualized, scrolls by keyboard, exact totals',
     async () => {
       const synthetic = syntheticVersion(DEMO_STRATEGY_IDS.freshStart, 10_000);
-      e2e!.harness.desk.store.versions.upsert(e2e!.profileId, synthetic, { origin: 'imported' });
-      const page = await e2e!.browser.newPage({ viewport: VIEWPORT });
+      e2e().harness.desk.store.versions.upsert(e2e().profileId, synthetic, { origin: 'imported' });
+      const page = await e2e().browser.newPage({ viewport: VIEWPORT });
       const problems = collectPageProblems(page);
-      await page.goto(e2e!.host.url);
+      await page.goto(e2e().host.url);
       await openStrategyTab(page, 'Fresh Start', 'Versions');
       await page.getByRole('button', { name: `Open version ${synthetic.id.slice(0, 8)}` }).click();
       const table = page.getByRole('table', { name: `Orders of version ${synthetic.id}` });

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { DraftRow, VersionDetail } from '../../shared/views';
 import { openAppE2E, type AppE2E } from './e2e-app';
 
@@ -7,6 +8,24 @@ export type VersionsE2E = AppE2E;
 
 export function openVersionsE2E(stepMs = 20): Promise<VersionsE2E> {
   return openAppE2E({ stepMs });
+}
+
+/**
+ * One test file's setting: opened before its tests where Chromium is there (the tests skip
+ * otherwise), closed after them. The getter is for use inside the tests.
+ */
+export function useVersionsE2E(available: boolean): () => VersionsE2E {
+  let e2e: VersionsE2E | undefined;
+  beforeAll(async () => {
+    if (available) e2e = await openVersionsE2E();
+  }, 120_000);
+  afterAll(async () => {
+    await e2e?.close();
+  });
+  return () => {
+    if (!e2e) throw new Error('The versions setting is open only inside a test that has Chromium');
+    return e2e;
+  };
 }
 
 /** Creates a draft through the desk contract, saves its rows and executes it. */
