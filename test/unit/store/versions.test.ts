@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import type { Version } from '../../../shared/domain/resources';
+import type { Order, Version, VersionPosition } from '../../../shared/domain/resources';
+import { ORDER_FIELDS } from '../../../shared/domain/constants';
+import { POSITION_FIELDS } from '../../../electron/core/store/repositories/versions';
 import { openStore } from '../../../electron/core/store';
 import {
   openTemp,
@@ -122,6 +124,48 @@ describe('versions repository', () => {
     expect(thrice.orders).toEqual(once.orders);
     expect(thrice.positions).toEqual(once.positions);
     expect(thrice.orders).toHaveLength(50);
+  });
+
+  it('a poll answer that changes any one field of an order or a position stores it', () => {
+    // The unchanged-answer check compares field by field (written out for speed): each field of
+    // ORDER_FIELDS and POSITION_FIELDS must count, or a change in it would never reach the cache.
+    const orderChanges: { [F in (typeof ORDER_FIELDS)[number]]: Order[F] } = {
+      date: '2025-01-09',
+      side: 'SELL',
+      symbol: 'CHANGED',
+      status: 'FILLED',
+      status_reason: 'changed',
+      order_quantity: '7.500000',
+      order_value: '8.25',
+      filled_quantity: '1.5',
+      filled_value: '2.5',
+      filled_average_price: '3.5',
+      inserted_at: ts(90),
+      updated_at: ts(91),
+    };
+    const positionChanges: { [F in (typeof POSITION_FIELDS)[number]]: VersionPosition[F] } = {
+      symbol: 'CHANGED',
+      old_weight: '1.250000',
+      weight: '2.750000',
+      action: 'REMOVE',
+    };
+    for (const [field, value] of Object.entries(orderChanges)) {
+      const v = versionResponse(strategyId, { orders: 3, positions: 1 });
+      t.store.versions.upsert(profileId, v);
+      const answer = structuredClone(v);
+      answer.orders![1] = { ...answer.orders![1]!, side: 'BUY', [field]: value };
+      t.store.versions.upsert(profileId, answer);
+      expect(t.store.versions.orders(profileId, v.id), field).toEqual(answer.orders);
+    }
+    for (const [field, value] of Object.entries(positionChanges)) {
+      const v = versionResponse(strategyId, { orders: 1, positions: 3 });
+      t.store.versions.upsert(profileId, v);
+      const answer = structuredClone(v);
+      answer.positions![1] = { ...answer.positions![1]!, action: 'ADD', [field]: value };
+      t.store.versions.upsert(profileId, answer);
+      const stored = t.store.versions.get(profileId, v.id, { positions: true })!;
+      expect(stored.positions, field).toEqual(answer.positions);
+    }
   });
 
   it('an update replaces the orders and status, keeps origin and location, and what was not sent', () => {
