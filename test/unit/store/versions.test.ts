@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { Order, Version, VersionPosition } from '../../../shared/domain/resources';
-import { ORDER_FIELDS } from '../../../shared/domain/constants';
-import { POSITION_FIELDS } from '../../../electron/core/store/repositories/versions';
+import type { ORDER_FIELDS } from '../../../shared/domain/constants';
+import type { POSITION_FIELDS } from '../../../electron/core/store/repositories/versions';
 import { openStore } from '../../../electron/core/store';
 import {
   openTemp,
