@@ -24,6 +24,8 @@ export const activityEntrySummary = z.object({
   /** As named when the entry was written (the profile may be gone since). */
   profileName: z.string(),
   strategyId: uuid.nullable(),
+  /** The strategy's name as the entry (or the execution it answers) recorded it: kept after removal. */
+  strategyName: z.string().nullable(),
   versionId: uuid.nullable(),
   /** One readable line: what was done, and to what. */
   summary: z.string(),

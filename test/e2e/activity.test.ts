@@ -132,12 +132,26 @@ describe('the Activity view', () => {
       await page.getByRole('button', { name: /^Kind:/ }).click();
       await page.getByRole('button', { name: 'None', exact: true }).click();
       await page.getByText('Choose at least one kind.').waitFor();
+      // Nothing is listed for filters that cannot be read (not the rows of the last good ones).
+      expect(await page.getByRole('table', { name: 'Activity' }).count()).toBe(0);
+      expect(await page.getByTestId('activity-total').count()).toBe(0);
       await page.getByRole('checkbox', { name: 'Execution sent' }).check();
       const executions = await listed({ strategyId: coreEquity, kinds: ['execution-sent'] });
       await expect.poll(() => totalShown(page)).toBe(executions.total);
       expect(await seqsShown(page)).toEqual(executions.entries.map((e) => e.seq));
       await page.keyboard.press('Escape');
       await screenshot(page, 'activity-03-filtered');
+      // The kind panel goes on Escape from its button, and on a click elsewhere.
+      const kindButton = page.getByRole('button', { name: /^Kind:/ });
+      const kindChoice = page.getByRole('checkbox', { name: 'Execution sent' });
+      await kindButton.click();
+      await kindChoice.waitFor();
+      await kindButton.press('Escape');
+      await kindChoice.waitFor({ state: 'detached' });
+      await kindButton.click();
+      await kindChoice.waitFor();
+      await page.getByTestId('activity-total').click();
+      await kindChoice.waitFor({ state: 'detached' });
 
       // Days: none after today; a range upside down is refused.
       const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
@@ -192,7 +206,7 @@ describe('the Activity view', () => {
       await page.getByRole('button', { name: 'Profile activity' }).click();
       const all = await listed();
       await expect.poll(() => totalShown(page)).toBe(all.total);
-      expect(await page.getByText('Chain intact at the last check').count()).toBe(1);
+      expect(await page.getByText('The chain held at the last check').count()).toBe(1);
 
       // The oldest entry, at the very bottom, is read when it comes into view, and only then.
       const oldest = await harness.desk.activity.list({

@@ -124,9 +124,16 @@ const capitalized = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
 /**
  * A list line. An execution shows the latest outcome linked to it (its answer, then its end).
  */
+/** The strategy's name as the entry recorded it, or null (an answer names it in its execution). */
+export function recordedStrategyName(row: ActivityRow, p: Payload = payloadOf(row)): string | null {
+  return typeof p.strategyName === 'string' ? p.strategyName : null;
+}
+
 export function summaryOf(
   row: ActivityRow,
   latestLinked: ActivityRow | null,
+  /** The execution an answer, retry, dismissal or end refers to (its name stands for theirs). */
+  referred: ActivityRow | null = null,
 ): ActivityEntrySummary {
   const p = payloadOf(row);
   return {
@@ -137,6 +144,8 @@ export function summaryOf(
     profileId: row.profile_id,
     profileName: text(p.profileName),
     strategyId: row.strategy_id,
+    strategyName:
+      recordedStrategyName(row, p) ?? (referred ? recordedStrategyName(referred) : null),
     versionId: row.version_id,
     summary: summaryLine(row, p),
     outcome:

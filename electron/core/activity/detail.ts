@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { activityFact, activityTable } from '../../../shared/activity/views';
-import { payloadOf, text } from './describe';
+import { payloadOf, recordedStrategyName, text } from './describe';
 import type { ActivityRow } from './repository';
 
 /**
@@ -87,14 +87,20 @@ function failureFacts(error: unknown): Fact[] {
   ];
 }
 
-export function detailOf(row: ActivityRow): { facts: Fact[]; tables: Table[] } {
+export function detailOf(
+  row: ActivityRow,
+  /** The execution this entry refers to: an answer names the strategy through it. */
+  referred: ActivityRow | null = null,
+): { facts: Fact[]; tables: Table[] } {
   const p = payloadOf(row);
   const facts: Fact[] = [{ label: 'Profile', value: text(p.profileName) }];
   const tables: Table[] = [];
+  const strategyName =
+    recordedStrategyName(row, p) ?? (referred ? recordedStrategyName(referred) : null);
   if ('strategyName' in p || row.strategy_id)
     facts.push({
       label: 'Strategy',
-      value: `${text(p.strategyName)}${row.strategy_id ? ` (${row.strategy_id})` : ''}`,
+      value: `${text(strategyName)}${row.strategy_id ? ` (${row.strategy_id})` : ''}`,
     });
   if (row.version_id) facts.push({ label: 'Version', value: row.version_id });
   switch (row.kind) {

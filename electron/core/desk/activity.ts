@@ -22,6 +22,7 @@ export function activitySummary(store: Store, row: ActivityRow) {
   return summaryOf(
     row,
     row.kind === 'execution-sent' ? store.activity.latestReferringTo(row.seq) : null,
+    row.refers_to === null ? null : store.activity.get(row.refers_to),
   );
 }
 
@@ -48,7 +49,7 @@ export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activ
       const refersTo = row.refers_to === null ? null : store.activity.get(row.refers_to);
       return {
         ...summary(row),
-        ...detailOf(row),
+        ...detailOf(row, refersTo),
         linked: store.activity.referringTo(seq).map(summary),
         refersTo: refersTo ? summary(refersTo) : null,
         previousHash: row.previous_hash,

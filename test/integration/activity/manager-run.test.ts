@@ -190,7 +190,17 @@ describe('a manager’s day, every action checked against the activity log', () 
     expect(sent.linked.map((l) => l.kind)).toEqual(['execution-answered', 'version-ended']);
     expect(sent.outcome).toMatch(/^Complete: \d+ orders? filled, [\d.]+ filled value/);
     const answer = await detail(6);
-    expect(answer).toMatchObject({ versionId: v1.id, refersTo: { seq: sent.seq } });
+    expect(answer).toMatchObject({
+      versionId: v1.id,
+      refersTo: { seq: sent.seq },
+      // An answer names its strategy through the execution it answers.
+      strategyName: 'Core Equity',
+    });
+    expect(fact(answer, 'Strategy')).toBe(`Core Equity (${CORE})`);
+    // A removed strategy's entries keep the name they were written with.
+    const removed = entries.filter((e) => e.strategyId === DIVIDEND);
+    expect(removed.length).toBeGreaterThan(1);
+    expect(removed.every((e) => e.strategyName === 'Dividend Growth')).toBe(true);
     expect(fact(answer, 'Result')).toBe('Accepted');
     const end = await detail(7);
     expect(end.refersTo?.seq).toBe(sent.seq);

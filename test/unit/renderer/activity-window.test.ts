@@ -23,6 +23,7 @@ function entry(seq: number, over: Partial<ActivityEntrySummary> = {}): ActivityE
     profileId: PROFILE,
     profileName: 'Main',
     strategyId: STRATEGY,
+    strategyName: 'Core',
     versionId: null,
     summary: `entry ${seq}`,
     outcome: null,
