@@ -13,6 +13,7 @@ import {
 import { ExecutionJournal } from '../execute';
 import { errorFields, openLog, type DeskLog } from '../log/logger';
 import type { SecretStore } from '../secrets';
+import { unusedExportPath } from '../reports/unused-path';
 import { openStore, type Store } from '../store';
 import type { Backoff } from '../tracker';
 import { activityHandlers, activitySummary } from './activity';
@@ -45,7 +46,7 @@ export interface DeskOptions {
   /** The app's data folder: the SQLite file lives here. */
   dataDir: string;
   secretStore: SecretStore;
-  /** Where an export goes (the desktop shell opens a save dialog). Default: `<dataDir>/exports/<name>`. */
+  /** Where an export goes (the desktop shell opens a save dialog). Default: `<dataDir>/exports/<name>`, numbered when that file exists. */
   chooseExportPath?: ChooseExportPath;
   /**
    * "Try the built-in sandbox": how to start it and its demo data, from whoever starts the app
@@ -196,7 +197,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     options.chooseExportPath ??
     (async (name) => {
       mkdirSync(exportsDir, { recursive: true, mode: 0o700 });
-      return join(exportsDir, name);
+      return unusedExportPath(exportsDir, name);
     });
 
   const handlers: DeskHandlers = {

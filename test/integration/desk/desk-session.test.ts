@@ -130,6 +130,16 @@ describe('the desk, on the built-in sandbox, a real SQLite file and the keychain
     expect(lines.length - 2).toBe(done.orders.length);
     expect(exported!.rows).toBe(done.orders.length);
     for (const order of done.orders) expect(lines.some((l) => l.includes(order.id))).toBe(true);
+
+    // With no save dialog to ask, a second export of the same orders never replaces the first.
+    const first = readFileSync(exported!.path, 'utf8');
+    const again = await h.desk.reports.exportOrders({
+      profileId,
+      selection: { kind: 'version', strategyId: CORE, versionId: version.id },
+    });
+    expect(again!.path).toBe(exported!.path.replace(/\.csv$/, ' (2).csv'));
+    expect(readFileSync(again!.path, 'utf8')).toBe(first);
+    expect(readFileSync(exported!.path, 'utf8')).toBe(first);
   });
 
   it('names unknown symbols, and offers the unexecuted version in the way by its id', async () => {
