@@ -18,15 +18,12 @@ import type { JournalRepository } from './store/repositories/journal';
  */
 export type JournalPort = Pick<
   JournalRepository,
-  | 'createExclusive'
-  | 'markSent'
-  | 'markAccepted'
-  | 'markUnknown'
-  | 'markRejected'
-  | 'markDismissed'
-  | 'get'
-  | 'listInFlight'
->;
+  'createExclusive' | 'markSent' | 'markAccepted' | 'markDismissed' | 'get' | 'listInFlight'
+> & {
+  /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
+  markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
+  markRejected(id: string, error: string, cause?: unknown): JournalEntry;
+};
 
 export interface ExecutePort {
   executeVersion(
@@ -141,8 +138,8 @@ export class ExecutionJournal {
         outcome = await client.executeVersion(sent.strategyId, body, sent.idempotencyKey);
       } catch (error) {
         if (this.deps.isAmbiguous(error))
-          this.deps.journal.markUnknown(sent.id, this.deps.describe(error));
-        else this.deps.journal.markRejected(sent.id, this.deps.describe(error));
+          this.deps.journal.markUnknown(sent.id, this.deps.describe(error), error);
+        else this.deps.journal.markRejected(sent.id, this.deps.describe(error), error);
         throw error;
       }
       // Stored before the journal says accepted: a crash in between leaves the entry

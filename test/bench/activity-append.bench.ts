@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noteExecutionConfirmation, recordingJournal } from '../../electron/core/activity';
+import { toDeskError } from '../../electron/core/desk/errors';
 import type { JournalPort } from '../../electron/core/execute';
 import { openStore, type Store } from '../../electron/core/store';
 
@@ -89,7 +90,8 @@ export default async function activityAppendBench(): Promise<Record<string, numb
   const plain = seeded(join(dir, 'journal-only.sqlite'));
   const withLog = seeded(join(dir, 'journal-and-activity.sqlite'));
   try {
-    const recording = recordingJournal(withLog.store);
+    // As the desk wires it (every execution here is accepted, so nothing is described).
+    const recording = recordingJournal(withLog.store, toDeskError);
     // Warm-up: statements prepared, pages cached.
     executions(plain.store.journal, plain, 20, false);
     executions(recording, withLog, 20, true);

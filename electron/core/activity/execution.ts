@@ -17,7 +17,7 @@ export interface ExecutionConfirmation {
   acknowledgedStale: boolean;
 }
 
-/** A failure as the journal describes it, with what the service said (kind, status). */
+/** A failure with what the service said (kind, status), as the activity entry keeps it. */
 export interface DescribedFailure {
   kind: string;
   message: string;
@@ -27,12 +27,11 @@ export interface DescribedFailure {
 
 interface Notes {
   confirmations: Map<string, ExecutionConfirmation>;
-  lastFailure: DescribedFailure | null;
 }
 const notesByStore = new WeakMap<Store, Notes>();
 const notesOf = (store: Store): Notes => {
   let notes = notesByStore.get(store);
-  if (!notes) notesByStore.set(store, (notes = { confirmations: new Map(), lastFailure: null }));
+  if (!notes) notesByStore.set(store, (notes = { confirmations: new Map() }));
   return notes;
 };
 
@@ -45,29 +44,28 @@ export function noteExecutionConfirmation(
   notesOf(store).confirmations.set(draftId, confirmation);
 }
 
-/** Keeps the kind and status of the failure just described for the journal; returns its text. */
-export function describeExecutionFailure(store: Store, failure: DescribedFailure): string {
-  notesOf(store).lastFailure = failure;
-  return failure.message;
-}
-
-export function recordingJournal(store: Store): JournalPort {
+/**
+ * `describe`: what the desk makes of a failure (its kind, status and the service's words), kept
+ * in the answer's entry beside the journal's text.
+ */
+export function recordingJournal(
+  store: Store,
+  describe: (failure: unknown) => DescribedFailure,
+): JournalPort {
   const journal = store.journal;
   const notes = notesOf(store);
   const profileName = (profileId: string) => store.profiles.get(profileId)?.name ?? '';
   const sentSeq = (journalId: string) => store.activity.executionSentSeq(journalId);
 
-  const failureOf = (message: string) => {
-    const described = notes.lastFailure;
-    notes.lastFailure = null;
-    return described && described.message === message
-      ? {
-          kind: described.kind,
-          message,
-          status: described.status ?? null,
-          serviceMessage: described.serviceMessage ?? null,
-        }
-      : { kind: null, message, status: null, serviceMessage: null };
+  const failureOf = (message: string, cause: unknown) => {
+    const described = cause === undefined ? null : describe(cause);
+    return {
+      kind: described?.kind ?? null,
+      // The journal's own words: what the manager saw for this execution.
+      message,
+      status: described?.status ?? null,
+      serviceMessage: described?.serviceMessage ?? null,
+    };
   };
 
   const answered = (
@@ -177,17 +175,17 @@ export function recordingJournal(store: Store): JournalPort {
         return entry;
       });
     },
-    markUnknown(id, error) {
+    markUnknown(id, error, cause) {
       return store.activity.record(() => {
         const entry = journal.markUnknown(id, error);
-        answered(entry, 'unknown', { error: failureOf(error) });
+        answered(entry, 'unknown', { error: failureOf(error, cause) });
         return entry;
       });
     },
-    markRejected(id, error) {
+    markRejected(id, error, cause) {
       return store.activity.record(() => {
         const entry = journal.markRejected(id, error);
-        answered(entry, 'rejected', { error: failureOf(error) });
+        answered(entry, 'rejected', { error: failureOf(error, cause) });
         return entry;
       });
     },

@@ -4,12 +4,7 @@ import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
 import { isServiceError, type ServiceClientOptions } from '../api';
 import { lockDataFolder, type DataFolderLock } from '../data-folder/lock';
 import { secureDataFolder } from '../data-folder/permissions';
-import {
-  ActivityChecks,
-  describeExecutionFailure,
-  recordVersionEnded,
-  recordingJournal,
-} from '../activity';
+import { ActivityChecks, recordVersionEnded, recordingJournal } from '../activity';
 import { ExecutionJournal } from '../execute';
 import { errorFields, openLog, type DeskLog } from '../log/logger';
 import type { SecretStore } from '../secrets';
@@ -156,7 +151,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const executions = new ExecutionJournal({
     // Each journal step is written with its activity entry, in one transaction.
-    journal: recordingJournal(store),
+    journal: recordingJournal(store, toDeskError),
     saveAcceptedVersion: (entry, version, location) =>
       storeVersionRead(store, entry.profileId, version, {
         origin: 'created',
@@ -172,7 +167,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
         status: version.status,
       }),
     isAmbiguous: (error) => isServiceError(error) && error.ambiguous,
-    describe: (error) => describeExecutionFailure(store, toDeskError(error)),
+    describe: (error) => toDeskError(error).message,
   });
   const activityChecks = new ActivityChecks(store.activity, now);
   store.activity.onAppended((row) =>
