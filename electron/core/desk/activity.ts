@@ -18,11 +18,16 @@ export interface ActivityHandlerDeps {
 }
 
 /** A list line: an execution shows the latest outcome linked to it. */
-export function activitySummary(store: Store, row: ActivityRow) {
+export function activitySummary(
+  store: Store,
+  row: ActivityRow,
+  /** The entry it refers to, when the caller has read it already. */
+  referred: ActivityRow | null = row.refers_to === null ? null : store.activity.get(row.refers_to),
+) {
   return summaryOf(
     row,
     row.kind === 'execution-sent' ? store.activity.latestReferringTo(row.seq) : null,
-    row.refers_to === null ? null : store.activity.get(row.refers_to),
+    referred,
   );
 }
 
@@ -48,7 +53,7 @@ export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activ
       if (!row) throw notFound('This activity entry');
       const refersTo = row.refers_to === null ? null : store.activity.get(row.refers_to);
       return {
-        ...summary(row),
+        ...activitySummary(store, row, refersTo),
         ...detailOf(row, refersTo),
         linked: store.activity.referringTo(seq).map(summary),
         refersTo: refersTo ? summary(refersTo) : null,
