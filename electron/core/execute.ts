@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecuteRequest, Version } from '../../shared/domain/resources';
 import type { JournalEntry } from './store';
-import type { JournalRepository } from './store/repositories/journal';
+import type { JournalRepository, NewJournalEntry } from './store/repositories/journal';
 
 /**
  * The execution journal: every execute request is written down, with its
@@ -18,12 +18,26 @@ import type { JournalRepository } from './store/repositories/journal';
  */
 export type JournalPort = Pick<
   JournalRepository,
-  'createExclusive' | 'markSent' | 'markAccepted' | 'markDismissed' | 'get' | 'listInFlight'
+  'markSent' | 'markAccepted' | 'markDismissed' | 'get' | 'listInFlight'
 > & {
+  /** `confirmation`: what the manager was shown and agreed to, for a journal that keeps it. */
+  createExclusive(
+    input: NewJournalEntry,
+    confirmation?: ExecutionConfirmation | null,
+  ): ReturnType<JournalRepository['createExclusive']>;
   /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
   markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
   markRejected(id: string, error: string, cause?: unknown): JournalEntry;
 };
+
+/** What the confirmation adds to an execution: the prediction shown and what was acknowledged. */
+export interface ExecutionConfirmation {
+  predictionId: string;
+  /** Sent from the confirmation dialog (false: executed without one). */
+  confirmed: boolean;
+  /** The manager acknowledged a target the holdings no longer fit. */
+  acknowledgedStale: boolean;
+}
 
 export interface ExecutePort {
   executeVersion(
@@ -69,17 +83,21 @@ export class ExecutionJournal {
       strategyId: string;
       draftId: string | null;
       body: ExecuteRequest;
+      confirmation?: ExecutionConfirmation | null;
     },
   ): Promise<ExecutionOutcome> {
     if (this.sending.has(sendingKey(request))) throw new ExecutionBlockedError('sent');
     // The in-flight check and the insert are one write transaction in the journal.
-    const journaled = this.deps.journal.createExclusive({
-      profileId: request.profileId,
-      strategyId: request.strategyId,
-      draftId: request.draftId,
-      idempotencyKey: randomUUID(),
-      requestBody: JSON.stringify(request.body),
-    });
+    const journaled = this.deps.journal.createExclusive(
+      {
+        profileId: request.profileId,
+        strategyId: request.strategyId,
+        draftId: request.draftId,
+        idempotencyKey: randomUUID(),
+        requestBody: JSON.stringify(request.body),
+      },
+      request.confirmation ?? null,
+    );
     if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
     return this.send(client, journaled.created);
   }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noteExecutionConfirmation, recordingJournal } from '../../electron/core/activity';
+import { recordingJournal } from '../../electron/core/activity';
 import { toDeskError } from '../../electron/core/desk/errors';
 import type { JournalPort } from '../../electron/core/execute';
 import { openStore, type Store } from '../../electron/core/store';
@@ -65,19 +65,16 @@ function executions(
   );
   const started = process.hrtime.bigint();
   for (const draftId of drafts) {
-    if (recorded)
-      noteExecutionConfirmation(ids.store, draftId, {
-        predictionId: 'none',
-        confirmed: true,
-        acknowledgedStale: false,
-      });
-    const made = journal.createExclusive({
-      profileId: ids.profileId,
-      strategyId: ids.strategyId,
-      draftId,
-      idempotencyKey: randomUUID(),
-      requestBody: BODY,
-    });
+    const made = journal.createExclusive(
+      {
+        profileId: ids.profileId,
+        strategyId: ids.strategyId,
+        draftId,
+        idempotencyKey: randomUUID(),
+        requestBody: BODY,
+      },
+      recorded ? { predictionId: 'none', confirmed: true, acknowledgedStale: false } : null,
+    );
     if (!('created' in made)) throw new Error('an earlier execution is still in flight');
     journal.markSent(made.created.id);
     journal.markAccepted(made.created.id, { versionId: randomUUID(), location: '/v' });

@@ -125,6 +125,23 @@ describe('the Activity view', () => {
       await answer.getByRole('heading', { name: /Execution answered/ }).waitFor();
       await answer.getByRole('button', { name: 'Execution sent' }).click();
       await details.getByRole('heading', { name: /Execution sent/ }).waitFor();
+
+      // Its end: an instant reads in local time, with the exact text recorded beside it.
+      await details.getByRole('button', { name: 'Rebalance ended' }).click();
+      const end = page.getByRole('region', { name: /Rebalance ended/ });
+      await end.getByRole('heading', { name: /Rebalance ended/ }).waitFor();
+      const endSeq = (await desk.activity.get({ seq: sent.seq })).linked.find(
+        (l) => l.kind === 'version-ended',
+      )!.seq;
+      const executedAt = (await desk.activity.get({ seq: endSeq })).facts.find(
+        (f) => f.label === 'Executed at',
+      )!.value;
+      expect(executedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      const instant = end.locator(`time[datetime="${executedAt}"]`);
+      expect(await instant.textContent()).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+      await end.getByText(`(${executedAt})`, { exact: true }).waitFor();
+      await end.getByRole('button', { name: 'Execution sent' }).click();
+      await details.getByRole('heading', { name: /Execution sent/ }).waitFor();
       await page.keyboard.press('Escape');
       await details.waitFor({ state: 'detached' });
 

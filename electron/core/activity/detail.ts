@@ -18,6 +18,8 @@ const list = (value: unknown): Payload[] =>
     : [];
 
 const yesNo = (value: unknown) => (value === true ? 'Yes' : value === false ? 'No' : '—');
+/** A table cell: a flag reads Yes or No, like the facts. */
+const cell = (value: unknown) => (typeof value === 'boolean' ? yesNo(value) : text(value));
 
 function table(title: string, columns: [string, string][], rows: Payload[]): Table[] {
   if (rows.length === 0) return [];
@@ -25,7 +27,7 @@ function table(title: string, columns: [string, string][], rows: Payload[]): Tab
     {
       title,
       columns: columns.map(([, label]) => label),
-      rows: rows.map((r) => columns.map(([key]) => text(r[key]))),
+      rows: rows.map((r) => columns.map(([key]) => cell(r[key]))),
     },
   ];
 }

@@ -8,40 +8,12 @@ import type { JournalPort } from '../execute';
  * ExecutionJournal in its place.
  */
 
-/** What the confirmation adds to an execution, noted just before the journal entry is made. */
-export interface ExecutionConfirmation {
-  predictionId: string;
-  /** Sent from the confirmation dialog (false: executed without one). */
-  confirmed: boolean;
-  /** The manager acknowledged a target the holdings no longer fit. */
-  acknowledgedStale: boolean;
-}
-
 /** A failure with what the service said (kind, status), as the activity entry keeps it. */
 export interface DescribedFailure {
   kind: string;
   message: string;
   status?: number | undefined;
   serviceMessage?: string | undefined;
-}
-
-interface Notes {
-  confirmations: Map<string, ExecutionConfirmation>;
-}
-const notesByStore = new WeakMap<Store, Notes>();
-const notesOf = (store: Store): Notes => {
-  let notes = notesByStore.get(store);
-  if (!notes) notesByStore.set(store, (notes = { confirmations: new Map() }));
-  return notes;
-};
-
-/** Notes the confirmation behind a draft's next execution (read when its journal entry is made). */
-export function noteExecutionConfirmation(
-  store: Store,
-  draftId: string,
-  confirmation: ExecutionConfirmation,
-): void {
-  notesOf(store).confirmations.set(draftId, confirmation);
 }
 
 /**
@@ -53,7 +25,6 @@ export function recordingJournal(
   describe: (failure: unknown) => DescribedFailure,
 ): JournalPort {
   const journal = store.journal;
-  const notes = notesOf(store);
   const profileName = (profileId: string) => store.profiles.get(profileId)?.name ?? '';
   const sentSeq = (journalId: string) => store.activity.executionSentSeq(journalId);
 
@@ -91,15 +62,13 @@ export function recordingJournal(
     );
 
   return {
-    createExclusive(input) {
+    createExclusive(input, confirmation) {
       return store.activity.record((append) => {
         const result = journal.createExclusive(input);
         if (!('created' in result)) return result;
         const entry = result.created;
         const profile = store.profiles.get(entry.profileId);
         const draft = entry.draftId ? store.drafts.get(entry.draftId) : null;
-        const confirmation = entry.draftId ? notes.confirmations.get(entry.draftId) : undefined;
-        if (entry.draftId) notes.confirmations.delete(entry.draftId);
         const prediction = confirmation ? store.predictions.get(confirmation.predictionId) : null;
         append({
           profileId: entry.profileId,

@@ -1,7 +1,7 @@
 /** The activity log (docs/activity.md): recording, reading, checking and exporting it. */
 export { ActivityChecks } from './checks';
 export { canonicalJson, entryCanonical, entryHash } from './canonical';
-export { noteExecutionConfirmation, recordingJournal } from './execution';
+export { recordingJournal } from './execution';
 export {
   recordProfileChanged,
   recordProfileCreated,

@@ -3,7 +3,7 @@ import { DeskError } from '../../../shared/views';
 import { isServiceError, type ServiceClient } from '../api';
 import type { ExecutionJournal } from '../execute';
 import type { Store } from '../store';
-import { noteExecutionConfirmation, recordVersionDeleted } from '../activity';
+import { recordVersionDeleted } from '../activity';
 import {
   confirmedRequest,
   predictionOutcome,
@@ -85,17 +85,18 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       // Predicted and recorded before sending; compared with the service's answer after a 202.
       const { body, predictionId } = await confirmedRequest(services, draft, confirmation);
       const sentBody = JSON.stringify(body);
-      noteExecutionConfirmation(store, draftId, {
-        predictionId,
-        confirmed: confirmation !== undefined,
-        acknowledgedStale: confirmation?.acknowledgedStale ?? false,
-      });
       try {
         const outcome = await executions.execute(client(profileId), {
           profileId,
           strategyId,
           draftId,
           body,
+          // Kept in the execution's activity entry: what the manager saw and acknowledged.
+          confirmation: {
+            predictionId,
+            confirmed: confirmation !== undefined,
+            acknowledgedStale: confirmation?.acknowledgedStale ?? false,
+          },
         });
         settlePrediction(services, predictionId, outcome.entry.id, outcome.version);
         return { journalId: outcome.entry.id, version: detail(profileId, outcome.version.id) };

@@ -187,6 +187,10 @@ describe('a manager’s day, every action checked against the activity log', () 
     expect(fact(sent, 'Confirmed in the dialog')).toBe('Yes');
     expect(sent.tables.map((t) => t.title)).toEqual(['Positions sent', 'Prediction shown']);
     expect(sent.tables[0]!.rows).toContainEqual(['JPM', '9']);
+    // Flags read as words, like the facts: not `true` or `false`.
+    const shown = sent.tables[1]!;
+    const sellsAll = shown.columns.indexOf('Sells all');
+    expect(new Set(shown.rows.map((r) => r[sellsAll]))).toEqual(new Set(['No']));
     expect(sent.linked.map((l) => l.kind)).toEqual(['execution-answered', 'version-ended']);
     expect(sent.outcome).toMatch(/^Complete: \d+ orders? filled, [\d.]+ filled value/);
     const answer = await detail(6);
