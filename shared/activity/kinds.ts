@@ -18,6 +18,15 @@ export const ACTIVITY_KINDS = [
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
+/** The kinds a strategy's own log can hold: a profile's entries name no strategy. */
+export const STRATEGY_ACTIVITY_KINDS: readonly ActivityKind[] = ACTIVITY_KINDS.filter(
+  (kind) => !kind.startsWith('profile-'),
+);
+
+/** The kinds a view can hold: a strategy's, or every kind for the whole profile. */
+export const activityKindsFor = (strategyId?: string): readonly ActivityKind[] =>
+  strategyId ? STRATEGY_ACTIVITY_KINDS : ACTIVITY_KINDS;
+
 /** How the Activity view and the CSV export name each kind. */
 export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'profile-created': 'Profile created',

@@ -147,6 +147,9 @@ describe('the Activity view', () => {
 
       // Filter by kind: none is refused, then executions only.
       await page.getByRole('button', { name: /^Kind:/ }).click();
+      // A strategy's log holds no profile entries, so their kinds are not offered.
+      await page.getByRole('checkbox', { name: 'Strategy added' }).waitFor();
+      expect(await page.getByRole('checkbox', { name: /^Profile / }).count()).toBe(0);
       await page.getByRole('button', { name: 'None', exact: true }).click();
       await page.getByText('Choose at least one kind.').waitFor();
       // Nothing is listed for filters that cannot be read (not the rows of the last good ones).
@@ -223,6 +226,10 @@ describe('the Activity view', () => {
       await page.getByRole('button', { name: 'Profile activity' }).click();
       const all = await listed();
       await expect.poll(() => totalShown(page)).toBe(all.total);
+      // The profile's log offers every kind, its own entries' too.
+      await page.getByRole('button', { name: /^Kind: All kinds/ }).click();
+      await page.getByRole('checkbox', { name: 'Profile created' }).waitFor();
+      await page.keyboard.press('Escape');
       // The chain's check is read apart from the entries: it may come after them.
       await page.getByText('The chain held at the last check').waitFor();
 

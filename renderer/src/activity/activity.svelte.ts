@@ -1,4 +1,4 @@
-import { ACTIVITY_KINDS, type ActivityKind } from '../../../shared/activity/kinds';
+import { activityKindsFor, type ActivityKind } from '../../../shared/activity/kinds';
 import type {
   ActivityEntryDetail,
   ActivityEntrySummary,
@@ -25,7 +25,9 @@ const SCROLL_SETTLE_MS = 40;
  * into view), entries heard live, and the entry opened in detail.
  */
 export class ActivityStore {
-  kinds = $state<ActivityKind[]>([...ACTIVITY_KINDS]);
+  /** The kinds this view can hold (a strategy's log has no profile entries). */
+  readonly available: readonly ActivityKind[];
+  kinds = $state<ActivityKind[]>([]);
   /** Inclusive UTC days, `YYYY-MM-DD`, or empty for no bound. */
   from = $state('');
   to = $state('');
@@ -50,7 +52,10 @@ export class ActivityStore {
     private readonly desk: DeskApi,
     readonly profileId: string,
     readonly strategyId?: string,
-  ) {}
+  ) {
+    this.available = activityKindsFor(strategyId);
+    this.kinds = [...this.available];
+  }
 
   start(): void {
     this.unsubscribe = this.desk.events.subscribe((event) => {

@@ -1,4 +1,4 @@
-import { ACTIVITY_KINDS, type ActivityKind } from '../../../shared/activity/kinds';
+import { activityKindsFor, type ActivityKind } from '../../../shared/activity/kinds';
 import type { ActivityFilter } from '../../../shared/activity/views';
 
 export type FilterProblem = { field: 'kinds' | 'from' | 'to'; error: string };
@@ -27,9 +27,10 @@ export function readFilter(input: {
     };
   const filter: ActivityFilter = { profileId };
   if (strategyId) filter.strategyId = strategyId;
-  // Every kind is no filter at all; kept in the log's own order either way.
-  if (kinds.length < ACTIVITY_KINDS.length)
-    filter.kinds = ACTIVITY_KINDS.filter((k) => kinds.includes(k));
+  // Every kind the view can hold is no filter at all; kept in the log's own order either way.
+  const available = activityKindsFor(strategyId);
+  if (available.some((k) => !kinds.includes(k)))
+    filter.kinds = available.filter((k) => kinds.includes(k));
   if (from !== '') filter.from = from;
   if (to !== '') filter.to = to;
   return { ok: true, filter };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActivityKind } from '../../../shared/activity/kinds';
+import { ACTIVITY_KINDS, type ActivityKind } from '../../../shared/activity/kinds';
 import type { ActivityEntrySummary, ActivityFilter } from '../../../shared/activity/views';
 import {
   EntryWindow,
@@ -164,6 +164,19 @@ describe('the live filter and the typed filter', () => {
     expect(some).toEqual({
       ok: true,
       filter: { profileId: PROFILE, kinds: ['profile-created', 'execution-sent'] },
+    });
+    // A strategy's view holds no profile entries: every other kind is no filter.
+    const strategyKinds = ACTIVITY_KINDS.filter((k) => !k.startsWith('profile-'));
+    expect(readFilter({ ...base, strategyId: STRATEGY, kinds: strategyKinds })).toEqual({
+      ok: true,
+      filter: { profileId: PROFILE, strategyId: STRATEGY },
+    });
+    expect(readFilter({ ...base, strategyId: STRATEGY, kinds: strategyKinds.slice(1) })).toEqual({
+      ok: true,
+      filter: { profileId: PROFILE, strategyId: STRATEGY, kinds: strategyKinds.slice(1) },
+    });
+    expect(readFilter({ ...base, kinds: strategyKinds })).toMatchObject({
+      filter: { kinds: strategyKinds },
     });
     expect(readFilter({ ...base, kinds: [] })).toMatchObject({
       ok: false,
