@@ -27,6 +27,8 @@ const FRESH = DEMO_STRATEGY_IDS.freshStart;
 
 let e2e: AppE2E | undefined;
 let synthetic: ReturnType<typeof syntheticVersion>;
+/** A version executed from this app: its header's facts are the widest. */
+let executedHere: ReturnType<typeof syntheticVersion>;
 
 beforeAll(async () => {
   if (!chromiumPart.available) return;
@@ -55,6 +57,8 @@ beforeAll(async () => {
   await desk.drafts.saveRows({ draftId: big.id, rows: [...big.rows, ...extra] });
   synthetic = syntheticVersion(FRESH, 300);
   desk.store.versions.upsert(profileId, synthetic, { origin: 'imported' });
+  executedHere = syntheticVersion(CORE, 3);
+  desk.store.versions.upsert(profileId, executedHere, { origin: 'created' });
 }, 120_000);
 afterAll(async () => e2e?.close());
 
@@ -177,6 +181,29 @@ describe('small windows, light and dark', () => {
           expect(version.headerClipped, 'version header clipped').toBe(false);
           expect(version.headerRight).toBeLessThanOrEqual(size.width);
           expect(version.truncatedReasons, 'reasons cut while the table has room').toEqual([]);
+
+          // The strategy's activity: every column in view, none scrolled out sideways.
+          await page.getByRole('tab', { name: 'Activity' }).click();
+          const activity = page.getByRole('table', { name: 'Activity' });
+          await activity.locator('tbody tr.row[data-seq]').first().waitFor();
+          await screenshot(page, name('3-activity'));
+          expect(
+            await activity.evaluate(
+              (t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth,
+            ),
+            "strategy's activity without a sideways scroll",
+          ).toBe(true);
+
+          // A version executed from this app: each of its facts whole inside the pane.
+          await openStrategyTab(page, 'Core Equity', 'Versions');
+          await page
+            .getByRole('button', { name: `Open version ${executedHere.id.slice(0, 8)}` })
+            .click();
+          await page.getByText('Executed from this app').waitFor();
+          expect(
+            (await layoutOf(page).versionDetail()).factsPastPane,
+            'version facts past the pane',
+          ).toEqual([]);
 
           await page.getByRole('tab', { name: 'Reports' }).click();
           await page.getByRole('form', { name: 'Export orders' }).waitFor();

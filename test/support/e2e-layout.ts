@@ -90,6 +90,7 @@ export function layoutOf(page: Page) {
       page.evaluate(() => {
         const title = document.getElementById('version-title')!;
         const bar = title.parentElement!;
+        const facts = document.querySelector<HTMLElement>('dl.facts')!;
         const reasons = [...document.querySelectorAll<HTMLElement>('td.reason')].filter(
           (td) => td.scrollWidth > td.clientWidth + 1,
         );
@@ -97,6 +98,14 @@ export function layoutOf(page: Page) {
           headerClipped:
             title.scrollWidth > title.clientWidth + 1 || bar.scrollWidth > bar.clientWidth + 1,
           headerRight: Math.max(...[...bar.children].map((c) => c.getBoundingClientRect().right)),
+          // The facts under the header (origin, times, cash): each whole inside the pane.
+          factsPastPane: [...facts.children]
+            .filter(
+              (c) =>
+                c.getBoundingClientRect().right >
+                facts.parentElement!.getBoundingClientRect().right + 1,
+            )
+            .map((c) => c.textContent!.trim()),
           truncatedReasons: reasons.map(
             (td) => `${td.textContent!.trim()} (${td.scrollWidth} px in ${td.clientWidth} px)`,
           ),
