@@ -189,6 +189,15 @@ describe('the frame', () => {
       );
       await screenshot(page, 'e2e-frame-01-overview-light');
 
+      // A refresh moves the status bar's last sync with the strategy's, not at its next read.
+      const synced = () => page.locator('article.pane > header time').getAttribute('datetime');
+      const before = await synced();
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await expect.poll(synced).not.toBe(before);
+      await expect
+        .poll(() => status.locator('time').first().getAttribute('datetime'))
+        .toBe(await synced());
+
       // Keyboard: Tab reaches every control of the frame, each with a visible focus.
       const stops = await markTabStops(page);
       const reached = await tabThrough(page);

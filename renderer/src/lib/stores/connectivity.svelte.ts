@@ -33,6 +33,8 @@ export class Connectivity {
    */
   private heard = 0;
   private heardFigures: StatusFigures | null = null;
+  /** The newest strategy read the screens took: the last sync is at least that. */
+  private syncedAtLeast: string | null = null;
 
   constructor(
     private readonly api: DeskApi,
@@ -54,8 +56,9 @@ export class Connectivity {
     try {
       const since = this.heard;
       const status = await this.api.app.status({});
-      this.status =
+      const read =
         since !== this.heard && this.heardFigures ? { ...status, ...this.heardFigures } : status;
+      this.status = { ...read, lastSyncAt: latest(read.lastSyncAt, this.syncedAtLeast) };
       if (this.status.online) this.offlineMessage = null;
       this.watch();
     } catch {
@@ -69,6 +72,16 @@ export class Connectivity {
     this.heardFigures = figures;
     if (this.status) this.status = { ...this.status, ...figures };
     else void this.refresh();
+  }
+
+  /**
+   * A screen took a strategy as synced at `at` (a refresh, an event): the status bar's last sync
+   * moves with it rather than at the next status read.
+   */
+  noteSynced(at: string): void {
+    this.syncedAtLeast = latest(this.syncedAtLeast, at);
+    if (this.status)
+      this.status = { ...this.status, lastSyncAt: latest(this.status.lastSyncAt, at) };
   }
 
   /** The desk found the selected profile's service (un)reachable: the status says how now. */
@@ -103,4 +116,11 @@ export class Connectivity {
     }
     this.probeTimer ??= setInterval(() => void this.probe(), OFFLINE_PROBE_MS);
   }
+}
+
+/** The later of two instants (ISO 8601 in UTC, as the desk writes them). */
+function latest(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Date.parse(b) > Date.parse(a) ? b : a;
 }
