@@ -14,22 +14,50 @@ import { defaultDataDir } from '../transport/paths';
 import { ensureRendererBuilt } from './build-renderer';
 import { startHost } from './index';
 
+const USAGE = [
+  'Usage: npm run serve -- [--port N] [--data-dir D]',
+  '  --port N      port on 127.0.0.1 (0 = any free port; the default)',
+  "  --data-dir D  the app's data folder (default: the platform's per-user folder)",
+].join('\n');
+
+/** A wrong flag: what is wrong and how to call it, exit 2 (nothing was started). */
+function usageError(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 0;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(
+  const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(port) || port > 65535)
+    usageError(
       `--port must be a whole number from 0 to 65535 (0 picks a free port), not "${raw}".`,
     );
-  }
   return port;
 }
 
+function parseFlags(): { port?: string; 'data-dir'?: string; help?: boolean } {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    usageError((error as Error).message);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
-    strict: true,
-  });
+  const values = parseFlags();
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const port = parsePort(values.port);
   const dataDir = resolve(
     values['data-dir'] ?? defaultDataDir(process.platform, process.env, homedir()),
