@@ -176,6 +176,11 @@ describe('the frame', () => {
       await sidebarButton(page, 'Core Equity').click();
       await page.getByRole('heading', { name: 'Core Equity', level: 1 }).waitFor();
       await page.getByRole('table', { name: 'Holdings' }).waitFor();
+      // The current target is named once: its version, time and status, then its weights.
+      const target = page.getByRole('region', { name: 'Current target' });
+      await target.getByRole('table').waitFor();
+      expect(await target.getByText(/from version/).count()).toBe(1);
+      expect(await target.locator('time').count()).toBe(1);
 
       // The status bar: online, last sync, running versions, attention, keychain.
       const status = page.getByRole('contentinfo', { name: 'Status' });
