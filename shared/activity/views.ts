@@ -85,8 +85,9 @@ export const activityCheck = z.object({
   /** The first entry whose content or link does not match (null when the chains hold). */
   brokenAt: z
     .object({
-      seq: z.number().int().positive(),
-      profileId: uuid,
+      // As the edited file holds them: any whole number, any text.
+      seq: z.number().int(),
+      profileId: z.string(),
       chainIndex: z.number().int().positive(),
       at: z.string(),
       reason: z.string(),

@@ -1,0 +1,120 @@
+import Database from 'better-sqlite3';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listChannels } from '../../../shared/contract';
+import type { ActivityCheck } from '../../../shared/activity/views';
+import { dispatchCall } from '../../../electron/transport/dispatch';
+import { seedActivity } from '../../support/activity-seed';
+import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
+
+const DEMO = '11111111-1111-4111-8111-111111111111';
+const OTHER = '22222222-2222-4222-8222-222222222222';
+
+/**
+ * An attacker edits the app's SQLite file while the app is closed (the append-only triggers
+ * dropped first), then the app starts again: its check at start and "Check again" must answer
+ * through the contract, naming where the log breaks.
+ */
+describe('an activity log edited in the database file', () => {
+  let h: DeskHarness;
+  let path: string;
+  let pristine: Buffer;
+  const call = async (name: string, payload: unknown = {}) => {
+    const channel = listChannels().find((c) => c.channel === name)!;
+    return dispatchCall(h.desk, channel, payload, () => undefined);
+  };
+
+  /** The seeded file, edited by `sql`, under a desk started again on it. */
+  async function restartEdited(sql: string) {
+    await h.desk.close();
+    for (const suffix of ['-wal', '-shm']) rmSync(path + suffix, { force: true });
+    writeFileSync(path, pristine);
+    const db = new Database(path);
+    db.exec('DROP TRIGGER activity_no_update; DROP TRIGGER activity_no_delete;');
+    db.exec(sql);
+    db.close();
+    await h.restart();
+  }
+
+  async function checkAgain(): Promise<ActivityCheck> {
+    const answer = await call('activity.verify');
+    expect(answer).toMatchObject({ ok: true });
+    return (answer as { value: ActivityCheck }).value;
+  }
+
+  beforeAll(async () => {
+    h = await openDeskHarness();
+    // Demo writes 1–10, Other 11–13, Demo 14–30 (its entries 11–27).
+    seedActivity(h.desk.store, { profileId: DEMO, profileName: 'Demo', count: 10 });
+    seedActivity(h.desk.store, { profileId: OTHER, profileName: 'Other', count: 3 });
+    seedActivity(h.desk.store, {
+      profileId: DEMO,
+      profileName: 'Demo',
+      count: 17,
+      startAt: '2026-01-06T09:00:00.000Z',
+    });
+    path = h.desk.store.path;
+    await h.desk.close();
+    const db = new Database(path);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    pristine = readFileSync(path);
+    await h.restart();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('verifies the file as written', async () => {
+    expect(await checkAgain()).toMatchObject({ ok: true, entries: 30, brokenAt: null });
+  });
+
+  it('names an entry whose chain index was edited to 0', async () => {
+    await restartEdited('UPDATE activity SET chain_index = 0 WHERE seq = 5');
+    const check = await checkAgain();
+    expect(check.brokenAt).toMatchObject({ seq: 5, chainIndex: 1, profileId: DEMO });
+    expect(check.brokenAt!.reason).toBe(
+      'An entry of profile Demo (2026-01-05 09:04 UTC, seq 5) has no valid place in its chain (chain index 0): it was edited after it was written.',
+    );
+  });
+
+  it('names an entry whose seq was edited to a negative number', async () => {
+    await restartEdited('UPDATE activity SET seq = -5 WHERE seq = 5');
+    const check = await checkAgain();
+    expect(check.brokenAt).toMatchObject({ seq: -5, chainIndex: 5, profileId: DEMO });
+    expect(check.brokenAt!.reason).toBe(
+      'An entry of profile Demo (2026-01-05 09:04 UTC, seq -5) has no valid place in the log (seq -5): it was edited after it was written.',
+    );
+  });
+
+  it('names an entry moved to a profile id that is no profile', async () => {
+    await restartEdited(`UPDATE activity SET profile_id = '0' WHERE seq = 5`);
+    const check = await checkAgain();
+    expect(check.brokenAt).toMatchObject({ seq: 5, chainIndex: 1, profileId: '0' });
+    expect(check.brokenAt!.reason).toBe(
+      'Entry 1 of profile Demo is missing: the chain starts at 5.',
+    );
+  });
+
+  it('finds the newest entries of a profile cut off, at start and on "Check again"', async () => {
+    // Other's entries 2 and 3 (seq 12, 13): its chain alone still links.
+    await restartEdited('DELETE FROM activity WHERE seq IN (12, 13)');
+    let last = await call('activity.lastCheck');
+    for (let i = 0; i < 200 && last.ok && (last as { value: unknown }).value === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      last = await call('activity.lastCheck');
+    }
+    const reason =
+      'Entry 12 of the whole log (in the order entries were written) is missing: it was removed from the file. ' +
+      'Every chain still links, so it was among the newest entries of profile Other (whose chain now ends at entry 1).';
+    expect(last).toMatchObject({
+      ok: true,
+      value: { ok: false, entries: 28, brokenAt: { seq: 12, profileId: OTHER, chainIndex: 2 } },
+    });
+    expect((last as { value: ActivityCheck }).value.brokenAt!.reason).toBe(reason);
+    expect((await checkAgain()).brokenAt!.reason).toBe(reason);
+    // The app keeps working on a broken log: the view still lists what is there.
+    const list = await call('activity.list', { profileId: DEMO, offset: 0, limit: 100 });
+    expect(list).toMatchObject({ ok: true, value: { total: 27 } });
+  });
+});
