@@ -1,6 +1,7 @@
 /**
  * `npm run verify-activity -- FILE`: checks a JSON Lines activity export on its own, without the
- * app (docs/activity.md). Prints "OK: …" and exits 0, or names the first problem and exits 1.
+ * app (docs/activity.md). Prints "OK: …" (and what the file alone cannot show) and exits 0, or
+ * names the first problem and exits 1.
  */
 import { verifyActivityExport } from '../electron/core/activity/verify-export';
 
@@ -11,7 +12,8 @@ if (!path || process.argv.length > 3) {
 }
 verifyActivityExport(path).then(
   (result) => {
-    (result.ok ? console.log : console.error)(result.message);
+    if (result.ok) for (const line of [result.message, ...(result.notes ?? [])]) console.log(line);
+    else console.error(result.message);
     process.exit(result.ok ? 0 : 1);
   },
   (error: unknown) => {
