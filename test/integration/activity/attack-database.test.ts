@@ -3,9 +3,12 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listChannels } from '../../../shared/contract';
 import type { ActivityCheck } from '../../../shared/activity/views';
+import { ActivityChecks } from '../../../electron/core/activity/checks';
+import { openStore } from '../../../electron/core/store';
 import { dispatchCall } from '../../../electron/transport/dispatch';
 import { seedActivity } from '../../support/activity-seed';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
+import { tempFolder } from '../../unit/store/fixtures';
 
 const DEMO = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';
@@ -116,5 +119,42 @@ describe('an activity log edited in the database file', () => {
     // The app keeps working on a broken log: the view still lists what is there.
     const list = await call('activity.list', { profileId: DEMO, offset: 0, limit: 100 });
     expect(list).toMatchObject({ ok: true, value: { total: 27 } });
+  });
+});
+
+describe('an activity table rebuilt without its unique index', () => {
+  it('finds an entry duplicated where a batch of the check ends', () => {
+    const folder = tempFolder();
+    const path = folder.file();
+    const seeded = openStore(path);
+    seedActivity(seeded, { profileId: DEMO, profileName: 'Demo', count: 2100 });
+    seeded.close();
+    const db = new Database(path);
+    // The copy keeps every column but neither the unique index nor the triggers.
+    db.exec(`
+      CREATE TABLE copied AS SELECT * FROM activity;
+      DROP TABLE activity;
+      CREATE TABLE activity (seq INTEGER PRIMARY KEY, profile_id TEXT NOT NULL,
+        chain_index INTEGER NOT NULL, at TEXT NOT NULL, kind TEXT NOT NULL, strategy_id TEXT,
+        version_id TEXT, refers_to INTEGER, payload TEXT NOT NULL, previous_hash TEXT NOT NULL,
+        hash TEXT NOT NULL);
+      INSERT INTO activity SELECT * FROM copied;
+      DROP TABLE copied;
+      INSERT INTO activity SELECT 2101, profile_id, chain_index, at, kind, strategy_id,
+        version_id, refers_to, payload, previous_hash, hash FROM activity WHERE seq = 2000;
+    `);
+    db.close();
+    const store = openStore(path);
+    const check = new ActivityChecks(store.activity, () => '2026-02-01T00:00:00.000Z').run();
+    store.close();
+    folder.cleanup();
+    expect(check).toMatchObject({
+      ok: false,
+      entries: 2101,
+      brokenAt: { seq: 2101, chainIndex: 2000 },
+    });
+    expect(check.brokenAt!.reason).toBe(
+      'Entry 2000 of profile Demo (2026-01-06 18:19 UTC) appears twice or out of order: expected entry 2001.',
+    );
   });
 });
