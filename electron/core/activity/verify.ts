@@ -179,11 +179,12 @@ class LogWalker {
         : named.length === 1
           ? `profile ${named[0]} (whose chain now ends at entry ${before[0]!.chainIndex})`
           : `one of the profiles ${named.join(', ')}`;
+    // Named by the entry the cut chain now ends at: it is there to open.
     const tail = before[0];
     return {
-      seq: hole,
+      seq: tail?.seq ?? hole,
       profileId: tail?.profileId ?? '',
-      chainIndex: tail ? tail.chainIndex + 1 : 1,
+      chainIndex: tail?.chainIndex ?? 1,
       at: tail?.at ?? '',
       reason:
         `Entry ${hole} of the whole log (in the order entries were written) is missing: it was removed from the file. ` +

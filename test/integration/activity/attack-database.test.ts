@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listChannels } from '../../../shared/contract';
-import type { ActivityCheck } from '../../../shared/activity/views';
+import type { ActivityCheck, ActivityEntrySummary } from '../../../shared/activity/views';
 import { ActivityChecks } from '../../../electron/core/activity/checks';
 import { openStore } from '../../../electron/core/store';
 import { dispatchCall } from '../../../electron/transport/dispatch';
@@ -112,13 +112,41 @@ describe('an activity log edited in the database file', () => {
       'Every chain still links, so it was among the newest entries of profile Other (whose chain now ends at entry 1).';
     expect(last).toMatchObject({
       ok: true,
-      value: { ok: false, entries: 28, brokenAt: { seq: 12, profileId: OTHER, chainIndex: 2 } },
+      value: { ok: false, entries: 28, brokenAt: { seq: 11, profileId: OTHER, chainIndex: 1 } },
     });
     expect((last as { value: ActivityCheck }).value.brokenAt!.reason).toBe(reason);
     expect((await checkAgain()).brokenAt!.reason).toBe(reason);
     // The app keeps working on a broken log: the view still lists what is there.
     const list = await call('activity.list', { profileId: DEMO, offset: 0, limit: 100 });
     expect(list).toMatchObject({ ok: true, value: { total: 27 } });
+  });
+  it('lists and opens entries edited into values the app never writes', async () => {
+    // A date that is no date, an unknown kind, ids that are no ids, an index that is text.
+    await restartEdited(`
+      UPDATE activity SET at = 'yesterday' WHERE seq = 2;
+      UPDATE activity SET kind = 'bribe-paid' WHERE seq = 3;
+      UPDATE activity SET strategy_id = 'core', version_id = '=1+1' WHERE seq = 4;
+      UPDATE activity SET chain_index = 'six' WHERE seq = 6;
+    `);
+    const list = await call('activity.list', { profileId: DEMO, offset: 0, limit: 100 });
+    expect(list.ok).toBe(true);
+    const entries = (list as { value: { entries: ActivityEntrySummary[] } }).value.entries;
+    expect(entries.map((e) => e.seq)).toEqual(
+      Array.from({ length: 30 }, (_, i) => 30 - i).filter((seq) => seq < 11 || seq > 13),
+    );
+    const bySeq = new Map(entries.map((e) => [e.seq, e]));
+    expect(bySeq.get(2)).toMatchObject({ at: 'yesterday' });
+    expect(bySeq.get(3)).toMatchObject({
+      kind: 'bribe-paid',
+      summary: 'An entry of a kind the app does not write (“bribe-paid”): the file was edited.',
+    });
+    expect(bySeq.get(4)).toMatchObject({ strategyId: 'core', versionId: '=1+1' });
+    expect(bySeq.get(6)).toMatchObject({ chainIndex: 0 });
+    for (const seq of [2, 3, 4, 6])
+      expect(await call('activity.get', { seq }), `entry ${seq}`).toMatchObject({ ok: true });
+    expect((await checkAgain()).brokenAt!.reason).toBe(
+      'Entry 2 of profile Demo (yesterday) does not match its hash: its content was changed after it was written.',
+    );
   });
 });
 
