@@ -5,6 +5,7 @@ import { canonicalJson } from './canonical';
 import { ACTIVITY_EXPORT_FORMAT, jsonLine } from './export';
 import { exportLines, ExportFileProblem, fileProblem } from './export-lines';
 import { nextDay } from './repository';
+import { compareWithLog, type ExportedLink } from './verify-against-log';
 import { ChainWalker } from './verify';
 
 /**
@@ -63,18 +64,29 @@ function outsideFilter(entry: Line, filter: ActivityFilter): string | null {
   return null;
 }
 
-export async function verifyActivityExport(path: string): Promise<ExportCheck> {
+/**
+ * `log`: the app's database file, to hold the export against (each entry still there, hash for
+ * hash); without it the export is checked on its own.
+ */
+export async function verifyActivityExport(
+  path: string,
+  options: { log?: string } = {},
+): Promise<ExportCheck> {
   const unreadable = fileProblem(path);
   if (unreadable) return problem(unreadable);
   try {
-    return await verifyLines(exportLines(path));
+    return await verifyLines(exportLines(path), options.log);
   } catch (error) {
     if (error instanceof ExportFileProblem) return problem(error.message);
     return problem(`Cannot read ${path}: ${(error as Error).message}`);
   }
 }
 
-async function verifyLines(lines: AsyncGenerator<string, void, undefined>): Promise<ExportCheck> {
+async function verifyLines(
+  lines: AsyncGenerator<string, void, undefined>,
+  log: string | undefined,
+): Promise<ExportCheck> {
+  const links: ExportedLink[] = [];
   let head: z.infer<typeof header> | null = null;
   let walker: ChainWalker | null = null;
   let first: Line | null = null;
@@ -163,6 +175,14 @@ async function verifyLines(lines: AsyncGenerator<string, void, undefined>): Prom
     if (typeof name === 'string') entriesName = name;
     first ??= entry;
     last = entry;
+    // Only the links are kept (not the payloads) for holding against the log.
+    if (log !== undefined)
+      links.push({
+        seq: entry.seq,
+        chainIndex: entry.chainIndex,
+        previousHash: entry.previousHash,
+        hash: entry.hash,
+      });
   }
   if (!head) return problem('The file is empty: it has no header line.');
   const count = walker!.entries;
@@ -178,7 +198,12 @@ async function verifyLines(lines: AsyncGenerator<string, void, undefined>): Prom
       `The header names the profile “${head.profileName}” but its entries name it “${entriesName}”: the header was edited after the export.`,
     );
   const profile = entriesName ?? head.profileName ?? head.profileId;
-  const found = notesOf(head, first, last, entriesName);
+  const differs =
+    log === undefined
+      ? null
+      : compareWithLog(log, { id: head.profileId, name: profile }, head.filter, links);
+  if (differs) return problem(differs);
+  const found = notesOf(head, first, last, entriesName, log);
   // Only what a file alone cannot show: a whole export has nothing to add.
   const notes = found.length > 0 ? { notes: found } : {};
   if (count === 0 || !first || !last)
@@ -202,19 +227,28 @@ function notesOf(
   first: Line | null,
   last: Line | null,
   entriesName: string | null,
+  log: string | undefined,
 ): string[] {
   const notes: string[] = [];
   if (entriesName !== null && head.profileName !== null && head.profileName !== entriesName)
     notes.push(
       `The header names the profile “${head.profileName}”, its last entry “${entriesName}” (the header is covered by no hash).`,
     );
-  if (head.filter.strategyId !== undefined || head.filter.kinds !== undefined)
+  if (log !== undefined) {
     notes.push(
-      'Each entry matches its hash, but entries left out by the filter are not in this file, so one removed from it cannot be seen here: export without a strategy or kind filter to check the chain whole.',
+      `Held against the log in ${log}: every entry is there, hash for hash, and none of the log's entries of this export's filter up to the last is missing${first && first.chainIndex > 1 ? '; the first links to the entry before it there' : ''}.`,
     );
-  else if (first && first.chainIndex > 1)
+    return notes;
+  }
+  if (head.filter.strategyId !== undefined || head.filter.kinds !== undefined) {
     notes.push(
-      `Entry ${first.chainIndex} links to ${first.previousHash}, the hash of entry ${first.chainIndex - 1}, which is not in this file: compare it with the log or an earlier export to tie this range to the chain.`,
+      'Each entry matches its hash, but entries left out by the filter are not in this file, so one removed from it cannot be seen here: export without a strategy or kind filter to check the chain whole, or hold it against the log.',
+    );
+    return notes;
+  }
+  if (first && first.chainIndex > 1)
+    notes.push(
+      `Entry ${first.chainIndex} links to ${first.previousHash}, the hash of entry ${first.chainIndex - 1}, which is not in this file: hold it against the log (or compare it with an earlier export) to tie this range to the chain.`,
     );
   if (last && (head.filter.from !== undefined || head.filter.to !== undefined))
     notes.push(

@@ -1,10 +1,14 @@
+import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityFilter } from '../../../shared/activity/views';
+import { entryCanonical, entryHash } from '../../../electron/core/activity/canonical';
+import { ActivityChecks } from '../../../electron/core/activity/checks';
 import { writeActivityExport } from '../../../electron/core/activity/export';
+import type { ActivityRow } from '../../../electron/core/activity/repository';
 import { openStore, type Store } from '../../../electron/core/store';
 import { seedActivity } from '../../support/activity-seed';
 import { tempFolder } from '../../unit/store/fixtures';
@@ -15,10 +19,10 @@ const CORE = '33333333-3333-4333-8333-333333333333';
 const OTHER = '44444444-4444-4444-8444-444444444444';
 
 /** `npm run verify-activity -- FILE`, as an auditor runs it (tsx, no app). */
-function verifyActivity(file: string) {
+function verifyActivity(...files: string[]) {
   const run = spawnSync(
     process.execPath,
-    [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/verify-activity.ts', file],
+    [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/verify-activity.ts', ...files],
     { cwd: ROOT, encoding: 'utf8' },
   );
   return { status: run.status, out: `${run.stdout}${run.stderr}`.trim() };
@@ -125,7 +129,7 @@ describe('verify-activity against edited exports', () => {
       status: 0,
       out:
         `OK: 1200 entries of profile Demo filtered by strategy ${CORE}, from chain entry 1 to 2399\n` +
-        'Each entry matches its hash, but entries left out by the filter are not in this file, so one removed from it cannot be seen here: export without a strategy or kind filter to check the chain whole.',
+        'Each entry matches its hash, but entries left out by the filter are not in this file, so one removed from it cannot be seen here: export without a strategy or kind filter to check the chain whole, or hold it against the log.',
     });
   });
 
@@ -141,7 +145,7 @@ describe('verify-activity against edited exports', () => {
       status: 0,
       out: [
         'OK: 1440 entries, chain 901..2340 of profile Demo',
-        `Entry 901 links to ${before.hash}, the hash of entry 900, which is not in this file: compare it with the log or an earlier export to tie this range to the chain.`,
+        `Entry 901 links to ${before.hash}, the hash of entry 900, which is not in this file: hold it against the log (or compare it with an earlier export) to tie this range to the chain.`,
         `Entries cut from either end of the range, with the header's count changed, cannot be seen in this file alone: entry 2340's hash ${lastOfDay.hash} must be in the log or a later export.`,
       ].join('\n'),
     });
@@ -179,6 +183,86 @@ describe('verify-activity against edited exports', () => {
     expect(verifyActivity(path)).toEqual({
       status: 1,
       out: 'Line 3 is longer than 64 MiB: no line of an activity export is, so this is not one.',
+    });
+  });
+
+  /** A copy of the app's database, edited by `edit` with the append-only triggers dropped. */
+  function editedLog(name: string, edit: (db: Database.Database) => void): string {
+    const copy = folder.file(name);
+    const source = new Database(folder.file(), { readonly: true });
+    source.exec(`VACUUM INTO '${copy}'`);
+    source.close();
+    const db = new Database(copy);
+    db.exec('DROP TRIGGER activity_no_update; DROP TRIGGER activity_no_delete;');
+    edit(db);
+    db.close();
+    return copy;
+  }
+
+  it('holds an export against the log: a log rewritten or cut after it, an export cut', async () => {
+    const all = await exported({ profileId: DEMO }, 'held.jsonl');
+    const log = folder.file();
+    expect(verifyActivity(all, log)).toEqual({
+      status: 0,
+      out:
+        'OK: 2400 entries, chain 1..2400 of profile Demo\n' +
+        `Held against the log in ${log}: every entry is there, hash for hash, and none of the log's entries of this export's filter up to the last is missing.`,
+    });
+    // Entry 100 edited and every hash after it recomputed: the log alone still verifies.
+    const rewritten = editedLog('rewritten.sqlite', (db) => {
+      const rows = db
+        .prepare('SELECT * FROM activity WHERE chain_index >= 99 ORDER BY chain_index')
+        .all() as ActivityRow[];
+      let previous = rows[0]!.hash;
+      const update = db.prepare(
+        'UPDATE activity SET payload = ?, previous_hash = ?, hash = ? WHERE seq = ?',
+      );
+      for (const row of rows.slice(1)) {
+        const payload =
+          row.chain_index === 100 ? row.payload.replace('"Demo"', '"Forged"') : row.payload;
+        const fields = {
+          seq: row.seq,
+          profileId: row.profile_id,
+          chainIndex: row.chain_index,
+          at: row.at,
+          kind: row.kind,
+          strategyId: row.strategy_id,
+          versionId: row.version_id,
+          refersTo: row.refers_to,
+        };
+        const hash = entryHash(previous, entryCanonical(fields, payload));
+        update.run(payload, previous, hash, row.seq);
+        previous = hash;
+      }
+    });
+    const forged = openStore(rewritten);
+    expect(new ActivityChecks(forged.activity, () => '2026-02-01T00:00:00.000Z').run().ok).toBe(
+      true,
+    );
+    forged.close();
+    expect(verifyActivity(all, rewritten)).toEqual({
+      status: 1,
+      out: `Entry 100 of profile Demo differs from the log in ${rewritten}: the log or the export was changed after the export.`,
+    });
+    const cut = editedLog('cut.sqlite', (db) => db.exec('DELETE FROM activity WHERE seq = 2400'));
+    expect(verifyActivity(all, cut)).toEqual({
+      status: 1,
+      out: `Entry 2400 of profile Demo is not in the log in ${cut}: the log was cut after the export.`,
+    });
+    // A day's export with its first five entries taken out and its count made to match.
+    const dayExport = await exported(
+      { profileId: DEMO, from: '2026-01-06', to: '2026-01-06' },
+      'held-day.jsonl',
+    );
+    const day = readFileSync(dayExport, 'utf8').trimEnd().split('\n');
+    const shortened = file(
+      'shortened.jsonl',
+      lines([day[0]!.replace('"entries":1440', '"entries":1435'), ...day.slice(6)]),
+    );
+    expect(verifyActivity(shortened)).toMatchObject({ status: 0 });
+    expect(verifyActivity(shortened, log)).toEqual({
+      status: 1,
+      out: `The log in ${log} holds 1440 entries of this export's filter up to its last one, the export 1435: entries were removed from the export.`,
     });
   });
 });
