@@ -152,10 +152,17 @@ class LogWalker {
   /** Each profile's last entry, as walked (chain order). */
   private readonly tails = new Map<string, ChainEntry>();
 
+  /**
+   * `lastSeq`: the newest entry when the walk began. A walk in slices may meet entries written
+   * since in one chain and not in another it had passed already: only the numbering up to
+   * there is whole for sure.
+   */
+  constructor(private readonly lastSeq = Infinity) {}
+
   feed(row: ActivityRow): void {
     const entry = chainEntryOfRow(row);
     this.chains.feed(entry);
-    this.seqs.push(entry.seq);
+    if (entry.seq <= this.lastSeq) this.seqs.push(entry.seq);
     this.tails.set(entry.profileId, entry);
   }
 
@@ -169,6 +176,7 @@ class LogWalker {
     const hole = seqs.findIndex((seq, i) => seq !== i + 1) + 1;
     if (hole === 0) return null;
     // Only a chain that ends before the hole can have lost its newest entries there.
+    if (hole > this.lastSeq) return null;
     const before = [...this.tails.values()]
       .filter((tail) => tail.seq < hole)
       .sort((a, b) => b.seq - a.seq);
@@ -194,8 +202,12 @@ class LogWalker {
 }
 
 /** Walks every chain of the database (rows in chain order) and the log's numbering. */
-export function checkChains(rows: Iterable<ActivityRow>, checkedAt: string): ActivityCheck {
-  const walker = new LogWalker();
+export function checkChains(
+  rows: Iterable<ActivityRow>,
+  checkedAt: string,
+  lastSeq?: number,
+): ActivityCheck {
+  const walker = new LogWalker(lastSeq);
   // Past a break the walk only counts, so `entries` is the whole log.
   for (const row of rows) walker.feed(row);
   return walker.result(checkedAt);
@@ -205,9 +217,10 @@ export function checkChains(rows: Iterable<ActivityRow>, checkedAt: string): Act
 export async function checkChainsInSlices(
   rows: Iterable<ActivityRow>,
   checkedAt: () => string,
-  sliceSize = 2000,
+  options: { sliceSize?: number; lastSeq?: number } = {},
 ): Promise<ActivityCheck> {
-  const walker = new LogWalker();
+  const sliceSize = options.sliceSize ?? 2000;
+  const walker = new LogWalker(options.lastSeq);
   let inSlice = 0;
   for (const row of rows) {
     walker.feed(row);

@@ -185,4 +185,22 @@ describe('an activity table rebuilt without its unique index', () => {
       'Entry 2000 of profile Demo (2026-01-06 18:19 UTC) appears twice or out of order: expected entry 2001.',
     );
   });
+
+  it('raises no false alarm for entries written while the check at start walks in slices', async () => {
+    const folder = tempFolder();
+    const store = openStore(folder.file());
+    // The first slice ends on Other's first entry: Demo's chain is read whole before the pause.
+    seedActivity(store, { profileId: DEMO, profileName: 'Demo', count: 1999 });
+    seedActivity(store, { profileId: OTHER, profileName: 'Other', count: 5 });
+    const checks = new ActivityChecks(store.activity, () => '2026-02-01T00:00:00.000Z');
+    const walking = checks.runInBackground();
+    // Meanwhile the app writes to both: Demo's entry lands behind the walk, Other's ahead of it.
+    seedActivity(store, { profileId: DEMO, profileName: 'Demo', count: 1 });
+    seedActivity(store, { profileId: OTHER, profileName: 'Other', count: 1 });
+    const check = await walking;
+    expect(checks.run()).toMatchObject({ ok: true, entries: 2006 });
+    store.close();
+    folder.cleanup();
+    expect(check).toMatchObject({ ok: true, brokenAt: null });
+  });
 });
