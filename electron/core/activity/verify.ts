@@ -71,16 +71,17 @@ export class ChainWalker {
         reason,
       });
     const expected = last ? last.chainIndex + 1 : this.options.startAnywhere ? null : 1;
-    const placed = `An entry of profile ${name()} (${readableTime(String(entry.at))}, seq ${String(entry.seq)})`;
+    const placed = () =>
+      `An entry of profile ${name()} (${readableTime(String(entry.at))}, seq ${String(entry.seq)})`;
     if (!isPlace(entry.chainIndex))
       return fail(
         expected ?? 1,
-        `${placed} has no valid place in its chain (chain index ${String(entry.chainIndex)}): it was edited after it was written.`,
+        `${placed()} has no valid place in its chain (chain index ${String(entry.chainIndex)}): it was edited after it was written.`,
       );
     if (!isPlace(entry.seq))
       return fail(
         entry.chainIndex,
-        `${placed} has no valid place in the log (seq ${String(entry.seq)}): it was edited after it was written.`,
+        `${placed()} has no valid place in the log (seq ${String(entry.seq)}): it was edited after it was written.`,
       );
     if (expected !== null && entry.chainIndex !== expected && !this.options.allowGaps) {
       if (entry.chainIndex > expected)
@@ -176,7 +177,6 @@ class LogWalker {
     const hole = seqs.findIndex((seq, i) => seq !== i + 1) + 1;
     if (hole === 0) return null;
     // Only a chain that ends before the hole can have lost its newest entries there.
-    if (hole > this.lastSeq) return null;
     const before = [...this.tails.values()]
       .filter((tail) => tail.seq < hole)
       .sort((a, b) => b.seq - a.seq);
