@@ -22,9 +22,13 @@ describe('the Activity view over an edited log', () => {
       count: 20,
     });
     const victim = harness.desk.store.activity.get(lastSeq - 5)!;
+    const undated = lastSeq - 3;
     const db = new Database(join(harness.dataDir, 'strategy-desk.sqlite'));
     db.exec('DROP TRIGGER activity_no_update');
     db.prepare(`UPDATE activity SET kind = 'bribe-paid' WHERE seq = ?`).run(victim.seq);
+    db.prepare(`UPDATE activity SET at = 'yesterday', strategy_id = 'core' WHERE seq = ?`).run(
+      undated,
+    );
     db.close();
 
     const page = await e2e().browser.newPage({ viewport: { width: 1360, height: 900 } });
@@ -39,6 +43,14 @@ describe('the Activity view over an edited log', () => {
     expect(await row.textContent()).toContain(
       'An entry of a kind the app does not write (“bribe-paid”): the file was edited.',
     );
+    expect(await page.locator(`tr.row[data-seq="${undated}"] time`).textContent()).toBe(
+      'yesterday',
+    );
+    // Its details open too.
+    await row.getByRole('button', { name: 'Unknown kind “bribe-paid”' }).click();
+    await page
+      .getByRole('heading', { name: `Unknown kind “bribe-paid” #${victim.chain_index}`, level: 3 })
+      .waitFor();
 
     await page.getByRole('button', { name: 'Check again' }).click();
     const notice = page.getByRole('alert').filter({ hasText: 'altered' });
