@@ -1,17 +1,20 @@
 /**
- * `npm run verify-activity -- FILE`: checks a JSON Lines activity export on its own, without the
- * app (docs/activity.md). Prints "OK: …" and exits 0, or names the first problem and exits 1.
+ * `npm run verify-activity -- FILE [DATABASE]`: checks a JSON Lines activity export on its own,
+ * without the app, and, given the app's database file, against the log it came from
+ * (docs/activity.md). Prints "OK: …" (and what was or could not be shown) and exits 0, or names
+ * the first problem and exits 1.
  */
 import { verifyActivityExport } from '../electron/core/activity/verify-export';
 
-const path = process.argv[2];
-if (!path || process.argv.length > 3) {
-  console.error('Usage: npm run verify-activity -- FILE.jsonl');
+const [path, log, ...extra] = process.argv.slice(2);
+if (!path || extra.length > 0) {
+  console.error('Usage: npm run verify-activity -- FILE.jsonl [strategy-desk.sqlite]');
   process.exit(1);
 }
-verifyActivityExport(path).then(
+verifyActivityExport(path, log === undefined ? {} : { log }).then(
   (result) => {
-    (result.ok ? console.log : console.error)(result.message);
+    if (result.ok) for (const line of [result.message, ...(result.notes ?? [])]) console.log(line);
+    else console.error(result.message);
     process.exit(result.ok ? 0 : 1);
   },
   (error: unknown) => {

@@ -43,5 +43,9 @@ export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'version-ended': 'Rebalance ended',
 };
 
+/** A kind's label; an edited file may hold a kind the app never writes, named as it is. */
+export const activityKindLabel = (kind: string): string =>
+  (ACTIVITY_KIND_LABELS as Record<string, string>)[kind] ?? `Unknown kind “${kind}”`;
+
 /** The hash the first entry of a profile's chain links to. */
 export const CHAIN_START = '0'.repeat(64);

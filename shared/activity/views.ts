@@ -12,21 +12,25 @@ export const activityKind = z.enum(ACTIVITY_KINDS);
 /** A calendar day, `YYYY-MM-DD`, in UTC. */
 export const activityDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day as YYYY-MM-DD');
 
-/** One line of the Activity view. */
+/**
+ * One line of the Activity view. Its fields are as loose as an edited file may make them (any
+ * number, any text, a kind the app never writes): the view still shows such an entry, and the
+ * chain check names it.
+ */
 export const activityEntrySummary = z.object({
   /** The entry's place in the whole log (newest is highest): the view's total order. */
-  seq: z.number().int().positive(),
+  seq: z.number().int(),
   /** Its place in its profile's chain, from 1 with no gaps. */
-  chainIndex: z.number().int().positive(),
-  at: timestamp,
-  kind: activityKind,
+  chainIndex: z.number().int(),
+  at: z.string(),
+  kind: z.string(),
   profileId: uuid,
   /** As named when the entry was written (the profile may be gone since). */
   profileName: z.string(),
-  strategyId: uuid.nullable(),
+  strategyId: z.string().nullable(),
   /** The strategy's name as the entry (or the execution it answers) recorded it: kept after removal. */
   strategyName: z.string().nullable(),
-  versionId: uuid.nullable(),
+  versionId: z.string().nullable(),
   /** One readable line: what was done, and to what. */
   summary: z.string(),
   /** What came of it, when known ("Accepted as pending", "Refused: 422 …", "Completed: 12 filled"). */
@@ -85,8 +89,9 @@ export const activityCheck = z.object({
   /** The first entry whose content or link does not match (null when the chains hold). */
   brokenAt: z
     .object({
-      seq: z.number().int().positive(),
-      profileId: uuid,
+      // As the edited file holds them: any whole number, any text.
+      seq: z.number().int(),
+      profileId: z.string(),
       chainIndex: z.number().int().positive(),
       at: z.string(),
       reason: z.string(),

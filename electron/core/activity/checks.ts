@@ -12,13 +12,14 @@ export class ActivityChecks {
   ) {}
 
   run(): ActivityCheck {
-    this.last = checkChains(this.activity.iterateChains(), this.now());
+    this.last = checkChains(this.activity.iterateChains(), this.now(), this.activity.lastSeq());
     return this.last;
   }
 
   /** The walk at start: in slices, so the first screen's requests are answered meanwhile. */
   async runInBackground(): Promise<ActivityCheck> {
-    const result = await checkChainsInSlices(this.activity.iterateChains(), this.now);
+    const lastSeq = this.activity.lastSeq();
+    const result = await checkChainsInSlices(this.activity.iterateChains(), this.now, { lastSeq });
     // A check asked for meanwhile walked the log as it is now: it stands.
     this.last ??= result;
     return result;

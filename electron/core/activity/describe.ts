@@ -1,4 +1,4 @@
-import { ACTIVITY_KIND_LABELS } from '../../../shared/activity/kinds';
+import { activityKindLabel } from '../../../shared/activity/kinds';
 import type { ActivityEntrySummary } from '../../../shared/activity/views';
 import type { ActivityRow } from './repository';
 
@@ -89,6 +89,8 @@ export function summaryLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
       return `Version ${text(row.version_id)} of ${quoted(p.strategyName)} deleted`;
     case 'version-ended':
       return `Version ${text(row.version_id)} ended: ${text(p.status)}`;
+    default:
+      return `An entry of a kind the app does not write (“${text(row.kind)}”): the file was edited.`;
   }
 }
 
@@ -136,17 +138,19 @@ export function summaryOf(
   referred: ActivityRow | null = null,
 ): ActivityEntrySummary {
   const p = payloadOf(row);
+  // An edited file may hold any value of any type: the view shows it as text (an index as 0).
+  const orNull = (value: unknown) => (value === null ? null : String(value));
   return {
     seq: row.seq,
-    chainIndex: row.chain_index,
-    at: row.at,
-    kind: row.kind,
+    chainIndex: Number.isSafeInteger(row.chain_index) ? row.chain_index : 0,
+    at: String(row.at),
+    kind: String(row.kind),
     profileId: row.profile_id,
     profileName: text(p.profileName),
-    strategyId: row.strategy_id,
+    strategyId: orNull(row.strategy_id),
     strategyName:
       recordedStrategyName(row, p) ?? (referred ? recordedStrategyName(referred) : null),
-    versionId: row.version_id,
+    versionId: orNull(row.version_id),
     summary: summaryLine(row, p),
     outcome:
       row.kind === 'execution-sent'
@@ -157,4 +161,4 @@ export function summaryOf(
   };
 }
 
-export const kindLabel = (row: ActivityRow) => ACTIVITY_KIND_LABELS[row.kind] ?? row.kind;
+export const kindLabel = (row: ActivityRow) => activityKindLabel(row.kind);

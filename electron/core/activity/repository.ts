@@ -104,12 +104,14 @@ export function activityRepository({ db, now }: RepositoryContext) {
       `SELECT * FROM activity WHERE profile_id = ? AND version_id = ? AND kind = ?
        ORDER BY seq LIMIT 1`,
     );
+    // `seq` completes the order: a file rebuilt without the unique index may hold an index twice,
+    // and both must reach the check even where a batch ends between them.
     const firstChainBatch = db.prepare<[], ActivityRow>(
-      `SELECT * FROM activity ORDER BY profile_id, chain_index LIMIT ${BATCH}`,
+      `SELECT * FROM activity ORDER BY profile_id, chain_index, seq LIMIT ${BATCH}`,
     );
-    const nextChainBatch = db.prepare<[string, number], ActivityRow>(
-      `SELECT * FROM activity WHERE (profile_id, chain_index) > (?, ?)
-       ORDER BY profile_id, chain_index LIMIT ${BATCH}`,
+    const nextChainBatch = db.prepare<[string, number, number], ActivityRow>(
+      `SELECT * FROM activity WHERE (profile_id, chain_index, seq) > (?, ?, ?)
+       ORDER BY profile_id, chain_index, seq LIMIT ${BATCH}`,
     );
     return {
       insert,
@@ -275,7 +277,7 @@ export function activityRepository({ db, now }: RepositoryContext) {
         yield* rows;
         if (rows.length < BATCH) return;
         const last = rows[rows.length - 1]!;
-        rows = q().nextChainBatch.all(last.profile_id, last.chain_index);
+        rows = q().nextChainBatch.all(last.profile_id, last.chain_index, last.seq);
       }
     },
   };

@@ -37,6 +37,9 @@ export interface WalkOptions {
 export const readableTime = (at: string) =>
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(at) ? `${at.slice(0, 10)} ${at.slice(11, 16)} UTC` : at;
 
+/** Chain indexes and seqs count from 1. */
+const isPlace = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 1;
+
 /** Feeds entries in chain order (profile by profile, by chain index); stops at the first problem. */
 export class ChainWalker {
   private profileId: string | null = null;
@@ -57,16 +60,29 @@ export class ChainWalker {
     // An edited entry may have lost its name: the one before it says it too.
     const name = () => entry.profileName() ?? last?.profileName() ?? entry.profileId;
     const label = (index: number) =>
-      `Entry ${index} of profile ${name()} (${readableTime(entry.at)})`;
+      `Entry ${index} of profile ${name()} (${readableTime(String(entry.at))})`;
+    // An edited file may hold any value of any type in any column: the problem reports it as text.
     const fail = (chainIndex: number, reason: string) =>
       (this.problem = {
         seq: entry.seq,
-        profileId: entry.profileId,
+        profileId: String(entry.profileId),
         chainIndex,
-        at: entry.at,
+        at: String(entry.at),
         reason,
       });
     const expected = last ? last.chainIndex + 1 : this.options.startAnywhere ? null : 1;
+    const placed = () =>
+      `An entry of profile ${name()} (${readableTime(String(entry.at))}, seq ${String(entry.seq)})`;
+    if (!isPlace(entry.chainIndex))
+      return fail(
+        expected ?? 1,
+        `${placed()} has no valid place in its chain (chain index ${String(entry.chainIndex)}): it was edited after it was written.`,
+      );
+    if (!isPlace(entry.seq))
+      return fail(
+        entry.chainIndex,
+        `${placed()} has no valid place in the log (seq ${String(entry.seq)}): it was edited after it was written.`,
+      );
     if (expected !== null && entry.chainIndex !== expected && !this.options.allowGaps) {
       if (entry.chainIndex > expected)
         return fail(
@@ -126,34 +142,91 @@ export function chainEntryOfRow(row: ActivityRow): ChainEntry {
   };
 }
 
-const resultOf = (walker: ChainWalker, checkedAt: string): ActivityCheck => ({
-  checkedAt,
-  entries: walker.entries,
-  ok: walker.problem === null,
-  brokenAt: walker.problem,
-});
+/**
+ * The whole log's walk: every chain, and the log's own numbering. `seq` runs 1, 2, 3… across all
+ * profiles without gaps (each entry takes the next one), so a hole is an entry removed from the
+ * file, even the newest of a profile's chain, which that chain alone cannot show.
+ */
+class LogWalker {
+  readonly chains = new ChainWalker();
+  private readonly seqs: number[] = [];
+  /** Each profile's last entry, as walked (chain order). */
+  private readonly tails = new Map<string, ChainEntry>();
 
-/** Walks every chain of the database (rows in chain order). */
-export function checkChains(rows: Iterable<ActivityRow>, checkedAt: string): ActivityCheck {
-  const walker = new ChainWalker();
+  /**
+   * `lastSeq`: the newest entry when the walk began. A walk in slices may meet entries written
+   * since in one chain and not in another it had passed already: only the numbering up to
+   * there is whole for sure.
+   */
+  constructor(private readonly lastSeq = Infinity) {}
+
+  feed(row: ActivityRow): void {
+    const entry = chainEntryOfRow(row);
+    this.chains.feed(entry);
+    if (entry.seq <= this.lastSeq) this.seqs.push(entry.seq);
+    this.tails.set(entry.profileId, entry);
+  }
+
+  result(checkedAt: string): ActivityCheck {
+    const problem = this.chains.problem ?? this.missingSeq();
+    return { checkedAt, entries: this.chains.entries, ok: problem === null, brokenAt: problem };
+  }
+
+  private missingSeq(): ChainProblem | null {
+    const seqs = this.seqs.sort((a, b) => a - b);
+    const hole = seqs.findIndex((seq, i) => seq !== i + 1) + 1;
+    if (hole === 0) return null;
+    // Only a chain that ends before the hole can have lost its newest entries there.
+    const before = [...this.tails.values()]
+      .filter((tail) => tail.seq < hole)
+      .sort((a, b) => b.seq - a.seq);
+    const named = before.map((t) => t.profileName() ?? t.profileId);
+    const whose =
+      named.length === 0
+        ? 'a profile whose entries were all removed'
+        : named.length === 1
+          ? `profile ${named[0]} (whose chain now ends at entry ${before[0]!.chainIndex})`
+          : `one of the profiles ${named.join(', ')}`;
+    // Named by the entry the cut chain now ends at: it is there to open.
+    const tail = before[0];
+    return {
+      seq: tail?.seq ?? hole,
+      profileId: tail?.profileId ?? '',
+      chainIndex: tail?.chainIndex ?? 1,
+      at: tail?.at ?? '',
+      reason:
+        `Entry ${hole} of the whole log (in the order entries were written) is missing: it was removed from the file. ` +
+        `Every chain still links, so it was among the newest entries of ${whose}.`,
+    };
+  }
+}
+
+/** Walks every chain of the database (rows in chain order) and the log's numbering. */
+export function checkChains(
+  rows: Iterable<ActivityRow>,
+  checkedAt: string,
+  lastSeq?: number,
+): ActivityCheck {
+  const walker = new LogWalker(lastSeq);
   // Past a break the walk only counts, so `entries` is the whole log.
-  for (const row of rows) walker.feed(chainEntryOfRow(row));
-  return resultOf(walker, checkedAt);
+  for (const row of rows) walker.feed(row);
+  return walker.result(checkedAt);
 }
 
 /** The same walk in slices, letting the event loop run in between (the check at start). */
 export async function checkChainsInSlices(
   rows: Iterable<ActivityRow>,
   checkedAt: () => string,
-  sliceSize = 2000,
+  options: { sliceSize?: number; lastSeq?: number } = {},
 ): Promise<ActivityCheck> {
-  const walker = new ChainWalker();
+  const sliceSize = options.sliceSize ?? 2000;
+  const walker = new LogWalker(options.lastSeq);
   let inSlice = 0;
   for (const row of rows) {
-    walker.feed(chainEntryOfRow(row));
+    walker.feed(row);
     if (++inSlice < sliceSize) continue;
     inSlice = 0;
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return resultOf(walker, checkedAt());
+  return walker.result(checkedAt());
 }

@@ -11,7 +11,7 @@ import { EntryWindow, type PageRequest } from './entry-window';
 import { readFilter, type FilterProblem } from './filter';
 
 /** Kinds that settle what an earlier entry's outcome says (an answer, a retry, an end). */
-const FOLLOW_UPS: readonly ActivityKind[] = [
+const FOLLOW_UPS: readonly string[] = [
   'execution-answered',
   'execution-retried',
   'execution-dismissed',

@@ -13,7 +13,8 @@ const MAX_TRIES = 3;
 export function matchesFilter(entry: ActivityEntrySummary, filter: ActivityFilter): boolean {
   if (entry.profileId !== filter.profileId) return false;
   if (filter.strategyId !== undefined && entry.strategyId !== filter.strategyId) return false;
-  if (filter.kinds !== undefined && !filter.kinds.includes(entry.kind)) return false;
+  const kinds: readonly string[] | undefined = filter.kinds;
+  if (kinds !== undefined && !kinds.includes(entry.kind)) return false;
   const day = utcDay(entry.at);
   if (filter.from !== undefined && day < filter.from) return false;
   if (filter.to !== undefined && day > filter.to) return false;
