@@ -79,6 +79,20 @@ function versionTables(v: Payload | null): Table[] {
   ];
 }
 
+/** What each recorded field name reads as in the view (the payload keeps the field's name). */
+const CHANGED_FIELD: Record<string, string> = {
+  name: 'name',
+  baseUrl: 'service address',
+  clientId: 'client id',
+};
+
+/** The target the prediction was made from, as the confirmation described it. */
+const TARGET_STATE: Record<string, string> = {
+  known: 'Known: the holdings fitted it',
+  stale: 'Stale: the holdings did not fit it',
+  unknown: 'Unknown: no executed version known to this app',
+};
+
 function failureFacts(error: unknown): Fact[] {
   const e = (error ?? {}) as Payload;
   return [
@@ -116,7 +130,10 @@ export function detailOf(
       break;
     case 'profile-changed':
       for (const c of list(p.changes))
-        facts.push({ label: `Changed ${text(c.field)}`, value: `${text(c.from)} → ${text(c.to)}` });
+        facts.push({
+          label: `Changed ${CHANGED_FIELD[text(c.field)] ?? text(c.field)}`,
+          value: `${text(c.from)} → ${text(c.to)}`,
+        });
       facts.push({ label: 'Client secret replaced', value: yesNo(p.secretReplaced) });
       break;
     case 'strategy-added':
@@ -152,7 +169,10 @@ export function detailOf(
         },
         { label: 'Idempotency-Key', value: text(p.idempotencyKey) },
         { label: 'Confirmed in the dialog', value: yesNo(p.confirmed) },
-        { label: 'Known target', value: text(prediction?.targetState) },
+        {
+          label: 'Known target',
+          value: TARGET_STATE[text(prediction?.targetState)] ?? text(prediction?.targetState),
+        },
         { label: 'Target version', value: text(prediction?.knownVersionId) },
         { label: 'Stale or unknown target acknowledged', value: yesNo(prediction?.acknowledged) },
         { label: 'Body sent', value: text(p.requestBody) },
