@@ -415,6 +415,7 @@ describe('a manager’s day, every action checked against the activity log', () 
       ]);
       const goneDetail = await desk().activity.get({ seq: goneEntry!.seq });
       expect(fact(goneDetail, 'Already gone at the service')).toBe('Yes');
+      expect(fact(goneDetail, 'Status')).toBe('None: no rebalance was started');
       expect(goneEntry!.outcome).toBe('Already gone at the service');
       expect(goneDetail.tables.map((t) => t.title)).toContain('Positions');
 

@@ -62,7 +62,11 @@ function bodyPositions(requestBody: unknown): Payload[] {
 function versionFacts(v: Payload | null): Fact[] {
   if (!v) return [{ label: 'Content', value: 'Not read before deletion' }];
   return [
-    { label: 'Status', value: text(v.status) },
+    // The service gives no status until a rebalance starts: say so rather than show a gap.
+    {
+      label: 'Status',
+      value: v.status === null ? 'None: no rebalance was started' : text(v.status),
+    },
     { label: 'Cash weight', value: text(v.cashWeight) },
     { label: 'Old cash weight', value: text(v.oldCashWeight) },
     { label: 'Scheduled for', value: text(v.scheduledFor) },
