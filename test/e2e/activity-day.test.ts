@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { ActivityEntrySummary } from '../../shared/activity/views';
@@ -494,6 +495,50 @@ describe('a manager’s day, every action checked against the activity log', () 
           expect(JSON.stringify(t.rows)).not.toMatch(/undefined|null|true|false/);
       }
       expect(await desk().activity.verify({})).toMatchObject({ ok: true, brokenAt: null });
+
+      // 12. Another profile's Activity still reads the removed one's log, and exports it.
+      const evening = await desk().profiles.create({
+        name: 'Evening desk',
+        baseUrl,
+        clientId: CLIENT_ID,
+        secret: SECRET,
+      });
+      expect(await desk().activity.removedProfiles({})).toEqual([
+        {
+          profileId,
+          profileName: 'Day desk',
+          entries: kept.length,
+          removedAt: kept.at(-1)!.at,
+        },
+      ]);
+      page = await app!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      problems = collectPageProblems(page);
+      await page.goto(app!.host.url);
+      await page.getByRole('button', { name: 'Profile activity' }).click();
+      const logOf = page.getByLabel('Log of');
+      expect(await logOf.inputValue()).toBe(evening.id);
+      expect(await logOf.locator(`option[value="${profileId}"]`).textContent()).toMatch(
+        new RegExp(`^Day desk \\(removed .+, ${kept.length} entries\\)$`),
+      );
+      await logOf.selectOption(profileId);
+      await expect.poll(() => totalShown()).toBe(kept.length);
+      const removedEntry = kept.at(-1)!;
+      expect(await readInView(removedEntry)).toContain(`Profile “Day desk” removed`);
+      await page.getByRole('button', { name: 'Export…' }).click();
+      await page.getByRole('button', { name: /Export as JSON Lines/ }).click();
+      await page.getByText(`Saved ${kept.length} entries as JSON Lines`).waitFor();
+      const exported = readFileSync(
+        (await page.getByTestId('activity-export-path').textContent())!.trim(),
+        'utf8',
+      ).split('\n');
+      expect(JSON.parse(exported[0]!)).toMatchObject({
+        profileId,
+        profileName: 'Day desk',
+        entries: kept.length,
+      });
+      await screenshot(page, 'activity-day-06-removed-profile');
+      expect(problems).toEqual([]);
+      await page.close();
     },
     240_000,
   );
