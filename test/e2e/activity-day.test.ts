@@ -38,6 +38,7 @@ describe('a manager’s day, every action checked against the activity log', () 
   let seen: ActivityEntrySummary[] = [];
   let problems: string[] = [];
   let token: string | null = null;
+  let listReads = 0;
 
   beforeAll(async () => {
     if (!chromiumPart.available) return;
@@ -191,6 +192,9 @@ describe('a manager’s day, every action checked against the activity log', () 
       profileId = profile.id;
       page = await app!.browser.newPage({ viewport: { width: 1360, height: 900 } });
       problems = collectPageProblems(page);
+      page.on('request', (r) => {
+        if (r.url().endsWith('/api/activity.list')) listReads++;
+      });
       await page.goto(app!.host.url);
       await page.getByRole('button', { name: 'Profile activity' }).click();
       await page.getByRole('heading', { name: 'Activity', level: 2 }).waitFor();
@@ -245,6 +249,31 @@ describe('a manager’s day, every action checked against the activity log', () 
       expect(refusalDetail.refersTo?.seq).toBe(refusedSent!.seq);
       await screenshot(page, 'activity-day-02-refused');
 
+      // 1b. A 400 to an execution sent without the dialog: refused too, the service's words kept.
+      const badDraft = await draftOf(CORE, 'Bad request', 'target', (rows) =>
+        rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '14.5' } : r)),
+      );
+      await admin('PUT', '/sandbox/faults', {
+        reply_next: {
+          status: 400,
+          body: JSON.stringify({ errors: { detail: 'The body could not be read.' } }),
+        },
+      });
+      await expect(desk().versions.execute({ draftId: badDraft.id })).rejects.toMatchObject({
+        status: 400,
+      });
+      const [badSent, badAnswer] = await expectAdded([
+        { kind: 'execution-sent', strategyId: CORE },
+        { kind: 'execution-answered', strategyId: CORE },
+      ]);
+      expect(badSent!.outcome).toMatch(/^Refused: 400 /);
+      const badDetail = await desk().activity.get({ seq: badAnswer!.seq });
+      expect(fact(badDetail, 'HTTP status')).toBe('400');
+      expect(fact(badDetail, 'Service message')).toBe('The body could not be read.');
+      expect(
+        fact(await desk().activity.get({ seq: badSent!.seq }), 'Confirmed in the dialog'),
+      ).toBe('No');
+
       // 2. The scheduled version is deleted.
       await desk().versions.delete({ profileId, strategyId: DIVIDEND, versionId: scheduled });
       const [deleted] = await expectAdded([
@@ -284,6 +313,7 @@ describe('a manager’s day, every action checked against the activity log', () 
               : r,
         ),
       );
+      const readsBefore = listReads;
       await admin('PUT', '/sandbox/faults', { latency_ms: REQUEST_MS + 1_500 });
       await expect(desk().versions.execute({ draftId: timedDraft.id })).rejects.toMatchObject({
         kind: 'timeout',
@@ -317,6 +347,11 @@ describe('a manager’s day, every action checked against the activity log', () 
         'version-ended',
       ]);
       expect(timedSentDetail.outcome).toMatch(/^Complete: /);
+      // Its row, shown since it was sent, took each new outcome without the list being read again.
+      await expect
+        .poll(() => rowOf(timedSent!.seq).locator('td').last().textContent())
+        .toBe(timedSentDetail.outcome);
+      expect(listReads).toBe(readsBefore);
       await screenshot(page, 'activity-day-03-retried');
 
       // 5. The connection is reset after the service committed: unclear, and dismissed. The
