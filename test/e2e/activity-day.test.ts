@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { ActivityEntrySummary } from '../../shared/activity/views';
@@ -8,7 +10,12 @@ import type { DraftRow } from '../../shared/views';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../electron/sandbox';
 import { sandboxAdmin } from '../support/desk-harness';
 import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
-import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
+import {
+  chromiumPart,
+  collectPageProblems,
+  SCREENSHOT_DIR,
+  screenshot,
+} from '../support/e2e-browser';
 import { itNeeds } from '../support/system-parts';
 
 /**
@@ -431,6 +438,24 @@ describe('a manager’s day, every action checked against the activity log', () 
         .getByText('Differences from the prediction')
         .waitFor();
       await screenshot(page, 'activity-day-04-differed');
+      // Numbers align right; a column with no reason anywhere is text, not numbers.
+      const orders = page
+        .getByRole('region', { name: /Rebalance ended/ })
+        .locator('table', { has: page.locator('caption', { hasText: 'Orders' }) });
+      expect(
+        await orders
+          .getByRole('columnheader', { name: 'Quantity', exact: true })
+          .getAttribute('class'),
+      ).toMatch(/\bnum\b/);
+      expect(
+        await orders
+          .getByRole('columnheader', { name: 'Reason', exact: true })
+          .getAttribute('class'),
+      ).not.toMatch(/\bnum\b/);
+      // The details themselves, as a reviewer reads them (the page scrolls inside its frame).
+      await page
+        .getByRole('region', { name: /Rebalance ended/ })
+        .screenshot({ path: join(SCREENSHOT_DIR, 'activity-day-04b-differed-details.png') });
       await page.keyboard.press('Escape');
 
       // 7. A version imported, then deleted by another client, then deleted here: already gone.
@@ -515,6 +540,10 @@ describe('a manager’s day, every action checked against the activity log', () 
       expect(problems).toEqual([]);
       await page.close();
 
+      // Every secret and live token the desk knows, to look for in the log once it is all written.
+      const secrets = await desk().knownSecrets();
+      expect(secrets).toContain(SECRET);
+
       // 11. The profile removed: its log is still there, whole, and still verifies.
       await desk().profiles.remove({ profileId });
       const kept = await all();
@@ -572,6 +601,15 @@ describe('a manager’s day, every action checked against the activity log', () 
         entries: kept.length,
       });
       await screenshot(page, 'activity-day-06-removed-profile');
+      const db = new Database(desk().store.path, { readonly: true });
+      const payloads = (db.prepare('SELECT payload FROM activity').all() as { payload: string }[])
+        .map((r) => r.payload)
+        .join('\n');
+      db.close();
+      for (const secret of secrets) {
+        expect(payloads).not.toContain(secret);
+        expect(exported.join('\n')).not.toContain(secret);
+      }
       expect(problems).toEqual([]);
       await page.close();
     },
