@@ -612,6 +612,25 @@ describe('a manager’s day, every action checked against the activity log', () 
       }
       expect(problems).toEqual([]);
       await page.close();
+
+      // 13. Every profile removed: the first screen still leads to their logs.
+      await desk().profiles.remove({ profileId: evening.id });
+      page = await app!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      problems = collectPageProblems(page);
+      await page.goto(app!.host.url);
+      await page.getByRole('heading', { name: 'Welcome to Strategy desk' }).waitFor();
+      const leftBehind = page.getByRole('region', { name: 'Activity of removed profiles' });
+      await leftBehind.getByText('2 removed profiles left their activity log here').waitFor();
+      await leftBehind.getByRole('button', { name: 'Open their activity' }).click();
+      // The most recently written log first: the evening's.
+      await expect.poll(() => page.getByLabel('Log of').inputValue()).toBe(evening.id);
+      await expect.poll(() => totalShown()).toBe(2);
+      await page.getByLabel('Log of').selectOption(profileId);
+      await expect.poll(() => totalShown()).toBe(kept.length);
+      await rowOf(removedEntry.seq).waitFor();
+      await screenshot(page, 'activity-day-07-welcome-removed-logs');
+      expect(problems).toEqual([]);
+      await page.close();
     },
     240_000,
   );
