@@ -31,7 +31,7 @@ const withChromium = itNeeds(chromiumPart);
 const { coreEquity: CORE, dividendGrowth: DIVIDEND, freshStart: FRESH } = DEMO_STRATEGY_IDS;
 const { client_id: CLIENT_ID, client_secret: SECRET } = DEMO_CLIENTS.manager;
 /** Short enough for a timeout test, long enough for a loaded machine's ordinary answers. */
-const REQUEST_MS = 3_000;
+const REQUEST_MS = 4_000;
 /** Words and marks a reader should never see: raw values leaking through the view. */
 const RAW = /\b(undefined|null|true|false|NaN)\b|\[object |\{"/;
 
