@@ -388,6 +388,16 @@ describe('a manager’s day, every action checked against the activity log', () 
       const changedDetail = await day.desk.activity.get({ seq: changed!.seq });
       expect(fact(changedDetail, 'Changed service address')).toBe(`${baseUrl} → ${moved}`);
       expect(fact(changedDetail, 'Client secret replaced')).toBe('Yes');
+      expect(fact(changedDetail, 'Stored secret allowed to the new address')).toBeUndefined();
+      // It moves back, the manager letting the stored secret go there: that word is kept.
+      await day.desk.profiles.update({ profileId, baseUrl, sendSecretToNewAddress: true });
+      const [back] = await day.expectAdded([{ kind: 'profile-changed', strategyId: null }]);
+      expect(back!.summary).toBe(
+        `Profile changed: address ${moved} → ${baseUrl}; stored client secret allowed to the new address`,
+      );
+      const backDetail = await day.desk.activity.get({ seq: back!.seq });
+      expect(fact(backDetail, 'Client secret replaced')).toBe('No');
+      expect(fact(backDetail, 'Stored secret allowed to the new address')).toBe('Yes');
 
       // 10. A strategy removed: its entries keep its name, in the view too.
       await day.desk.strategies.remove({ profileId, strategyId: DIVIDEND });

@@ -59,6 +59,8 @@ export function summaryLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
             : `name “${text(c.from)}” → “${text(c.to)}”`,
       );
       if (p.secretReplaced === true) named.push('client secret replaced');
+      if (p.storedSecretToNewAddress === true)
+        named.push('stored client secret allowed to the new address');
       return `Profile changed: ${named.join('; ') || 'no visible change'}`;
     }
     case 'profile-removed':

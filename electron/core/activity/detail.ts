@@ -139,6 +139,11 @@ export function detailOf(
           value: `${text(c.from)} → ${text(c.to)}`,
         });
       facts.push({ label: 'Client secret replaced', value: yesNo(p.secretReplaced) });
+      if ('storedSecretToNewAddress' in p)
+        facts.push({
+          label: 'Stored secret allowed to the new address',
+          value: yesNo(p.storedSecretToNewAddress),
+        });
       break;
     case 'strategy-added':
       facts.push({ label: 'Liquidate only', value: yesNo(p.isLiquidateOnly) });
