@@ -23,7 +23,7 @@ export const CONTRACT_METHODS = {
     'prediction',
   ],
   reports: ['exportOrders'],
-  activity: ['list', 'get', 'verify', 'lastCheck', 'export'],
+  activity: ['list', 'get', 'verify', 'lastCheck', 'removedProfiles', 'export'],
   app: ['status'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 

@@ -25,6 +25,7 @@ import {
   activityFilter,
   activityEntrySummary,
   activityPage,
+  removedProfileLog,
 } from './activity/views';
 
 /**
@@ -193,6 +194,8 @@ export const contract = {
     verify: method(none, activityCheck),
     /** The last check's result, without walking again. */
     lastCheck: method(none, activityCheck.nullable()),
+    /** The logs of profiles removed from the app, most recently written first (read by profileId). */
+    removedProfiles: method(none, z.array(removedProfileLog)),
     /** Writes the filtered log as CSV or as JSON Lines with the hashes; the host chooses where. */
     export: method(
       z.object({ filter: activityFilter, format: z.enum(['csv', 'jsonl']) }).strict(),

@@ -35,7 +35,7 @@ export interface ExecutionConfirmation {
   predictionId: string;
   /** Sent from the confirmation dialog (false: executed without one). */
   confirmed: boolean;
-  /** The manager acknowledged a target the holdings no longer fit. */
+  /** The manager acknowledged a target the holdings no longer fit, or the service no longer knew. */
   acknowledgedStale: boolean;
 }
 

@@ -81,6 +81,17 @@ export const activityPage = z.object({
 });
 export type ActivityPage = z.infer<typeof activityPage>;
 
+/** The log of a profile removed from the app: its entries stay, to be read and exported. */
+export const removedProfileLog = z.object({
+  profileId: uuid,
+  /** The name its last entry recorded. */
+  profileName: z.string(),
+  entries: z.number().int().positive(),
+  /** When it was removed (its profile-removed entry), or null when no such entry is there. */
+  removedAt: z.string().nullable(),
+});
+export type RemovedProfileLog = z.infer<typeof removedProfileLog>;
+
 /** The result of walking the chains: where the first break is, said plainly. */
 export const activityCheck = z.object({
   checkedAt: timestamp,

@@ -104,6 +104,7 @@ export function createFakeDesk() {
       get: notBuilt('activity.get'),
       verify: notBuilt('activity.verify'),
       lastCheck: track('activity.lastCheck', async () => null),
+      removedProfiles: track('activity.removedProfiles', async () => []),
       export: notBuilt('activity.export'),
     },
     app: {

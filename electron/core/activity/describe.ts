@@ -59,6 +59,8 @@ export function summaryLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
             : `name “${text(c.from)}” → “${text(c.to)}”`,
       );
       if (p.secretReplaced === true) named.push('client secret replaced');
+      if (p.storedSecretToNewAddress === true)
+        named.push('stored client secret allowed to the new address');
       return `Profile changed: ${named.join('; ') || 'no visible change'}`;
     }
     case 'profile-removed':
@@ -107,6 +109,11 @@ export function outcomeLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
       return `Sent again (attempt ${text(p.attempt)})`;
     case 'execution-dismissed':
       return 'Dismissed';
+    // Whether this delete removed the version or found it gone shows only here and in its facts.
+    case 'version-deleted':
+      return p.goneAtServiceAlready === true
+        ? 'Already gone at the service'
+        : 'Deleted at the service';
     case 'version-ended': {
       const counts = (p.orderCounts ?? {}) as Record<string, unknown>;
       const filled = typeof counts.FILLED === 'number' ? counts.FILLED : 0;

@@ -62,7 +62,11 @@ function bodyPositions(requestBody: unknown): Payload[] {
 function versionFacts(v: Payload | null): Fact[] {
   if (!v) return [{ label: 'Content', value: 'Not read before deletion' }];
   return [
-    { label: 'Status', value: text(v.status) },
+    // The service gives no status until a rebalance starts: say so rather than show a gap.
+    {
+      label: 'Status',
+      value: v.status === null ? 'None: no rebalance was started' : text(v.status),
+    },
     { label: 'Cash weight', value: text(v.cashWeight) },
     { label: 'Old cash weight', value: text(v.oldCashWeight) },
     { label: 'Scheduled for', value: text(v.scheduledFor) },
@@ -78,6 +82,20 @@ function versionTables(v: Payload | null): Table[] {
     ...table('Orders', ORDER_COLUMNS, list(v.orders)),
   ];
 }
+
+/** What each recorded field name reads as in the view (the payload keeps the field's name). */
+const CHANGED_FIELD: Record<string, string> = {
+  name: 'name',
+  baseUrl: 'service address',
+  clientId: 'client id',
+};
+
+/** The target the prediction was made from, as the confirmation described it. */
+const TARGET_STATE: Record<string, string> = {
+  known: 'Known: the holdings fitted it',
+  stale: 'Stale: the holdings did not fit it',
+  unknown: 'Unknown: no executed version known to this app',
+};
 
 function failureFacts(error: unknown): Fact[] {
   const e = (error ?? {}) as Payload;
@@ -116,8 +134,16 @@ export function detailOf(
       break;
     case 'profile-changed':
       for (const c of list(p.changes))
-        facts.push({ label: `Changed ${text(c.field)}`, value: `${text(c.from)} → ${text(c.to)}` });
+        facts.push({
+          label: `Changed ${CHANGED_FIELD[text(c.field)] ?? text(c.field)}`,
+          value: `${text(c.from)} → ${text(c.to)}`,
+        });
       facts.push({ label: 'Client secret replaced', value: yesNo(p.secretReplaced) });
+      if ('storedSecretToNewAddress' in p)
+        facts.push({
+          label: 'Stored secret allowed to the new address',
+          value: yesNo(p.storedSecretToNewAddress),
+        });
       break;
     case 'strategy-added':
       facts.push({ label: 'Liquidate only', value: yesNo(p.isLiquidateOnly) });
@@ -152,7 +178,10 @@ export function detailOf(
         },
         { label: 'Idempotency-Key', value: text(p.idempotencyKey) },
         { label: 'Confirmed in the dialog', value: yesNo(p.confirmed) },
-        { label: 'Known target', value: text(prediction?.targetState) },
+        {
+          label: 'Known target',
+          value: TARGET_STATE[text(prediction?.targetState)] ?? text(prediction?.targetState),
+        },
         { label: 'Target version', value: text(prediction?.knownVersionId) },
         { label: 'Stale or unknown target acknowledged', value: yesNo(prediction?.acknowledged) },
         { label: 'Body sent', value: text(p.requestBody) },

@@ -89,12 +89,11 @@ export function recordingJournal(
               ? {
                   targetState: prediction.targetState,
                   knownVersionId: prediction.knownVersionId,
+                  // Confirming an unknown target acknowledges it; anything else takes the tick,
+                  // which also answers a known target the service no longer knew.
                   acknowledged:
-                    prediction.targetState !== 'known' && confirmation?.confirmed === true
-                      ? prediction.targetState === 'stale'
-                        ? confirmation.acknowledgedStale
-                        : true
-                      : false,
+                    confirmation?.confirmed === true &&
+                    (prediction.targetState === 'unknown' || confirmation.acknowledgedStale),
                   positions: prediction.prediction.map((p) => ({
                     symbol: p.symbol,
                     weight: p.weight,

@@ -75,11 +75,14 @@ export function recordProfileCreated(store: Store, create: () => Profile): Profi
   });
 }
 
-/** A profile's name, address or client id changed (each change named from → to). */
+/**
+ * A profile's name, address or client id changed (each change named from → to). The manager's
+ * word that the stored secret may go to a new address is kept too (only when it was given).
+ */
 export function recordProfileChanged(
   store: Store,
   before: Profile,
-  change: { secretReplaced: boolean },
+  change: { secretReplaced: boolean; storedSecretMoves?: boolean },
   update: () => Profile | null,
 ): Profile | null {
   return store.activity.record((append) => {
@@ -93,7 +96,12 @@ export function recordProfileChanged(
       append({
         profileId: after.id,
         kind: 'profile-changed',
-        payload: { ...profileFacts(after), changes, secretReplaced: change.secretReplaced },
+        payload: {
+          ...profileFacts(after),
+          changes,
+          secretReplaced: change.secretReplaced,
+          ...(change.storedSecretMoves === true && { storedSecretToNewAddress: true }),
+        },
       });
     return after;
   });

@@ -235,6 +235,13 @@ export function activityRepository({ db, now }: RepositoryContext) {
     firstOfVersion(profileId: string, versionId: string, kind: ActivityKind): ActivityRow | null {
       return q().byVersionKind.get(profileId, versionId, kind) ?? null;
     },
+    /** Each profile's chain: how many entries, and its newest entry's seq (newest chains first). */
+    chains(): { profileId: string; entries: number; lastSeq: number }[] {
+      return prepared(
+        `SELECT profile_id AS profileId, count(*) AS entries, max(seq) AS lastSeq
+         FROM activity GROUP BY profile_id ORDER BY lastSeq DESC`,
+      ).all() as { profileId: string; entries: number; lastSeq: number }[];
+    },
     /** The newest entry's seq (0 when empty): an export stops there, whatever is appended meanwhile. */
     lastSeq(): number {
       return q().lastSeq.get()?.seq ?? 0;

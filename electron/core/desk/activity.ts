@@ -67,6 +67,20 @@ export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activ
     async lastCheck() {
       return checks.lastResult();
     },
+    async removedProfiles() {
+      return store.activity
+        .chains()
+        .filter((chain) => store.profiles.get(chain.profileId) === null)
+        .map(({ profileId, entries, lastSeq }) => {
+          const last = store.activity.get(lastSeq)!;
+          return {
+            profileId,
+            profileName: summaryOf(last, null).profileName,
+            entries,
+            removedAt: last.kind === 'profile-removed' ? last.at : null,
+          };
+        });
+    },
     async export({ filter, format }) {
       const path = await deps.choosePath(activityExportName(filter, format));
       if (path === null) return null;

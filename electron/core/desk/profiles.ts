@@ -93,18 +93,18 @@ export function profileHandlers({
       };
       // The stored secret was given for one service: it never follows the profile to another
       // address unless the manager enters it again or says it may.
-      if (
+      const storedSecretMoves =
         patch.baseUrl !== undefined &&
         patch.baseUrl !== before.baseUrl &&
         secret === undefined &&
-        sendSecretToNewAddress !== true &&
-        (await secrets.get(profileId)) !== null
-      ) {
-        throw secretNeededForNewAddress(before.baseUrl, patch.baseUrl);
+        (await secrets.get(profileId)) !== null;
+      if (storedSecretMoves && sendSecretToNewAddress !== true) {
+        throw secretNeededForNewAddress(before.baseUrl, patch.baseUrl!);
       }
       if (secret !== undefined) await secrets.set(profileId, secret);
+      const change = { secretReplaced: secret !== undefined, storedSecretMoves };
       const updated =
-        recordProfileChanged(store, before, { secretReplaced: secret !== undefined }, () =>
+        recordProfileChanged(store, before, change, () =>
           store.profiles.update(profileId, patch),
         ) ?? existing(profileId);
       await connections.reset(profileId);

@@ -248,7 +248,8 @@ describe('a manager’s day, every action checked against the activity log', () 
     // The address change named old → new; the rename too.
     const changed = await detail(20);
     expect(changed.summary).toBe(
-      `Profile changed: name “Demo” → “=Demo fund”; address ${baseUrl} → ${moved}`,
+      `Profile changed: name “Demo” → “=Demo fund”; address ${baseUrl} → ${moved}; ` +
+        'stored client secret allowed to the new address',
     );
 
     // Removing the profile keeps its entries, and appends one.

@@ -113,4 +113,32 @@ describe('how an activity entry reads', () => {
       value: 'Not read before deletion',
     });
   });
+
+  it('says whether a delete removed the version or found it gone, and reads fields in words', () => {
+    const version = { status: null, positions: [], orders: [] };
+    const deleted = row('version-deleted', { goneAtServiceAlready: false, lastRead: version });
+    const gone = row('version-deleted', { goneAtServiceAlready: true, lastRead: version });
+    expect(outcomeLine(deleted)).toBe('Deleted at the service');
+    expect(outcomeLine(gone)).toBe('Already gone at the service');
+    expect(detailOf(gone).facts).toContainEqual({
+      label: 'Status',
+      value: 'None: no rebalance was started',
+    });
+    const moved = row('profile-changed', {
+      changes: [{ field: 'baseUrl', from: 'https://a.example', to: 'https://b.example' }],
+      secretReplaced: false,
+      storedSecretToNewAddress: true,
+    });
+    expect(detailOf(moved).facts).toEqual(
+      expect.arrayContaining([
+        { label: 'Changed service address', value: 'https://a.example → https://b.example' },
+        { label: 'Stored secret allowed to the new address', value: 'Yes' },
+      ]),
+    );
+    const stale = row('execution-sent', { prediction: { targetState: 'stale', positions: [] } });
+    expect(detailOf(stale).facts).toContainEqual({
+      label: 'Known target',
+      value: 'Stale: the holdings did not fit it',
+    });
+  });
 });
