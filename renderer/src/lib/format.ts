@@ -1,16 +1,21 @@
-const dateTime = new Intl.DateTimeFormat(undefined, {
+/**
+ * A formatter made on first use: each costs milliseconds to build in Chromium, and the welcome
+ * screen, the first thing a manager waits for, shows no time at all.
+ */
+function lazyFormat(options: Intl.DateTimeFormatOptions): { format: (d: Date) => string } {
+  let made: Intl.DateTimeFormat | undefined;
+  return { format: (d) => (made ??= new Intl.DateTimeFormat(undefined, options)).format(d) };
+}
+
+const dateTime = lazyFormat({
   year: 'numeric',
   month: 'short',
   day: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
 });
-const date = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-});
-const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const date = lazyFormat({ year: 'numeric', month: 'short', day: 'numeric' });
+const time = lazyFormat({ hour: '2-digit', minute: '2-digit' });
 
 /** A timestamp in the manager's local time; the exact value goes in the tooltip. */
 export function formatDateTime(iso: string | null | undefined): string {
@@ -33,12 +38,8 @@ export function formatSyncTime(iso: string | null | undefined, now = new Date())
   return d.toDateString() === now.toDateString() ? time.format(d) : dateTime.format(d);
 }
 
-const clockToSecond = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-const dateTimeToSecond = new Intl.DateTimeFormat(undefined, {
+const clockToSecond = lazyFormat({ hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const dateTimeToSecond = lazyFormat({
   year: 'numeric',
   month: 'short',
   day: 'numeric',
