@@ -37,6 +37,8 @@ export interface ExecutionConfirmation {
   confirmed: boolean;
   /** The manager acknowledged a target the holdings no longer fit, or the service no longer knew. */
   acknowledgedStale: boolean;
+  /** The service no longer knew the target version when the execution was confirmed. */
+  targetUnconfirmed?: boolean;
 }
 
 export interface ExecutePort {

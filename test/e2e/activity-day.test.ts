@@ -360,6 +360,15 @@ describe('a manager’s day, every action checked against the activity log', () 
               : r,
         ),
       );
+      // Without the tick the desk refuses, whatever the page sent: nothing goes to the service.
+      const unticked = await day.executeConfirmed(afreshDraft.id, false);
+      expect(unticked.preview.targetUnconfirmed).toBe(true);
+      expect(unticked.preview.check?.fits).toBe(true);
+      await expect(unticked.run).rejects.toMatchObject({
+        kind: 'stale-not-acknowledged',
+        message: expect.stringContaining('no longer knows'),
+      });
+      expect(await day.all()).toHaveLength(day.seen.length);
       const afresh = await day.executeConfirmed(afreshDraft.id, true);
       expect(afresh.preview.targetUnconfirmed).toBe(true);
       const { version: afreshVersion } = await afresh.run;
@@ -371,6 +380,9 @@ describe('a manager’s day, every action checked against the activity log', () 
       ]);
       const afreshSentDetail = await day.desk.activity.get({ seq: afreshSent!.seq });
       expect(fact(afreshSentDetail, 'Stale or unknown target acknowledged')).toBe('Yes');
+      expect(fact(afreshSentDetail, 'Known target')).toBe(
+        "Known: the holdings fitted it; the service no longer knew this version, so this app's copy was used",
+      );
 
       // 8. A draft deleted after its execution: the entry still names it.
       await day.desk.drafts.remove({ draftId: freshDraft.id });

@@ -97,6 +97,15 @@ const TARGET_STATE: Record<string, string> = {
   unknown: 'Unknown: no executed version known to this app',
 };
 
+/** The target's state, and whether the service still knew the version when it was confirmed. */
+function targetStateText(prediction: Payload | null | undefined): string {
+  const state = text(prediction?.targetState);
+  const shown = TARGET_STATE[state] ?? state;
+  return prediction?.unknownToService === true
+    ? `${shown}; the service no longer knew this version, so this app's copy was used`
+    : shown;
+}
+
 function failureFacts(error: unknown): Fact[] {
   const e = (error ?? {}) as Payload;
   return [
@@ -180,7 +189,7 @@ export function detailOf(
         { label: 'Confirmed in the dialog', value: yesNo(p.confirmed) },
         {
           label: 'Known target',
-          value: TARGET_STATE[text(prediction?.targetState)] ?? text(prediction?.targetState),
+          value: targetStateText(prediction),
         },
         { label: 'Target version', value: text(prediction?.knownVersionId) },
         { label: 'Stale or unknown target acknowledged', value: yesNo(prediction?.acknowledged) },

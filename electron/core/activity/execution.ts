@@ -89,6 +89,8 @@ export function recordingJournal(
               ? {
                   targetState: prediction.targetState,
                   knownVersionId: prediction.knownVersionId,
+                  // Only when so: entries written before this field keep their hashed form.
+                  ...(confirmation?.targetUnconfirmed === true && { unknownToService: true }),
                   // Confirming an unknown target acknowledges it; anything else takes the tick,
                   // which also answers a known target the service no longer knew.
                   acknowledged:

@@ -68,6 +68,30 @@ function keyOf(
     .digest('hex');
 }
 
+/**
+ * Reads the version taken as the current target from the service and stores it. True when the
+ * service no longer knows it (deleted elsewhere, a sandbox started afresh): the stored copy stays
+ * the known target, said to be unchecked, rather than leaving the manager no way to execute.
+ */
+async function targetUnknownToService(
+  deps: ConfirmationDeps,
+  profileId: string,
+  strategyId: string,
+): Promise<boolean> {
+  const known = deps.store.versions.latestExecuted(profileId, strategyId);
+  if (!known) return false;
+  try {
+    const version = await deps.connections.call(profileId, (c) =>
+      c.getVersion(strategyId, known.id, { orders: true, positions: true }),
+    );
+    storeVersionRead(deps.store, profileId, version, { syncedAt: deps.now() });
+    return false;
+  } catch (error) {
+    if (!(isServiceError(error) && error.kind === 'not_found')) throw error;
+    return true;
+  }
+}
+
 export async function prepareExecution(
   deps: ConfirmationDeps,
   draftId: string,
@@ -79,22 +103,7 @@ export async function prepareExecution(
   if (!profile) throw notFound('This profile');
   if (!deps.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
   // The version first, then the strategy: holdings read after the version's state are compared.
-  const known = deps.store.versions.latestExecuted(profileId, strategyId);
-  let targetUnconfirmed = false;
-  if (known) {
-    try {
-      const version = await deps.connections.call(profileId, (c) =>
-        c.getVersion(strategyId, known.id, { orders: true, positions: true }),
-      );
-      storeVersionRead(deps.store, profileId, version, { syncedAt: deps.now() });
-    } catch (error) {
-      // The service no longer knows that version (deleted elsewhere, a sandbox started afresh):
-      // the stored copy stays the known target and the confirmation says it could not be checked,
-      // rather than leaving the manager with no way to execute.
-      if (!(isServiceError(error) && error.kind === 'not_found')) throw error;
-      targetUnconfirmed = true;
-    }
-  }
+  const targetUnconfirmed = await targetUnknownToService(deps, profileId, strategyId);
   await deps.strategySync.read(profileId, strategyId);
   const plan = planOf(deps, draft);
   const target = plan.target;
@@ -138,11 +147,15 @@ export async function confirmedRequest(
   deps: ConfirmationDeps,
   draft: Draft,
   confirmation: Confirmation | undefined,
-): Promise<{ body: ExecuteRequest; predictionId: string }> {
+): Promise<{ body: ExecuteRequest; predictionId: string; targetUnconfirmed: boolean }> {
+  // What the confirmation warned of is checked again at the service, so the answer holds now.
+  let unknownToService = false;
   if (confirmation) {
+    unknownToService = await targetUnknownToService(deps, draft.profileId, draft.strategyId);
     await deps.strategySync.read(draft.profileId, draft.strategyId);
   }
   const plan = planOf(deps, draft);
+  const targetUnconfirmed = unknownToService && plan.target !== null;
   if (confirmation) {
     if (confirmation.planKey !== plan.planKey)
       throw new DeskError({
@@ -158,6 +171,14 @@ export async function confirmedRequest(
         message:
           'The holdings do not fit the known target: acknowledge that the strategy may have ' +
           'been changed elsewhere before executing. Nothing was sent.',
+      });
+    if (targetUnconfirmed && !confirmation.acknowledgedStale)
+      throw new DeskError({
+        kind: 'stale-not-acknowledged',
+        message:
+          'The service no longer knows the version taken as the current target, so the ' +
+          "prediction comes from this app's copy: acknowledge that before executing. Nothing " +
+          'was sent.',
       });
   }
   // With or without a confirmation: a draft that became a version is executed again only when
@@ -183,7 +204,7 @@ export async function confirmedRequest(
     targetState,
     prediction: plan.prediction.positions,
   });
-  return { body: plan.prediction.body, predictionId: record.id };
+  return { body: plan.prediction.body, predictionId: record.id, targetUnconfirmed };
 }
 
 /** Links the prediction to its journal entry; after a 202, compares and records the answer. */

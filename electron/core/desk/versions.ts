@@ -83,7 +83,11 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       if (!draft) throw notFound('This draft');
       const { profileId, strategyId } = draft;
       // Predicted and recorded before sending; compared with the service's answer after a 202.
-      const { body, predictionId } = await confirmedRequest(services, draft, confirmation);
+      const { body, predictionId, targetUnconfirmed } = await confirmedRequest(
+        services,
+        draft,
+        confirmation,
+      );
       const sentBody = JSON.stringify(body);
       try {
         const outcome = await executions.execute(client(profileId), {
@@ -96,6 +100,7 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
             predictionId,
             confirmed: confirmation !== undefined,
             acknowledgedStale: confirmation?.acknowledgedStale ?? false,
+            targetUnconfirmed,
           },
         });
         settlePrediction(services, predictionId, outcome.entry.id, outcome.version);

@@ -326,6 +326,42 @@ describe('the execute confirmation tells the truth', () => {
     expect(preview.target).toMatchObject({ kind: 'known', versionId: forgotten.id });
     expect(preview.targetUnconfirmed).toBe(true);
 
+    // Executing on the stored copy takes the manager's word, asked again of the desk itself.
+    const before = await accepted(FRESH);
+    const refused = await rejection(
+      h.desk.versions.execute({
+        draftId: draft.id,
+        confirmation: { planKey: preview.planKey, acknowledgedStale: false, againAfter: null },
+      }),
+    );
+    expect(refused.kind).toBe('stale-not-acknowledged');
+    expect(await accepted(FRESH)).toBe(before);
+    expect(h.desk.store.journal.listInFlight().filter((e) => e.profileId === profileId)).toEqual(
+      [],
+    );
+    const { version } = await h.desk.versions.execute({
+      draftId: draft.id,
+      confirmation: { planKey: preview.planKey, acknowledgedStale: true, againAfter: null },
+    });
+    expect(await accepted(FRESH)).toBe(before + 1);
+    // Its record says the target was this app's copy, unknown to the service, and acknowledged.
+    const sent = (
+      await h.desk.activity.list({
+        profileId,
+        kinds: ['execution-sent'],
+        offset: 0,
+        limit: 1,
+      })
+    ).entries[0]!;
+    const facts = (await h.desk.activity.get({ seq: sent.seq })).facts;
+    const fact = (label: string) => facts.find((f) => f.label === label)?.value;
+    expect(fact('Known target')).toMatch(
+      /^Stale: .*; the service no longer knew this version, so this app's copy was used$/,
+    );
+    expect(fact('Target version')).toBe(forgotten.id);
+    expect(fact('Stale or unknown target acknowledged')).toBe('Yes');
+    await ended(version.id);
+
     // A version the service does know is checked as before.
     const known = await h.desk.strategies.get({ profileId: sandboxProfile, strategyId: CORE });
     expect(known.currentTarget).not.toBeNull();
