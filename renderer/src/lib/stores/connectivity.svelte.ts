@@ -70,7 +70,9 @@ export class Connectivity {
   applyFigures(figures: StatusFigures): void {
     this.heard++;
     this.heardFigures = figures;
-    if (this.status) this.status = { ...this.status, ...figures };
+    // The last sync never goes back to an older figure than a screen already showed.
+    const lastSyncAt = latest(figures.lastSyncAt, this.syncedAtLeast);
+    if (this.status) this.status = { ...this.status, ...figures, lastSyncAt };
     else void this.refresh();
   }
 
