@@ -25,11 +25,11 @@ const migration: Migration = {
         hash TEXT NOT NULL,
         UNIQUE (profile_id, chain_index)
       );
+      -- The view reads a profile's or a strategy's entries newest first; a kind or day filter
+      -- reads those in order and skips what it leaves out. Each index is written by every
+      -- append inside the execution's durable commit, so only the ones the reads need are here.
       CREATE INDEX activity_profile ON activity (profile_id, seq);
       CREATE INDEX activity_strategy ON activity (profile_id, strategy_id, seq);
-      CREATE INDEX activity_kind ON activity (profile_id, kind, seq);
-      CREATE INDEX activity_strategy_kind ON activity (profile_id, strategy_id, kind, seq);
-      CREATE INDEX activity_day ON activity (profile_id, at);
       CREATE INDEX activity_version ON activity (profile_id, version_id, kind)
         WHERE version_id IS NOT NULL;
       CREATE INDEX activity_refers ON activity (refers_to) WHERE refers_to IS NOT NULL;

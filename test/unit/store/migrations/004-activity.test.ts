@@ -32,7 +32,13 @@ describe('migration 004-activity', () => {
     ]);
     const indexes = (db.pragma('index_list(activity)') as { name: string }[]).map((i) => i.name);
     expect(indexes).toEqual(
-      expect.arrayContaining(['activity_profile', 'activity_strategy', 'activity_kind']),
+      expect.arrayContaining([
+        'activity_profile',
+        'activity_strategy',
+        'activity_version',
+        'activity_refers',
+        'activity_execution',
+      ]),
     );
     // Entries outlive what they name: no foreign keys.
     expect(db.pragma('foreign_key_list(activity)')).toEqual([]);
