@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ACTIVITY_KINDS } from '../../../shared/activity/kinds';
-import { activityFilter, type ActivityFilter } from '../../../shared/activity/views';
+import { outsideActivityFilter } from '../../../shared/activity/filter';
+import { activityFilter } from '../../../shared/activity/views';
 import { canonicalJson } from './canonical';
 import { ACTIVITY_EXPORT_FORMAT, jsonLine } from './export';
 import { exportLines, ExportFileProblem, fileProblem } from './export-lines';
-import { nextDay } from './repository';
 import { compareWithLog, type ExportedLink } from './verify-against-log';
 import { ChainWalker } from './verify';
 
@@ -50,19 +50,6 @@ const problem = (message: string): ExportCheck => ({ ok: false, message });
 
 const issues = (error: z.ZodError) =>
   error.issues.map((i) => `${i.path.join('.') || 'line'} ${i.message}`).join('; ');
-
-/** Why an entry cannot be in an export with this filter, or null. */
-function outsideFilter(entry: Line, filter: ActivityFilter): string | null {
-  if (filter.strategyId !== undefined && entry.strategyId !== filter.strategyId)
-    return `it is of strategy ${entry.strategyId ?? '(none)'}, the export only of ${filter.strategyId}`;
-  if (filter.kinds !== undefined && !filter.kinds.includes(entry.kind))
-    return `its kind ${entry.kind} is not among the export's kinds`;
-  if (filter.from !== undefined && entry.at < filter.from)
-    return `it was written at ${entry.at}, before the export's first day ${filter.from}`;
-  if (filter.to !== undefined && entry.at >= nextDay(filter.to))
-    return `it was written at ${entry.at}, after the export's last day ${filter.to}`;
-  return null;
-}
 
 /**
  * `log`: the app's database file, to hold the export against (each entry still there, hash for
@@ -154,7 +141,7 @@ async function verifyLines(
       return problem(
         `Line ${number} is not written as the app writes it (its spacing, key order, escapes or a repeated key differ): it was edited after the export.`,
       );
-    const outside = outsideFilter(entry, head.filter);
+    const outside = outsideActivityFilter(entry, head.filter);
     if (outside) return problem(`Line ${number} does not belong in this export: ${outside}.`);
     const name = entry.payload.profileName;
     const broken = walker!.feed({

@@ -1,3 +1,4 @@
+import { outsideActivityFilter } from '../../../shared/activity/filter';
 import type {
   ActivityEntrySummary,
   ActivityFilter,
@@ -11,20 +12,7 @@ const MAX_TRIES = 3;
 
 /** Whether an entry heard live belongs in a view of this filter (the list's own rules). */
 export function matchesFilter(entry: ActivityEntrySummary, filter: ActivityFilter): boolean {
-  if (entry.profileId !== filter.profileId) return false;
-  if (filter.strategyId !== undefined && entry.strategyId !== filter.strategyId) return false;
-  const kinds: readonly string[] | undefined = filter.kinds;
-  if (kinds !== undefined && !kinds.includes(entry.kind)) return false;
-  const day = utcDay(entry.at);
-  if (filter.from !== undefined && day < filter.from) return false;
-  if (filter.to !== undefined && day > filter.to) return false;
-  return true;
-}
-
-/** The UTC day of a timestamp, as the filter's days are counted. */
-export function utcDay(iso: string): string {
-  const instant = new Date(iso);
-  return (Number.isNaN(instant.getTime()) ? iso : instant.toISOString()).slice(0, 10);
+  return outsideActivityFilter(entry, filter) === null;
 }
 
 export interface PageRequest {
