@@ -1,24 +1,13 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startCli } from '../../support/cli-process';
 
 /** `npm run serve` answers about its own flags at once, before it opens anything. */
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-
 async function serve(args: string[]) {
-  const child = spawn(TSX, ['electron/host/cli.ts', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const { child, out, err } = startCli('electron/host/cli.ts', args);
   const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
+  return { code, stdout: out(), stderr: err() };
 }
 
 describe.concurrent('npm run serve (host cli.ts)', () => {

@@ -1,23 +1,9 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startCli } from '../../support/cli-process';
 import { call } from '../../support/sandbox-http';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-
-function run(args: string[]) {
-  const child = spawn(TSX, ['electron/sandbox/cli.ts', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return { child, out: () => stdout, err: () => stderr };
-}
+const run = (args: string[]) => startCli('electron/sandbox/cli.ts', args);
 
 describe.concurrent('npm run sandbox (cli.ts)', () => {
   it('prints the base URL, answers requests and stops cleanly on SIGTERM', async () => {
