@@ -124,7 +124,7 @@ describe('CSV exports neutralize formulas a spreadsheet would still read', () =>
     });
     const at = (name: string) => column(ACTIVITY_CSV_COLUMNS, name);
     for (const { id, name } of logs) {
-      const written = await h.desk.activity.export({ filter: { profileId: id }, format: 'csv' });
+      const written = (await h.desk.activity.export({ filter: { profileId: id }, format: 'csv' }))!;
       const [header, ...records] = parseCsv(await readFile(written.path, 'utf8'));
       expect(header).toEqual([...ACTIVITY_CSV_COLUMNS]);
       expect(records).toHaveLength(2);
