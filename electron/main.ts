@@ -35,12 +35,8 @@ import {
   withCsvExtension,
 } from './shell/desktop';
 import { appLayout, sqliteBindingFor } from './transport/paths';
-import {
-  HARDENED_WEB_PREFERENCES,
-  decideLink,
-  isAllowedRequest,
-  permissionPolicy,
-} from './shell/security';
+import { externalLinks } from './shell/links';
+import { HARDENED_WEB_PREFERENCES, isAllowedRequest, permissionPolicy } from './shell/security';
 import {
   MIN_SIZE,
   WINDOW_STATE_FILE,
@@ -100,7 +96,7 @@ if (!app.requestSingleInstanceLock()) {
   app.whenReady().then(start, (error: unknown) => fail(error));
 }
 
-/** No page of ours navigates, opens windows or embeds webviews; http(s) links go to the browser. */
+/** No page of ours navigates, opens windows or embeds webviews; links go by shell/links.ts. */
 function guardContents(contents: WebContents): void {
   contents.on('will-navigate', refuseNavigation);
   contents.on('will-redirect', (event) => event.preventDefault());
@@ -116,10 +112,18 @@ function refuseNavigation(event: Electron.Event, url: string): void {
   openOutside(url);
 }
 
+/** Electron's parts the link rule uses, looked up when used. */
+const links = externalLinks({
+  shell,
+  ask: (options) =>
+    mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options),
+  serviceAddresses: async () => (desk ? (await desk.profiles.list({})).map((p) => p.baseUrl) : []),
+  log: (line) => (desk ? desk.log.error(line) : console.error(line)),
+});
+
+/** A profile's service opens in the browser; any other http(s) address after the manager's yes. */
 function openOutside(url: string): void {
-  const target = decideLink(url).openExternally;
-  if (!target) return;
-  void shell.openExternal(target); // eng-disable OPEN_EXTERNAL_JS_CHECK: parsed http(s) URL only
+  void links.open(url);
 }
 
 function hardenSession(): void {

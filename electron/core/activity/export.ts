@@ -1,12 +1,13 @@
 import type { ActivityFilter } from '../../../shared/activity/views';
 import { writeOrderReportLines, type OrderReportWritten } from '../reports';
-import { CRLF, isFormulaLike } from '../reports/format';
+import { CRLF, csvCell } from '../csv/cell';
 import { kindLabel, payloadOf, summaryLine } from './describe';
 import type { ActivityRepository, ActivityRow } from './repository';
 
 /**
- * The activity log written to a file, oldest first: CSV by the order reports' rules (RFC 4180,
- * formula-like cells neutralized, 0600, written aside and renamed into place), or JSON Lines
+ * The activity log written to a file, oldest first: CSV by the app's one CSV rule (../csv/cell.ts:
+ * RFC 4180, formula-like cells neutralized) and the order reports' writer (0600, written aside
+ * and renamed into place), or JSON Lines
  * with every hashed field and the hashes, which `npm run verify-activity` checks on its own.
  */
 
@@ -26,16 +27,6 @@ export const ACTIVITY_CSV_COLUMNS = [
   'previous_hash',
   'hash',
 ] as const;
-
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/** A text cell as the order reports write it. */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const cell = isFormulaLike(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
-}
 
 function csvLine(row: ActivityRow): string {
   const p = payloadOf(row);

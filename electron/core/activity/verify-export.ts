@@ -223,7 +223,7 @@ function notesOf(
     );
   if (log !== undefined) {
     notes.push(
-      `Held against the log in ${log}: every entry is there, hash for hash, and none of the log's entries of this export's filter up to the last is missing${first && first.chainIndex > 1 ? '; the first links to the entry before it there' : ''}.`,
+      `Held against the log in ${log}: the profile's chain there holds (every entry's hash recomputed from its content), every entry of this export is in it, hash for hash, and none of the log's entries of this export's filter up to the last is missing${first && first.chainIndex > 1 ? '; the first links to the entry before it there' : ''}.`,
     );
     return notes;
   }

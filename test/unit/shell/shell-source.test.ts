@@ -106,13 +106,18 @@ describe('main.ts', () => {
     expect(text).not.toMatch(/file:\/\//);
   });
 
-  it('opens links outside only after decideLink has parsed them', () => {
-    const opens = callsTo(source, 'openExternal');
-    expect(opens).toHaveLength(1);
-    const open = functionNamed(source, 'openOutside')!.getText();
-    expect(open).toMatch(
-      /const target = decideLink\(url\)\.openExternally;\s+if \(!target\) return;/,
+  it('opens links outside only through shell/links.ts, which asks before any other address', () => {
+    // The one openExternal is in shell/links.ts, after linkAction (test/unit/shell/links.test.ts).
+    expect(callsTo(source, 'openExternal')).toHaveLength(0);
+    expect(functionNamed(source, 'openOutside')!.getText()).toMatch(/void links\.open\(url\);/);
+    const [made] = callsTo(source, 'externalLinks');
+    expect(made?.arguments[0]?.getText()).toMatch(
+      /ask: \(options\) =>\s+mainWindow \? dialog\.showMessageBox\(mainWindow, options\) : dialog\.showMessageBox\(options\)/,
     );
+    expect(made?.arguments[0]?.getText()).toMatch(
+      /desk\.profiles\.list\(\{\}\)\)\.map\(\(p\) => p\.baseUrl\)/,
+    );
+    expect(made?.arguments[0]?.getText()).toMatch(/^\{\s+shell,/);
   });
 
   it('denies every permission request, check and device', () => {
