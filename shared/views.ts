@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TargetPosition } from './draft/types';
+import type { TargetDoubt, TargetPosition } from './draft/types';
 import { DESK_ERROR_KINDS, type DeskErrorWire } from './errors';
 import {
   decimalString,
@@ -220,17 +220,27 @@ export {
   type DeskErrorWire,
 } from './errors';
 
+/** Why the target known here may not be the service's (shared/draft/types.ts, TargetDoubt). */
+export const targetDoubt = z.enum(['unknown', 'stale', 'unconfirmed']);
+targetDoubt.options satisfies readonly TargetDoubt[];
+
+/** A predicted action, or 'uncertain' where the target is in doubt. */
+export const rowAction = z.union([positionAction, z.literal('uncertain')]);
+
 /** One position of a confirmation: what the request sends and what the app predicts. */
 export const predictedPositionView = z.object({
   symbol: z.string(),
   weight: decimalString,
+  /** The known target's weight; only the last known one when `doubt` is set; null: none known. */
   oldWeight: decimalString.nullable(),
-  action: positionAction.nullable(),
+  action: rowAction,
+  /** Why the action is uncertain; null when it is predicted. */
+  doubt: targetDoubt.nullable(),
   heldQuantity: decimalString,
   sellsAll: z.boolean(),
   heldNotInTarget: z.boolean(),
   source: z.enum(['draft', 'target', 'held']),
-  effect: z.enum(['add', 'change', 'remove', 'sell-held', 'unchanged', 'unknown']),
+  effect: z.enum(['add', 'change', 'remove', 'sell-held', 'unchanged', 'uncertain']),
 });
 export type PredictedPositionView = z.infer<typeof predictedPositionView>;
 
@@ -262,8 +272,17 @@ export const executePreview = z.object({
   check: targetCheckView.nullable(),
   /** The service did not know the known target's version when asked: the stored copy is shown. */
   targetUnconfirmed: z.boolean(),
+  /**
+   * Why the target may not be the one the service acts on ('unknown', or 'stale' and/or
+   * 'unconfirmed'); empty when it is taken as the service's. With any, no action is predicted.
+   */
+  doubts: z.array(targetDoubt),
+  /** With a doubt: held symbols the known target lacks (all held when none is known). */
+  possiblyTargeted: z.array(z.string()),
+  /** "Execute rebalance" waits for the manager's acknowledgement; the desk refuses without it. */
+  needsAcknowledgement: z.boolean(),
   positions: z.array(predictedPositionView),
-  /** Target cash weight before, null when the target is unknown. */
+  /** Target cash weight before (the last known one with a doubt), null when none is known. */
   oldCash: decimalString.nullable(),
   newCash: decimalString,
   changesNothing: z.boolean(),
@@ -276,16 +295,20 @@ export type ExecutePreview = z.infer<typeof executePreview>;
 export const predictionDifferenceView = z.object({
   symbol: z.string(),
   predicted: z
-    .object({ action: positionAction.nullable(), oldWeight: decimalString.nullable() })
+    .object({ action: rowAction.nullable(), oldWeight: decimalString.nullable() })
     .nullable(),
   service: z
     .object({ action: positionAction, oldWeight: decimalString, weight: decimalString })
     .nullable(),
+  /** On a target in doubt: what the confirmation warned of, not a surprise. */
+  expected: z.boolean(),
 });
 
 export const predictionOutcomeView = z.object({
   versionId: uuid,
   targetState: z.enum(['known', 'unknown', 'stale']),
+  /** The prediction was made on a target in doubt (unknown, stale or unconfirmed): no action was predicted. */
+  uncertain: z.boolean(),
   knownVersionId: uuid.nullable(),
   differences: z.array(predictionDifferenceView),
   comparedAt: timestamp,

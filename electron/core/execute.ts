@@ -35,10 +35,14 @@ export interface ExecutionConfirmation {
   predictionId: string;
   /** Sent from the confirmation dialog (false: executed without one). */
   confirmed: boolean;
-  /** The manager acknowledged a target the holdings no longer fit, or the service no longer knew. */
+  /** The manager acknowledged a target in doubt (stale, unknown, or one the service no longer knew). */
   acknowledgedStale: boolean;
   /** The service no longer knew the target version when the execution was confirmed. */
   targetUnconfirmed?: boolean;
+  /** Why the target was in doubt when confirmed (shared/draft TargetDoubt); empty: it was not. */
+  doubts?: readonly string[];
+  /** The doubt had to be acknowledged before sending (the desk refused it otherwise). */
+  acknowledgementNeeded?: boolean;
 }
 
 export interface ExecutePort {

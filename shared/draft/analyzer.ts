@@ -1,5 +1,5 @@
 import type { Decimal } from '../decimal';
-import { cashOf, draftDiffRow, leftOutRows } from './diff';
+import { cashOf, doubtOf, draftDiffRow, leftOutRows } from './diff';
 import { Exact, HUNDRED, ZERO, isZeroString, plain } from './exact';
 import {
   draftErrors,
@@ -17,6 +17,7 @@ import type {
   DraftRowInput,
   DraftValidation,
   HeldPosition,
+  TargetDoubt,
   TargetPosition,
   ValidatedRow,
 } from './types';
@@ -38,7 +39,7 @@ export interface DraftAnalyzer {
   ): void;
   /**
    * Validates the draft and diffs it against the context. The answer equals
-   * validateDraft(rows, {previousTarget: target}) and diffDraft(that, target, holdings).
+   * validateDraft(rows, {previousTarget: target}) and diffDraft(that, target, holdings, {stale}).
    */
   analyze(rows: readonly DraftRowInput[]): DraftAnalysis;
   /**
@@ -66,6 +67,8 @@ export interface DraftUpdate {
   total: string;
   cash: string;
   oldCash: string;
+  /** Why the target may not be the service's (no action predicted); null when it is. */
+  doubt: TargetDoubt | null;
   /** Draft rows with at least one error. */
   errorRows: number;
   valid: boolean;
@@ -74,6 +77,11 @@ export interface DraftUpdate {
 export interface AnalyzerOptions {
   /** The strategy is liquidate-only: a weight above the known target's is a row error. */
   liquidateOnly?: boolean;
+  /**
+   * The holdings do not fit the known target (the strategy may have changed elsewhere): its
+   * weights are only the last known ones and no action is predicted.
+   */
+  stale?: boolean;
 }
 
 /** Beyond this many changed rows in one call, starting over is as cheap as patching. */
@@ -124,6 +132,8 @@ interface Context {
   oldCash: string;
   /** A current target is known here; without one no action is predicted. */
   known: boolean;
+  /** Why the target may not be the service's: no action is predicted then. */
+  doubt: TargetDoubt | null;
   liquidateOnly: boolean;
 }
 
@@ -144,6 +154,7 @@ function makeContext(
     order,
     oldCash: cashOf(targetMap),
     known: target !== null,
+    doubt: doubtOf(target !== null, options.stale === true),
     liquidateOnly: options.liquidateOnly === true,
   };
 }
@@ -198,7 +209,7 @@ function rebuild(rows: readonly DraftRowInput[], context: Context): State {
   for (let i = 0; i < rows.length; i++) refreshRow(state, i);
   const { targetMap, held, order } = context;
   for (const symbol of targetMap.keys()) if (!state.bySymbol.has(symbol)) state.leftOut++;
-  state.leftOutRows = leftOutRows(targetMap, held, (s) => state.bySymbol.has(s), context.known);
+  state.leftOutRows = leftOutRows(targetMap, held, (s) => state.bySymbol.has(s), context.doubt);
   state.leftOutKeys = state.leftOutRows.map((row) => order.get(row.symbol)!);
   return state;
 }
@@ -280,7 +291,7 @@ function leftOutRowOf(context: Context, symbol: string): DiffRow {
     context.targetMap.has(symbol) ? new Map([[symbol, context.targetMap.get(symbol)!]]) : new Map(),
     new Map([[symbol, context.held.get(symbol) ?? '0']]),
     () => false,
-    context.known,
+    context.doubt,
   )[0]!;
 }
 
@@ -336,7 +347,7 @@ function refreshRow(state: State, i: number): void {
     core.decimal,
     context.targetMap,
     context.held,
-    context.known,
+    context.doubt,
   );
 }
 
@@ -352,6 +363,7 @@ function liveAnswer(state: State, rebuilt: boolean, refreshed: readonly number[]
     total: plain(state.total),
     cash: plain(HUNDRED.minus(state.total)),
     oldCash: state.context.oldCash,
+    doubt: state.context.doubt,
     errorRows: state.errorRows,
     valid: state.errorRows === 0 && errors.length === 0,
   };
@@ -386,6 +398,7 @@ function answer(state: State): DraftAnalysis {
           : state.diffRows.concat(state.leftOutRows),
       oldCash: state.context.oldCash,
       newCash: cash,
+      doubt: state.context.doubt,
     },
   };
 }

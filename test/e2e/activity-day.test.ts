@@ -159,7 +159,8 @@ describe('a manager’s day, every action checked against the activity log', () 
       expect(deletedDetail.tables.map((t) => t.title)).toContain('Positions');
       expect(deleted!.outcome).toBe('Deleted at the service');
 
-      // 3. A strategy with no version: the target is unknown, confirming acknowledges it.
+      // 3. A strategy with no version and nothing held: the target is unknown, no action is
+      // predicted, and with nothing to sell no tick is asked for.
       const freshDraft = await day.draftOf(FRESH, 'First target', 'empty', () => [
         { symbol: 'AAPL', weight: '10', locked: false },
       ]);
@@ -174,7 +175,10 @@ describe('a manager’s day, every action checked against the activity log', () 
       ]);
       const freshSentDetail = await day.desk.activity.get({ seq: freshSent!.seq });
       expect(fact(freshSentDetail, 'Known target')).toMatch(/^Unknown/);
-      expect(fact(freshSentDetail, 'Stale or unknown target acknowledged')).toBe('Yes');
+      expect(fact(freshSentDetail, 'Predicted actions')).toBe(
+        'Uncertain: no executed version of this strategy is known here',
+      );
+      expect(fact(freshSentDetail, 'Stale or unknown target acknowledged')).toBe('Not needed');
       expect(freshSent!.outcome).toMatch(/^Complete: 1 order filled, [\d.]+ filled value$/);
 
       // 4. The answer never comes (a timeout): unclear, then sent again with the same key.
@@ -287,10 +291,13 @@ describe('a manager’s day, every action checked against the activity log', () 
       const staleSentDetail = await day.desk.activity.get({ seq: staleSent!.seq });
       expect(fact(staleSentDetail, 'Known target')).toMatch(/^Stale/);
       expect(fact(staleSentDetail, 'Stale or unknown target acknowledged')).toBe('Yes');
-      expect(staleSent!.outcome).toMatch(/the service differed from the prediction$/);
+      // No action was predicted on the stale target: the differences are what it warned of.
+      expect(staleSent!.outcome).toMatch(
+        /the service's target differed from the last known one, as warned$/,
+      );
       const staleEndDetail = await day.desk.activity.get({ seq: staleEnd!.seq });
       expect(fact(staleEndDetail, 'Compared with the prediction')).toBe(
-        'The service’s positions differed from the prediction',
+        'The service’s target differed from the last known one, as the confirmation warned (the target was uncertain)',
       );
       const differences = staleEndDetail.tables.find(
         (t) => t.title === 'Differences from the prediction',

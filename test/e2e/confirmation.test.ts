@@ -75,7 +75,7 @@ describe('the Execute confirmation before money moves', () => {
       expect(await row.getByText('sells all').count()).toBe(1);
       expect(await row.getByText('IGNORE').count()).toBe(0);
     }
-    expect(await rowOf(page, 'JNJ').getByText('unknown').count()).toBe(1);
+    expect(await rowOf(page, 'JNJ').getByText('uncertain').count()).toBe(1);
     // Its current target weight is not shown as 0: the app does not know it.
     expect((await rowOf(page, 'JNJ').locator('td.num').first().textContent())!.trim()).toBe('?');
     await screenshot(page, 'confirm-01-unknown-grid');
@@ -91,11 +91,18 @@ describe('the Execute confirmation before money moves', () => {
     expect(summary).not.toMatch(/unchanged/);
     const rows = await confirmationRows(page);
     for (const symbol of sold)
-      expect(rows).toContainEqual([symbol, 'unknown (sells all)', '?', '0', held.get(symbol)]);
+      expect(rows).toContainEqual([
+        symbol,
+        'sells all · action uncertain',
+        'unknown',
+        '0',
+        held.get(symbol),
+      ]);
     expect((await dialog.getByTestId('confirm-old-cash').textContent())!.trim()).toBe('unknown');
     await screenshot(page, 'confirm-02-unknown-dialog');
 
     // The scheduled version is in the way: the app offers to delete it, then executes.
+    await dialog.getByTestId('confirm-unknown').getByRole('checkbox').check();
     await dialog.getByRole('button', { name: 'Execute rebalance' }).click();
     await page
       .getByRole('button', {
@@ -125,7 +132,7 @@ describe('the Execute confirmation before money moves', () => {
       ).toBe(held.get(symbol));
     await page
       .getByTestId('prediction-outcome')
-      .getByText(/matched the confirmation/)
+      .getByText(/No action was predicted \(without a known current target\)/)
       .waitFor();
     expect(problems).toEqual([]);
     await page.close();
@@ -183,9 +190,10 @@ describe('the Execute confirmation before money moves', () => {
     await execute.click();
     await page.getByRole('tab', { name: 'Versions', selected: true }).waitFor();
 
-    // The version detail names every symbol where the service differed, symbol by symbol.
+    // The version detail names every symbol where the service differed, symbol by symbol, as
+    // the confirmation warned: expected on a stale target, not a surprise.
     const outcome = page.getByTestId('prediction-outcome');
-    await outcome.getByText(/differed from the confirmation's prediction/).waitFor();
+    await outcome.getByTestId('prediction-expected').waitFor();
     const listed = await outcome
       .locator('tbody tr td:first-child')
       .evaluateAll((tds) => tds.map((td) => td.textContent!.trim()).sort());

@@ -117,10 +117,13 @@ export function outcomeLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
     case 'version-ended': {
       const counts = (p.orderCounts ?? {}) as Record<string, unknown>;
       const filled = typeof counts.FILLED === 'number' ? counts.FILLED : 0;
+      const prediction = (p.prediction ?? null) as Payload | null;
       const differs =
-        p.prediction && (p.prediction as Payload).matched === false
-          ? '; the service differed from the prediction'
-          : '';
+        prediction?.matched !== false
+          ? ''
+          : prediction.uncertain === true
+            ? "; the service's target differed from the last known one, as warned"
+            : '; the service differed from the prediction';
       return `${capitalized(text(p.status))}: ${plural(filled, 'order')} filled, ${text(p.filledValue)} filled value${differs}`;
     }
     default:

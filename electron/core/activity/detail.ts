@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { activityFact, activityTable } from '../../../shared/activity/views';
+import { DOUBT_WORDS } from '../../../shared/draft/words';
+import type { TargetDoubt } from '../../../shared/draft/types';
 import { payloadOf, recordedStrategyName, text } from './describe';
 import type { ActivityRow } from './repository';
 
@@ -106,6 +108,27 @@ function targetStateText(prediction: Payload | null | undefined): string {
     : shown;
 }
 
+/** Entries that record their doubts: the actions were uncertain where there was one. */
+function doubtText(prediction: Payload | null | undefined): Fact[] {
+  if (!prediction || !Array.isArray(prediction.doubts)) return [];
+  const doubts = prediction.doubts.filter((d): d is TargetDoubt => d in DOUBT_WORDS);
+  return [
+    {
+      label: 'Predicted actions',
+      value:
+        doubts.length === 0
+          ? 'Predicted from the known target'
+          : `Uncertain: ${doubts.map((d) => DOUBT_WORDS[d]).join('; ')}`,
+    },
+  ];
+}
+
+/** Whether the tick was given; entries that record whether it was needed say when it was not. */
+function acknowledgedText(prediction: Payload | null | undefined): string {
+  if (prediction?.acknowledgementNeeded === false) return 'Not needed';
+  return yesNo(prediction?.acknowledged);
+}
+
 function failureFacts(error: unknown): Fact[] {
   const e = (error ?? {}) as Payload;
   return [
@@ -192,7 +215,8 @@ export function detailOf(
           value: targetStateText(prediction),
         },
         { label: 'Target version', value: text(prediction?.knownVersionId) },
-        { label: 'Stale or unknown target acknowledged', value: yesNo(prediction?.acknowledged) },
+        ...doubtText(prediction),
+        { label: 'Stale or unknown target acknowledged', value: acknowledgedText(prediction) },
         { label: 'Body sent', value: text(p.requestBody) },
       );
       tables.push(
@@ -208,9 +232,13 @@ export function detailOf(
           'Prediction shown',
           [
             ['symbol', 'Symbol'],
-            ['oldWeight', 'Old weight'],
+            // On a target in doubt the old weight was only the last known one, and said so.
+            ['oldWeight', uncertainIn(prediction) ? 'Last known weight' : 'Old weight'],
             ['weight', 'Weight'],
             ['action', 'Action'],
+            ...(list(prediction?.positions).some((p) => 'shownAs' in p)
+              ? ([['shownAs', 'Shown as']] as [string, string][])
+              : []),
             ['heldQuantity', 'Held quantity'],
             ['sellsAll', 'Sells all'],
           ],
@@ -260,7 +288,9 @@ export function detailOf(
             ? 'No prediction (not executed from this app)'
             : prediction.matched === true
               ? 'The service’s positions matched the prediction'
-              : 'The service’s positions differed from the prediction',
+              : prediction.uncertain === true
+                ? 'The service’s target differed from the last known one, as the confirmation warned (the target was uncertain)'
+                : 'The service’s positions differed from the prediction',
         },
       );
       tables.push(
@@ -283,6 +313,12 @@ export function detailOf(
     }
   }
   return { facts, tables };
+}
+
+/** The prediction was made on a target in doubt (entries recording doubts, or an unknown target). */
+function uncertainIn(prediction: Payload | null | undefined): boolean {
+  if (Array.isArray(prediction?.doubts)) return prediction.doubts.length > 0;
+  return prediction?.targetState === 'unknown' || prediction?.targetState === 'stale';
 }
 
 function side(value: unknown): string {

@@ -1,3 +1,4 @@
+import { actionWords } from '../../../shared/draft/words';
 import type { JournalEntry, Store } from '../store';
 import type { JournalPort } from '../execute';
 
@@ -91,11 +92,16 @@ export function recordingJournal(
                   knownVersionId: prediction.knownVersionId,
                   // Only when so: entries written before this field keep their hashed form.
                   ...(confirmation?.targetUnconfirmed === true && { unknownToService: true }),
-                  // Confirming an unknown target acknowledges it; anything else takes the tick,
-                  // which also answers a known target the service no longer knew.
+                  // Why the target was in doubt, and whether the tick was needed: any doubt
+                  // (unknown, stale, unconfirmed) takes the same tick, which the desk checked.
+                  ...(confirmation?.doubts !== undefined && {
+                    doubts: [...confirmation.doubts],
+                    acknowledgementNeeded: confirmation.acknowledgementNeeded === true,
+                  }),
                   acknowledged:
                     confirmation?.confirmed === true &&
-                    (prediction.targetState === 'unknown' || confirmation.acknowledgedStale),
+                    confirmation.acknowledgedStale &&
+                    confirmation.acknowledgementNeeded !== false,
                   positions: prediction.prediction.map((p) => ({
                     symbol: p.symbol,
                     weight: p.weight,
@@ -103,6 +109,8 @@ export function recordingJournal(
                     action: p.action,
                     heldQuantity: p.heldQuantity,
                     sellsAll: p.sellsAll,
+                    // The words the confirmation showed for the row, the same vocabulary.
+                    shownAs: actionWords(p),
                   })),
                 }
               : null,

@@ -1,6 +1,7 @@
 import type { Order, Version, VersionPosition } from '../../../shared/domain/resources';
 import { ORDER_STATUSES } from '../../../shared/domain/constants';
 import { Decimal, formatDecimal, toDecimal } from '../../../shared/decimal';
+import { isUncertain } from '../../../shared/draft/prediction';
 import type { Store } from '../store';
 import type { Profile } from '../store';
 import type { StoredVersion } from '../store';
@@ -269,10 +270,14 @@ export function recordVersionEnded(
             : {
                 targetState: prediction!.targetState,
                 matched: differences.length === 0,
+                // Made on a target in doubt: differences were expected, as the confirmation said.
+                uncertain:
+                  prediction!.targetState !== 'known' || prediction!.prediction.some(isUncertain),
                 differences: differences.map((d) => ({
                   symbol: d.symbol,
                   predicted: d.predicted,
                   service: d.service,
+                  expected: d.expected ?? prediction!.targetState !== 'known',
                 })),
               },
       },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   comparePrediction,
+  isUncertain,
   predictExecution,
   validOrThrow,
   type ExecutionPrediction,
@@ -39,8 +40,11 @@ export interface Confirmation {
   againAfter: string | null;
 }
 
-/** The prediction of a draft from what the store holds now (refreshed by prepare). */
-export function planOf(deps: ConfirmationDeps, draft: Draft) {
+/**
+ * The prediction of a draft from what the store holds now (refreshed by prepare).
+ * `unconfirmed`: the service did not know the known target's version when just asked.
+ */
+export function planOf(deps: ConfirmationDeps, draft: Draft, unconfirmed = false) {
   const { profileId, strategyId } = draft;
   const stored = deps.store.strategies.get(profileId, strategyId);
   if (!stored) throw notFound('This strategy');
@@ -52,8 +56,12 @@ export function planOf(deps: ConfirmationDeps, draft: Draft) {
     liquidateOnly: stored.is_liquidate_only,
     targetUnknown: target === null,
   });
-  const prediction = predictExecution(validation, target?.positions ?? null, holdings);
   const check = targetCheckOf(deps.store, profileId, stored, target, holdings);
+  // The doubts are part of the prediction: with any, no action is predicted as fact.
+  const prediction = predictExecution(validation, target?.positions ?? null, holdings, {
+    stale: check !== null && !check.fits,
+    unconfirmed: unconfirmed && target !== null,
+  });
   const planKey = keyOf(prediction, target?.versionId ?? null, check);
   return { stored, target, holdings, prediction, check, planKey };
 }
@@ -105,7 +113,7 @@ export async function prepareExecution(
   // The version first, then the strategy: holdings read after the version's state are compared.
   const targetUnconfirmed = await targetUnknownToService(deps, profileId, strategyId);
   await deps.strategySync.read(profileId, strategyId);
-  const plan = planOf(deps, draft);
+  const plan = planOf(deps, draft, targetUnconfirmed);
   const target = plan.target;
   const source = target ? deps.store.versions.get(profileId, target.versionId) : null;
   return {
@@ -129,6 +137,9 @@ export async function prepareExecution(
         : { kind: 'unknown' },
     check: plan.check,
     targetUnconfirmed: targetUnconfirmed && target !== null,
+    doubts: plan.prediction.doubts,
+    possiblyTargeted: plan.prediction.possiblyTargeted,
+    needsAcknowledgement: plan.prediction.needsAcknowledgement,
     positions: plan.prediction.positions,
     oldCash: plan.prediction.oldCash,
     newCash: plan.prediction.newCash,
@@ -147,14 +158,19 @@ export async function confirmedRequest(
   deps: ConfirmationDeps,
   draft: Draft,
   confirmation: Confirmation | undefined,
-): Promise<{ body: ExecuteRequest; predictionId: string; targetUnconfirmed: boolean }> {
+): Promise<{
+  body: ExecuteRequest;
+  predictionId: string;
+  targetUnconfirmed: boolean;
+  prediction: ExecutionPrediction;
+}> {
   // What the confirmation warned of is checked again at the service, so the answer holds now.
   let unknownToService = false;
   if (confirmation) {
     unknownToService = await targetUnknownToService(deps, draft.profileId, draft.strategyId);
     await deps.strategySync.read(draft.profileId, draft.strategyId);
   }
-  const plan = planOf(deps, draft);
+  const plan = planOf(deps, draft, unknownToService);
   const targetUnconfirmed = unknownToService && plan.target !== null;
   if (confirmation) {
     if (confirmation.planKey !== plan.planKey)
@@ -165,21 +181,8 @@ export async function confirmedRequest(
           'shown (another window may have executed). Nothing was sent; open the confirmation ' +
           'again to see what executing does now.',
       });
-    if (plan.check && !plan.check.fits && !confirmation.acknowledgedStale)
-      throw new DeskError({
-        kind: 'stale-not-acknowledged',
-        message:
-          'The holdings do not fit the known target: acknowledge that the strategy may have ' +
-          'been changed elsewhere before executing. Nothing was sent.',
-      });
-    if (targetUnconfirmed && !confirmation.acknowledgedStale)
-      throw new DeskError({
-        kind: 'stale-not-acknowledged',
-        message:
-          'The service no longer knows the version taken as the current target, so the ' +
-          "prediction comes from this app's copy: acknowledge that before executing. Nothing " +
-          'was sent.',
-      });
+    if (plan.prediction.needsAcknowledgement && !confirmation.acknowledgedStale)
+      throw notAcknowledged(plan.prediction);
   }
   // With or without a confirmation: a draft that became a version is executed again only when
   // the caller names that version ("Execute again"), so a repeated call cannot send it twice.
@@ -204,7 +207,28 @@ export async function confirmedRequest(
     targetState,
     prediction: plan.prediction.positions,
   });
-  return { body: plan.prediction.body, predictionId: record.id, targetUnconfirmed };
+  return {
+    body: plan.prediction.body,
+    predictionId: record.id,
+    targetUnconfirmed,
+    prediction: plan.prediction,
+  };
+}
+
+/** The refusal of a request on a target in doubt that the manager did not acknowledge. */
+function notAcknowledged(prediction: ExecutionPrediction): DeskError {
+  const doubts = prediction.doubts;
+  const why = doubts.includes('unknown')
+    ? 'No executed version of this strategy is known here and it holds positions, so the ' +
+      'service may act on a target this app does not know and sell them'
+    : doubts.includes('stale')
+      ? 'The holdings do not fit the known target: the strategy may have been changed elsewhere'
+      : 'The service no longer knows the version taken as the current target, so the ' +
+        "prediction comes from this app's copy";
+  return new DeskError({
+    kind: 'stale-not-acknowledged',
+    message: `${why}. Acknowledge that the predicted actions are uncertain before executing. Nothing was sent.`,
+  });
 }
 
 /** Links the prediction to its journal entry; after a 202, compares and records the answer. */
@@ -238,11 +262,14 @@ export function predictionOutcome(
 ): PredictionOutcomeView | null {
   const record = deps.store.predictions.forVersion(profileId, versionId);
   if (!record || record.versionId === null || record.differences === null) return null;
+  // Records made before doubts were part of the prediction: their target state says it.
+  const uncertain = record.targetState !== 'known' || record.prediction.some(isUncertain);
   return {
     versionId: record.versionId,
     targetState: record.targetState,
+    uncertain,
     knownVersionId: record.knownVersionId,
-    differences: record.differences,
+    differences: record.differences.map((d) => ({ ...d, expected: d.expected ?? uncertain })),
     comparedAt: record.comparedAt ?? record.createdAt,
   };
 }

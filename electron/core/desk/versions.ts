@@ -83,7 +83,7 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       if (!draft) throw notFound('This draft');
       const { profileId, strategyId } = draft;
       // Predicted and recorded before sending; compared with the service's answer after a 202.
-      const { body, predictionId, targetUnconfirmed } = await confirmedRequest(
+      const { body, predictionId, targetUnconfirmed, prediction } = await confirmedRequest(
         services,
         draft,
         confirmation,
@@ -101,6 +101,8 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
             confirmed: confirmation !== undefined,
             acknowledgedStale: confirmation?.acknowledgedStale ?? false,
             targetUnconfirmed,
+            doubts: prediction.doubts,
+            acknowledgementNeeded: prediction.needsAcknowledgement,
           },
         });
         settlePrediction(services, predictionId, outcome.entry.id, outcome.version);

@@ -247,9 +247,21 @@ describe('the execute plan and errors', () => {
     const unknown = new DraftModel([row('TSLA', '0'), row('AAPL', '3')], null, holdings);
     expect(unknown.analysis.diffRows.every((r) => !r.oldKnown)).toBe(true);
     expect(unknown.analysis.diffRows.map((r) => [r.symbol, r.action, r.sellsAll])).toEqual([
-      ['TSLA', null, true],
-      ['AAPL', null, false],
+      ['TSLA', 'uncertain', true],
+      ['AAPL', 'uncertain', false],
     ]);
+    // Holdings that do not fit the known target: its weights are the last known ones, no action
+    // is predicted, and an untouched target is not "nothing to change".
+    const stale = new DraftModel(
+      target.map((p) => row(p.symbol, p.weight)),
+      target,
+      [],
+      { stale: true },
+    );
+    expect(stale.analysis.doubt).toBe('stale');
+    expect(stale.analysis.diffRows.every((r) => r.action === 'uncertain' && r.oldKnown)).toBe(true);
+    expect(stale.analysis.diffRows.some((r) => r.effect === 'unchanged')).toBe(false);
+    expect(changesNothing(stale.analysis)).toBe(false);
   });
 
   it('classifies each failure by where it belongs', () => {

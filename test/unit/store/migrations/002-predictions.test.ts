@@ -10,6 +10,7 @@ const predicted: PredictedPosition[] = [
     weight: '0',
     oldWeight: '10.50',
     action: 'REMOVE',
+    doubt: null,
     heldQuantity: '12.000001',
     sellsAll: true,
     heldNotInTarget: false,
