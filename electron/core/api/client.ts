@@ -11,6 +11,7 @@ import {
 } from './checks';
 import { ServiceError, type Operation } from './errors';
 import { errorFromResponse } from './error-mapping';
+import { withIncludes } from './location';
 import { DEFAULT_TIMEOUTS, createAgent, send, type HttpResponse, type Timeouts } from './http';
 import {
   DEFAULT_RETRY,
@@ -161,15 +162,18 @@ export class ServiceClient {
     checkId(strategyId, 'strategy');
     checkId(versionId, 'version');
     const include = INCLUDE[(opts.orders ? 1 : 0) + (opts.positions ? 2 : 0)];
-    const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}${include}`;
+    const path = `${this.versionPath(strategyId, versionId)}${include}`;
     return this.readVersion(path, !!opts.orders, !!opts.positions);
   }
 
-  /** Follows a Location (path or absolute URL) as given; refuses another origin. */
+  /**
+   * Follows a Location stored at acceptance (a path on this server, or an absolute URL here);
+   * refuses another origin. Always read with the includes the app needs.
+   */
   async getVersionAt(location: string): Promise<Version> {
     let url: URL;
     try {
-      url = new URL(location, `${this.baseUrl}/`);
+      url = new URL(location, `${this.origin}/`);
     } catch {
       throw badResponse('getVersion', ['the version address is not a valid URL']);
     }
@@ -179,12 +183,32 @@ export class ServiceClient {
         operation: 'getVersion',
         message: `The version address points to another server (${url.origin}); it was not followed`,
       });
-    const include = (url.searchParams.get('include') ?? '').split(',');
-    return this.readVersion(
-      url.pathname + url.search,
-      include.includes('orders'),
-      include.includes('positions'),
-    );
+    return this.readVersion(withIncludes(url.pathname + url.search), true, true);
+  }
+
+  /**
+   * Reads a version the app follows: at the address stored when it was accepted when that is a
+   * path or a URL on this server, else (none, a relative one kept by an older version of the app,
+   * another origin after the profile moved) at the interface's own path.
+   */
+  async followVersion(entry: {
+    strategyId: string;
+    versionId: string;
+    location: string | null;
+  }): Promise<Version> {
+    const { strategyId, versionId, location } = entry;
+    const followable =
+      location !== null &&
+      (location.startsWith('/') || /^https?:\/\//i.test(location)) &&
+      URL.canParse(location, `${this.origin}/`) &&
+      new URL(location, `${this.origin}/`).origin === this.origin;
+    if (followable) return this.getVersionAt(location);
+    return this.getVersion(strategyId, versionId, { orders: true, positions: true });
+  }
+
+  /** The interface's path of a version on this service (4.3), without a query. */
+  private versionPath(strategyId: string, versionId: string): string {
+    return `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}`;
   }
 
   /**
@@ -198,14 +222,17 @@ export class ServiceClient {
   ): Promise<ExecuteResult> {
     checkId(strategyId, 'strategy');
     const request = checkExecuteInput(body, idempotencyKey);
-    const res = await this.exchange(
-      'execute',
-      'never',
-      'POST',
-      `${this.prefix}/api/v1/strategies/${strategyId}/versions/execute`,
-      { body: JSON.stringify(request), idempotencyKey },
-    );
-    return acceptedExecution(res, strategyId, this.baseUrl, this.origin);
+    const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/execute`;
+    const res = await this.exchange('execute', 'never', 'POST', path, {
+      body: JSON.stringify(request),
+      idempotencyKey,
+    });
+    return acceptedExecution(res, {
+      strategyId,
+      requestUrl: this.origin + path,
+      origin: this.origin,
+      versionPath: (versionId) => this.versionPath(strategyId, versionId),
+    });
   }
 
   /**

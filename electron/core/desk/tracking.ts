@@ -99,12 +99,7 @@ export class Tracking {
   constructor(private readonly deps: TrackingDeps) {
     const { store, connections, events, log, now } = deps;
     this.tracker = new VersionTracker({
-      fetchVersion: (entry) =>
-        connections.call(entry.profileId, (c) =>
-          entry.location
-            ? c.getVersionAt(entry.location)
-            : c.getVersion(entry.strategyId, entry.versionId, { orders: true, positions: true }),
-        ),
+      fetchVersion: (entry) => connections.call(entry.profileId, (c) => c.followVersion(entry)),
       saveVersion: (entry, version) =>
         storeVersionRead(store, entry.profileId, version, { syncedAt: now() }),
       waitUntilOnline: (profileId, signal) =>
