@@ -11,6 +11,7 @@ import {
 } from './checks';
 import { ServiceError, type Operation } from './errors';
 import { errorFromResponse } from './error-mapping';
+import { ACCEPT_ENCODING } from './content-coding';
 import { withIncludes } from './location';
 import { DEFAULT_TIMEOUTS, createAgent, send, type HttpResponse, type Timeouts } from './http';
 import {
@@ -53,7 +54,7 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
-const JSON_HEADERS = { accept: 'application/json' } as const;
+const JSON_HEADERS = { accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING } as const;
 /** The query of a version read, by what it includes: none, orders, positions, both. */
 const INCLUDE = ['', '?include=orders', '?include=positions', '?include=orders,positions'];
 
@@ -383,7 +384,7 @@ export class ServiceClient {
   /** The headers of a read with `auth`, built once per token (undici only reads them). */
   private authorizedHeaders(auth: string): Record<string, string> {
     if (this.readHeaders?.authorization !== auth)
-      this.readHeaders = { accept: 'application/json', authorization: auth };
+      this.readHeaders = { ...JSON_HEADERS, authorization: auth };
     return this.readHeaders;
   }
 
@@ -405,7 +406,9 @@ export class ServiceClient {
     if (operation === 'execute') {
       const mayHaveRun =
         ((e.kind === 'network' || e.kind === 'timeout') && e.details.requestSent !== false) ||
-        e.kind === 'server';
+        e.kind === 'server' ||
+        // A success whose body could not be read: the service may have accepted it.
+        (e.kind === 'bad_response' && e.status !== undefined && e.status < 300);
       if (mayHaveRun) {
         out = out.with({
           ambiguous: true,

@@ -91,6 +91,6 @@ export function badResponse(
     status: extra.status,
     ambiguous: extra.ambiguous ?? false,
     message: `The service's answer could not be read: ${plain}${more}`,
-    details: { issues },
+    details: { issues, problem: `${plain}${more}` },
   });
 }
