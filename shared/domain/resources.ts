@@ -151,10 +151,22 @@ export const executeRequest = z.object({
 });
 export type ExecuteRequest = z.infer<typeof executeRequest>;
 
+/**
+ * The token answer as OAuth 2 allows it (RFC 6749 5.1): `expires_in` and `scope` are optional
+ * (null or absent: not said), `expires_in` may come as a numeric string, other fields are ignored.
+ */
 export const tokenResponse = z.object({
   access_token: z.string().min(1),
   token_type: z.string(),
-  expires_in: z.number().int().positive(),
-  scope: z.string(),
+  expires_in: z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\s*\d+(\.\d+)?\s*$/)
+        .transform(Number),
+    ])
+    .nullish(),
+  scope: z.union([z.string(), z.array(z.string())]).nullish(),
 });
 export type TokenResponse = z.infer<typeof tokenResponse>;

@@ -117,8 +117,11 @@ export class ServiceClient {
     return this.tokens.info();
   }
 
-  /** Proves the credentials now: always requests a new token. Returns the granted scopes. */
-  async testConnection(): Promise<string[]> {
+  /**
+   * Proves the credentials now: always requests a new token. Returns the granted scopes, or null
+   * when the service did not say which.
+   */
+  async testConnection(): Promise<string[] | null> {
     this.tokens.clear();
     return (await this.tokens.info()).grantedScopes;
   }
@@ -128,9 +131,14 @@ export class ServiceClient {
     return this.tokens.liveToken();
   }
 
-  /** Scopes of the current token; null before the first token. */
+  /** Scopes of the current token; null before the first token or when the service did not say. */
   grantedScopes(): string[] | null {
     return this.tokens.grantedScopes();
+  }
+
+  /** Whether a token is held: `grantedScopes()` null then means the service did not say. */
+  hasToken(): boolean {
+    return this.tokens.hasToken();
   }
 
   hasScope(scope: string): boolean {

@@ -226,13 +226,44 @@ function forbidden(ctx: ErrorContext, body: ParsedErrorBody, make: Make): Servic
   // The header may list every scope the operation needs; the missing ones are those not granted.
   const missing = ctx.granted ? required.filter((s) => !ctx.granted!.includes(s)) : required;
   const scopes = missing.length ? missing : required;
-  if (!scopes.length)
-    return make('forbidden', 'This client is not allowed to do this (the service named no scope)');
+  if (!scopes.length) return unnamedScope(ctx, make);
   const message =
     scopes.length === 1
       ? `This client lacks the scope ${scopes[0]}`
       : `This client lacks the scopes ${scopes.join(', ')}`;
   return make('forbidden', message, { missingScope: scopes[0], missingScopes: scopes });
+}
+
+/** What each operation needs by the interface (5.6; reading a strategy: the scope it lists). */
+const NEEDED: Partial<Record<Operation, { scopes: string[]; what: string }>> = {
+  getStrategy: { scopes: ['strategies:read'], what: 'reading a strategy' },
+  getVersion: { scopes: ['strategy_versions:read'], what: 'reading a version' },
+  execute: {
+    scopes: ['strategy_versions:create', 'strategy_versions:execute'],
+    what: 'executing',
+  },
+  delete: { scopes: ['strategy_versions:delete'], what: 'deleting a version' },
+};
+
+/**
+ * A 403 naming no scope: the scopes the interface says the operation needs. Those the token was
+ * not granted are missing; when the service never said what it granted, the app says so.
+ */
+function unnamedScope(ctx: ErrorContext, make: Make): ServiceError {
+  const needed = NEEDED[ctx.operation];
+  if (!needed)
+    return make('forbidden', 'This client is not allowed to do this (the service named no scope)');
+  const missing = ctx.granted ? needed.scopes.filter((s) => !ctx.granted!.includes(s)) : [];
+  if (missing.length)
+    return make(
+      'forbidden',
+      `This client lacks the ${missing.length === 1 ? 'scope' : 'scopes'} ${missing.join(', ')}`,
+      { missingScope: missing[0], missingScopes: missing },
+    );
+  return make(
+    'forbidden',
+    `The service refused this and did not say which scope is missing: ${needed.what} needs ${needed.scopes.join(' and ')}`,
+  );
 }
 
 function notFoundMessage(operation: Operation): string {
