@@ -96,6 +96,43 @@ export function acceptedExecution(res: HttpResponse, address: ExecuteAddress): E
   };
 }
 
+/** The profile's service address as a URL; refuses one the client cannot talk to. */
+export function serviceAddress(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ServiceError({
+      kind: 'bad_request',
+      message: 'The service address is not a valid URL',
+    });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ServiceError({
+      kind: 'bad_request',
+      message: 'The service address must start with http:// or https://',
+    });
+  return url;
+}
+
+/**
+ * The error handed to the caller of `operation` (the token's redaction aside): its operation,
+ * and for an execute whether the version may have been executed all the same.
+ */
+export function finalError(e: ServiceError, operation: Operation): ServiceError {
+  const out = e.operation === operation ? e : e.with({ operation });
+  if (operation !== 'execute') return out;
+  const mayHaveRun =
+    mayHaveActed(e) ||
+    // A success whose body could not be read: the service may have accepted it.
+    (e.kind === 'bad_response' && e.status !== undefined && e.status < 300);
+  if (!mayHaveRun) return out;
+  return out.with({
+    ambiguous: true,
+    message: `${e.message}. The version may or may not have been executed: check before trying again with the same execution key`,
+  });
+}
+
 /** A failure after which the service may have done what was asked. */
 export function mayHaveActed(e: ServiceError): boolean {
   if (e.kind === 'server') return true;

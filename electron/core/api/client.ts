@@ -6,7 +6,9 @@ import {
   cancelled,
   checkExecuteInput,
   checkId,
+  finalError,
   mayHaveActed,
+  serviceAddress,
   type ExecuteResult,
 } from './checks';
 import { ServiceError, type Operation } from './errors';
@@ -77,20 +79,7 @@ export class ServiceClient {
   private closed = false;
 
   constructor(options: ServiceClientOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-    } catch {
-      throw new ServiceError({
-        kind: 'bad_request',
-        message: 'The service address is not a valid URL',
-      });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new ServiceError({
-        kind: 'bad_request',
-        message: 'The service address must start with http:// or https://',
-      });
+    const url = serviceAddress(options.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.baseUrl = this.origin + this.prefix;
@@ -376,6 +365,8 @@ export class ServiceClient {
           headers: res.headers,
           text: res.text,
           granted: this.tokens.grantedScopes() ?? undefined,
+          // Only the execute request's: a token request's body holds the secret.
+          ...(operation === 'execute' && body !== undefined && { requestBody: body }),
         });
       } catch (e) {
         if (!(e instanceof ServiceError)) throw e;
@@ -410,21 +401,7 @@ export class ServiceClient {
 
   /** The error handed to the caller: operation, ambiguity for execute, token redacted. */
   private final(e: ServiceError, operation: Operation): ServiceError {
-    let out = e.operation === operation ? e : e.with({ operation });
-    if (operation === 'execute') {
-      const mayHaveRun =
-        ((e.kind === 'network' || e.kind === 'timeout') && e.details.requestSent !== false) ||
-        e.kind === 'server' ||
-        // A success whose body could not be read: the service may have accepted it.
-        (e.kind === 'bad_response' && e.status !== undefined && e.status < 300);
-      if (mayHaveRun) {
-        out = out.with({
-          ambiguous: true,
-          message: `${e.message}. The version may or may not have been executed: check before trying again with the same execution key`,
-        });
-      }
-    }
-    return this.tokens.redact(out);
+    return this.tokens.redact(finalError(e, operation));
   }
 }
 
