@@ -183,7 +183,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       entry: activitySummary(store, row),
     }),
   );
-  const versionImport = new VersionImport({ store, connections, tracking, now });
+  const versionImport = new VersionImport({ store, connections, strategySync, tracking, now });
   const sandbox = new SandboxProfiles({
     store,
     secrets,
