@@ -26,7 +26,8 @@ export function toUtcTimestamp(text: string): string | undefined {
   // The form the service sends and the app keeps: every timestamp of every poll comes this way,
   // so it is checked without a Date.
   if (UTC_TIMESTAMP.test(text)) return dayExists(text) ? text : undefined;
-  const m = ISO_TIMESTAMP.exec(text);
+  // RFC 3339 (5.6) allows a lower-case t and z.
+  const m = ISO_TIMESTAMP.exec(text.replace(/^(\d{4}-\d\d-\d\d)t/, '$1T').replace(/z$/, 'Z'));
   if (!m) return undefined;
   const [, y, mo, d, h, mi, sec = '00', fraction = '', zone, sign, oh, om] = m;
   const date = new Date(0);
