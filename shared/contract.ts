@@ -83,7 +83,7 @@ export const contract = {
       profileView,
     ),
     remove: method(profileRef, ok),
-    testConnection: method(profileRef, z.object({ grantedScopes: z.array(z.string()) })),
+    testConnection: method(profileRef, z.object({ grantedScopes: z.array(z.string()).nullable() })),
     /**
      * Asks the service for a token with these details before they are saved (nothing is stored).
      * Without a secret, the stored one of `profileId` is used, under the same rule as update.
@@ -98,7 +98,7 @@ export const contract = {
           sendSecretToNewAddress: z.literal(true).optional(),
         })
         .strict(),
-      z.object({ grantedScopes: z.array(z.string()) }),
+      z.object({ grantedScopes: z.array(z.string()).nullable() }),
     ),
     /** "Try the built-in sandbox": starts it in-process, creates its profile, adds the demo strategies. */
     useSandbox: method(none, profileView),

@@ -77,6 +77,8 @@ export interface ServiceErrorDetails {
   retryAfterSeconds?: number;
   fields?: Record<string, string[]>;
   issues?: string[];
+  /** What is wrong with an unreadable answer, in plain words naming the field. */
+  problem?: string;
   requestSent?: boolean;
   code?: string;
 }

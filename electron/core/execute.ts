@@ -18,8 +18,10 @@ import type { JournalRepository, NewJournalEntry } from './store/repositories/jo
  */
 export type JournalPort = Pick<
   JournalRepository,
-  'markSent' | 'markAccepted' | 'markDismissed' | 'get' | 'listInFlight'
+  'markSent' | 'markDismissed' | 'get' | 'listInFlight'
 > & {
+  /** `locationNote`: why the service's Location is not what is followed, for the activity log. */
+  markAccepted(id: string, result: AcceptedResult): JournalEntry;
   /** `confirmation`: what the manager was shown and agreed to, for a journal that keeps it. */
   createExclusive(
     input: NewJournalEntry,
@@ -45,12 +47,27 @@ export interface ExecutionConfirmation {
   acknowledgementNeeded?: boolean;
 }
 
+/** What an accepted execution's journal entry keeps of the answer. */
+export interface AcceptedResult {
+  versionId: string;
+  /** Where the version is followed. */
+  location: string;
+  /** The service's own Location, when the app follows something else, and why. */
+  givenLocation?: string | null;
+  locationNote?: string | null;
+}
+
 export interface ExecutePort {
   executeVersion(
     strategyId: string,
     body: ExecuteRequest,
     idempotencyKey: string,
-  ): Promise<{ version: Version; location: string }>;
+  ): Promise<{
+    version: Version;
+    location: string;
+    givenLocation?: string | null;
+    locationNote?: string | null;
+  }>;
 }
 
 export interface ExecutionOutcome {
@@ -157,7 +174,7 @@ export class ExecutionJournal {
     try {
       const sent = this.deps.journal.markSent(entry.id);
       const body = JSON.parse(sent.requestBody) as ExecuteRequest;
-      let outcome: { version: Version; location: string };
+      let outcome: Awaited<ReturnType<ExecutePort['executeVersion']>>;
       try {
         outcome = await client.executeVersion(sent.strategyId, body, sent.idempotencyKey);
       } catch (error) {
@@ -172,9 +189,13 @@ export class ExecutionJournal {
       const accepted = this.deps.journal.markAccepted(sent.id, {
         versionId: outcome.version.id,
         location: outcome.location,
+        ...(outcome.locationNote && {
+          givenLocation: outcome.givenLocation ?? null,
+          locationNote: outcome.locationNote,
+        }),
       });
       this.deps.startTracking(accepted, outcome.version, outcome.location);
-      return { entry: accepted, ...outcome };
+      return { entry: accepted, version: outcome.version, location: outcome.location };
     } finally {
       this.sending.delete(sendingKey(entry));
     }

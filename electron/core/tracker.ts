@@ -52,6 +52,15 @@ export interface TrackerDeps {
   /** Whether a polling failure is final (no point polling again), e.g. 404. */
   isFinalFailure(error: unknown): boolean;
   /**
+   * Whether a failure may only mean the service has not caught up yet (a 404 from a replica
+   * lagging behind the write): polling goes on for `lagWindowMs` before it counts as final.
+   */
+  mayBeLagging?(error: unknown): boolean;
+  /** How long a version may stay unknown before following it stops (default 2 minutes). */
+  lagWindowMs?: number;
+  /** Milliseconds now, for the lag window (default Date.now). */
+  clock?(): number;
+  /**
    * Whether a failure needs the profile's address or secret to change (no secret in this
    * session, refused credentials): the loop then waits for that instead of polling in vain.
    */
@@ -74,6 +83,16 @@ const CLEAN: TrackingState = { lastError: null, lastErrorAt: null, waitingFor: n
 
 const DEFAULT_BACKOFF: Backoff = { initialMs: 250, factor: 1.6, maxMs: 10_000 };
 
+export const DEFAULT_LAG_WINDOW_MS = 120_000;
+
+/** A span in words: "40 seconds", "1 minute", "5 minutes". */
+function spanInWords(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+  const minutes = Math.round(seconds / 60);
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
+
 /** One loop: its stop signal, and its current wait's, which "Check now" cuts short. */
 interface Loop {
   controller: AbortController;
@@ -93,10 +112,14 @@ export class VersionTracker {
   private readonly states = new Map<string, TrackingState>();
   private readonly backoff: Backoff;
   private readonly now: () => string;
+  private readonly clock: () => number;
+  private readonly lagWindowMs: number;
 
   constructor(private readonly deps: TrackerDeps) {
     this.backoff = { ...DEFAULT_BACKOFF, ...deps.backoff };
     this.now = deps.now ?? (() => new Date().toISOString());
+    this.clock = deps.clock ?? Date.now;
+    this.lagWindowMs = deps.lagWindowMs ?? DEFAULT_LAG_WINDOW_MS;
   }
 
   /** Starts following a version; a version already followed is left as it is. */
@@ -196,6 +219,8 @@ export class VersionTracker {
     const signal = loop.controller.signal;
     let delay = this.backoff.initialMs;
     let needsCredentials = false;
+    /** When the service first said it does not know the version, in this run of failures. */
+    let unknownSince: number | null = null;
     if (this.states.get(entry.versionId)?.active === false) this.setState(entry, { active: true });
     while (!signal.aborted) {
       const wait = this.waitSignal(loop);
@@ -208,6 +233,7 @@ export class VersionTracker {
         const version = await this.deps.fetchVersion(entry, signal);
         if (signal.aborted) return;
         needsCredentials = false;
+        unknownSince = null;
         const changed = version.status !== entry.status;
         // Every answer is stored (fills move while the status stays IN_PROGRESS).
         this.deps.saveVersion(entry, version);
@@ -236,10 +262,22 @@ export class VersionTracker {
         if (ended) return;
       } catch (error) {
         if (signal.aborted) return;
-        const final = this.deps.isFinalFailure(error);
+        const lagging = this.deps.mayBeLagging?.(error) ?? false;
+        if (lagging) unknownSince ??= this.clock();
+        else unknownSince = null;
+        // A version unknown for a while is taken to be gone; before that it may be on its way.
+        const final =
+          this.deps.isFinalFailure(error) &&
+          (!lagging || this.clock() - unknownSince! >= this.lagWindowMs);
         needsCredentials = !final && (this.deps.needsCredentials?.(error) ?? false);
         if (final) this.release(entry.versionId, signal);
-        const message = this.deps.describeFailure(error);
+        const said = this.deps.describeFailure(error).replace(/\.$/, '');
+        const window = spanInWords(this.lagWindowMs);
+        const message = !lagging
+          ? this.deps.describeFailure(error)
+          : final
+            ? `${said}. It was still unknown after ${window} of looking: following stopped; "Check now" looks again.`
+            : `${said}. The service may not have caught up yet: the app keeps looking for up to ${window}.`;
         this.setState(entry, {
           lastError: message,
           lastErrorAt: this.now(),

@@ -254,6 +254,12 @@ export function detailOf(
           { label: 'Result', value: 'Accepted' },
           { label: 'Version status', value: text(p.status) },
           { label: 'Location', value: text(p.location) },
+          ...(p.locationNote === undefined
+            ? []
+            : [
+                { label: 'Location given by the service', value: text(p.givenLocation) },
+                { label: 'Why it was not followed', value: text(p.locationNote) },
+              ]),
         );
       else
         facts.push(

@@ -149,6 +149,11 @@ export function recordingJournal(
           versionId: result.versionId,
           status: version?.status ?? null,
           location: result.location,
+          // Only when so: what the service said, and why the app follows another address.
+          ...(result.locationNote && {
+            givenLocation: result.givenLocation ?? null,
+            locationNote: result.locationNote,
+          }),
         });
         return entry;
       });

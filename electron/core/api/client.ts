@@ -6,11 +6,15 @@ import {
   cancelled,
   checkExecuteInput,
   checkId,
+  finalError,
   mayHaveActed,
+  serviceAddress,
   type ExecuteResult,
 } from './checks';
 import { ServiceError, type Operation } from './errors';
 import { errorFromResponse } from './error-mapping';
+import { ACCEPT_ENCODING } from './content-coding';
+import { withIncludes } from './location';
 import { DEFAULT_TIMEOUTS, createAgent, send, type HttpResponse, type Timeouts } from './http';
 import {
   DEFAULT_RETRY,
@@ -52,7 +56,7 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
-const JSON_HEADERS = { accept: 'application/json' } as const;
+const JSON_HEADERS = { accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING } as const;
 /** The query of a version read, by what it includes: none, orders, positions, both. */
 const INCLUDE = ['', '?include=orders', '?include=positions', '?include=orders,positions'];
 
@@ -75,20 +79,7 @@ export class ServiceClient {
   private closed = false;
 
   constructor(options: ServiceClientOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-    } catch {
-      throw new ServiceError({
-        kind: 'bad_request',
-        message: 'The service address is not a valid URL',
-      });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new ServiceError({
-        kind: 'bad_request',
-        message: 'The service address must start with http:// or https://',
-      });
+    const url = serviceAddress(options.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.baseUrl = this.origin + this.prefix;
@@ -115,8 +106,11 @@ export class ServiceClient {
     return this.tokens.info();
   }
 
-  /** Proves the credentials now: always requests a new token. Returns the granted scopes. */
-  async testConnection(): Promise<string[]> {
+  /**
+   * Proves the credentials now: always requests a new token. Returns the granted scopes, or null
+   * when the service did not say which.
+   */
+  async testConnection(): Promise<string[] | null> {
     this.tokens.clear();
     return (await this.tokens.info()).grantedScopes;
   }
@@ -126,9 +120,14 @@ export class ServiceClient {
     return this.tokens.liveToken();
   }
 
-  /** Scopes of the current token; null before the first token. */
+  /** Scopes of the current token; null before the first token or when the service did not say. */
   grantedScopes(): string[] | null {
     return this.tokens.grantedScopes();
+  }
+
+  /** Whether a token is held: `grantedScopes()` null then means the service did not say. */
+  hasToken(): boolean {
+    return this.tokens.hasToken();
   }
 
   hasScope(scope: string): boolean {
@@ -161,15 +160,18 @@ export class ServiceClient {
     checkId(strategyId, 'strategy');
     checkId(versionId, 'version');
     const include = INCLUDE[(opts.orders ? 1 : 0) + (opts.positions ? 2 : 0)];
-    const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}${include}`;
+    const path = `${this.versionPath(strategyId, versionId)}${include}`;
     return this.readVersion(path, !!opts.orders, !!opts.positions);
   }
 
-  /** Follows a Location (path or absolute URL) as given; refuses another origin. */
+  /**
+   * Follows a Location stored at acceptance (a path on this server, or an absolute URL here);
+   * refuses another origin. Always read with the includes the app needs.
+   */
   async getVersionAt(location: string): Promise<Version> {
     let url: URL;
     try {
-      url = new URL(location, `${this.baseUrl}/`);
+      url = new URL(location, `${this.origin}/`);
     } catch {
       throw badResponse('getVersion', ['the version address is not a valid URL']);
     }
@@ -179,12 +181,32 @@ export class ServiceClient {
         operation: 'getVersion',
         message: `The version address points to another server (${url.origin}); it was not followed`,
       });
-    const include = (url.searchParams.get('include') ?? '').split(',');
-    return this.readVersion(
-      url.pathname + url.search,
-      include.includes('orders'),
-      include.includes('positions'),
-    );
+    return this.readVersion(withIncludes(url.pathname + url.search), true, true);
+  }
+
+  /**
+   * Reads a version the app follows: at the address stored when it was accepted when that is a
+   * path or a URL on this server, else (none, a relative one kept by an older version of the app,
+   * another origin after the profile moved) at the interface's own path.
+   */
+  async followVersion(entry: {
+    strategyId: string;
+    versionId: string;
+    location: string | null;
+  }): Promise<Version> {
+    const { strategyId, versionId, location } = entry;
+    const followable =
+      location !== null &&
+      (location.startsWith('/') || /^https?:\/\//i.test(location)) &&
+      URL.canParse(location, `${this.origin}/`) &&
+      new URL(location, `${this.origin}/`).origin === this.origin;
+    if (followable) return this.getVersionAt(location);
+    return this.getVersion(strategyId, versionId, { orders: true, positions: true });
+  }
+
+  /** The interface's path of a version on this service (4.3), without a query. */
+  private versionPath(strategyId: string, versionId: string): string {
+    return `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}`;
   }
 
   /**
@@ -198,14 +220,17 @@ export class ServiceClient {
   ): Promise<ExecuteResult> {
     checkId(strategyId, 'strategy');
     const request = checkExecuteInput(body, idempotencyKey);
-    const res = await this.exchange(
-      'execute',
-      'never',
-      'POST',
-      `${this.prefix}/api/v1/strategies/${strategyId}/versions/execute`,
-      { body: JSON.stringify(request), idempotencyKey },
-    );
-    return acceptedExecution(res, strategyId, this.baseUrl, this.origin);
+    const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/execute`;
+    const res = await this.exchange('execute', 'never', 'POST', path, {
+      body: JSON.stringify(request),
+      idempotencyKey,
+    });
+    return acceptedExecution(res, {
+      strategyId,
+      requestUrl: this.origin + path,
+      origin: this.origin,
+      versionPath: (versionId) => this.versionPath(strategyId, versionId),
+    });
   }
 
   /**
@@ -340,6 +365,8 @@ export class ServiceClient {
           headers: res.headers,
           text: res.text,
           granted: this.tokens.grantedScopes() ?? undefined,
+          // Only the execute request's: a token request's body holds the secret.
+          ...(operation === 'execute' && body !== undefined && { requestBody: body }),
         });
       } catch (e) {
         if (!(e instanceof ServiceError)) throw e;
@@ -356,7 +383,7 @@ export class ServiceClient {
   /** The headers of a read with `auth`, built once per token (undici only reads them). */
   private authorizedHeaders(auth: string): Record<string, string> {
     if (this.readHeaders?.authorization !== auth)
-      this.readHeaders = { accept: 'application/json', authorization: auth };
+      this.readHeaders = { ...JSON_HEADERS, authorization: auth };
     return this.readHeaders;
   }
 
@@ -374,19 +401,7 @@ export class ServiceClient {
 
   /** The error handed to the caller: operation, ambiguity for execute, token redacted. */
   private final(e: ServiceError, operation: Operation): ServiceError {
-    let out = e.operation === operation ? e : e.with({ operation });
-    if (operation === 'execute') {
-      const mayHaveRun =
-        ((e.kind === 'network' || e.kind === 'timeout') && e.details.requestSent !== false) ||
-        e.kind === 'server';
-      if (mayHaveRun) {
-        out = out.with({
-          ambiguous: true,
-          message: `${e.message}. The version may or may not have been executed: check before trying again with the same execution key`,
-        });
-      }
-    }
-    return this.tokens.redact(out);
+    return this.tokens.redact(finalError(e, operation));
   }
 }
 

@@ -38,6 +38,8 @@ export interface ServiceErrorDetails {
   fields?: Record<string, string[]>;
   /** Where the response failed its schema (bad_response). */
   issues?: string[];
+  /** What is wrong with an unreadable answer, in plain words naming the field (bad_response). */
+  problem?: string;
   /** For network/timeout: false when the request surely never reached the service. */
   requestSent?: boolean;
   /** OAuth2 `error` code or another machine-readable code from the body. */

@@ -73,7 +73,7 @@ export class Connections {
     try {
       const result = await work(client);
       this.markOnline(profileId);
-      this.noteScopes(profileId, client.grantedScopes());
+      if (client.hasToken()) this.noteScopes(profileId, client.grantedScopes());
       this.noteRefusal(profileId, null);
       return result;
     } catch (error) {
@@ -96,8 +96,8 @@ export class Connections {
    * disabled from the first call on, not only after an explicit connection test.
    */
   private noteScopes(profileId: string, scopes: string[] | null): void {
-    if (scopes === null) return;
-    const key = [...scopes].sort().join(' ');
+    // Null: the service did not say which scopes it granted (unknown, nothing disabled).
+    const key = scopes === null ? '(unknown)' : [...scopes].sort().join(' ');
     if (this.scopesSeen.get(profileId) === key) return;
     this.scopesSeen.set(profileId, key);
     this.store.profiles.setGrantedScopes(profileId, scopes);
@@ -107,7 +107,11 @@ export class Connections {
    * Asks a service for a token with details not saved yet, on a client of its own that is closed
    * at once: nothing of this profile's state changes.
    */
-  async checkCredentials(baseUrl: string, clientId: string, secret: string): Promise<string[]> {
+  async checkCredentials(
+    baseUrl: string,
+    clientId: string,
+    secret: string,
+  ): Promise<string[] | null> {
     const client = createServiceClient({
       ...this.clientOptions,
       baseUrl,

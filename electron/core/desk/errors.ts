@@ -95,8 +95,9 @@ export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskErr
   if (error instanceof ServiceError) {
     return new DeskError({
       kind: SERVICE_KINDS[error.kind],
-      // Where the answer failed its schema is for the details, not the sentence.
-      message: error.kind === 'bad_response' ? DESK_ERROR_MESSAGES['bad-response'] : error.message,
+      // The sentence names what is wrong (the field, the coding); the parser's words stay in
+      // the details.
+      message: error.kind === 'bad_response' ? badResponseMessage(error) : error.message,
       ...(error.status !== undefined && { status: error.status }),
       ...(error.serviceMessage !== undefined && { serviceMessage: error.serviceMessage }),
       details: { ...error.details, ambiguous: error.ambiguous },
@@ -152,6 +153,14 @@ export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskErr
     kind: 'internal',
     message: 'Something went wrong inside the app. Nothing was sent to the service by this action.',
   });
+}
+
+/** "The service answered in a form the app does not understand: <what>." */
+function badResponseMessage(error: ServiceError): string {
+  const problem = error.details.problem;
+  const general = DESK_ERROR_MESSAGES['bad-response'];
+  if (!problem) return general;
+  return `${general.replace(/\.$/, '')}: ${problem.replace(/\.$/, '')}.`;
 }
 
 function describeCause(cause: unknown): string {

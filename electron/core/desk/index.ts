@@ -54,6 +54,11 @@ export interface DeskOptions {
   clientOptions?: Partial<ServiceClientOptions>;
   /** For tests: how fast the tracker polls. */
   trackerBackoff?: Partial<Backoff>;
+  /**
+   * How long a followed version may stay unknown to the service (a read replica lagging) before
+   * following it stops; default 2 minutes.
+   */
+  versionLagMs?: number;
   /** How long the tracker waits between probes while a profile is offline. */
   offlineProbeMs?: number;
   /** How long the tracker waits for a secret to be entered before it looks again. */
@@ -144,6 +149,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       }
     },
     ...(options.trackerBackoff !== undefined && { backoff: options.trackerBackoff }),
+    ...(options.versionLagMs !== undefined && { versionLagMs: options.versionLagMs }),
     ...(options.offlineProbeMs !== undefined && { offlineProbeMs: options.offlineProbeMs }),
     ...(options.credentialsProbeMs !== undefined && {
       credentialsProbeMs: options.credentialsProbeMs,
@@ -177,7 +183,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       entry: activitySummary(store, row),
     }),
   );
-  const versionImport = new VersionImport({ store, connections, tracking, now });
+  const versionImport = new VersionImport({ store, connections, strategySync, tracking, now });
   const sandbox = new SandboxProfiles({
     store,
     secrets,

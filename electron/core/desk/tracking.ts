@@ -83,6 +83,8 @@ export interface TrackingDeps {
   onEnded(ended: { profileId: string; strategyId: string; versionId: string }): void;
   /** For tests: how fast the tracker polls. */
   backoff?: Partial<Backoff>;
+  /** How long a followed version may stay unknown to the service before following stops. */
+  versionLagMs?: number;
   /** How long the tracker waits between probes while a profile is offline. */
   offlineProbeMs?: number;
   /** How long the tracker waits for a secret to be entered before it looks again. */
@@ -99,18 +101,16 @@ export class Tracking {
   constructor(private readonly deps: TrackingDeps) {
     const { store, connections, events, log, now } = deps;
     this.tracker = new VersionTracker({
-      fetchVersion: (entry) =>
-        connections.call(entry.profileId, (c) =>
-          entry.location
-            ? c.getVersionAt(entry.location)
-            : c.getVersion(entry.strategyId, entry.versionId, { orders: true, positions: true }),
-        ),
+      fetchVersion: (entry) => connections.call(entry.profileId, (c) => c.followVersion(entry)),
       saveVersion: (entry, version) =>
         storeVersionRead(store, entry.profileId, version, { syncedAt: now() }),
       waitUntilOnline: (profileId, signal) =>
         connections.waitUntilOnline(profileId, signal, deps.offlineProbeMs),
-      // A version that is gone will not come back by polling.
+      // A version that is gone will not come back by polling; but a service whose reads lag
+      // behind its writes may not know it yet, so a 404 is final only after a while.
       isFinalFailure: (error) => isServiceError(error) && error.kind === 'not_found',
+      mayBeLagging: (error) => isServiceError(error) && error.kind === 'not_found',
+      ...(deps.versionLagMs !== undefined && { lagWindowMs: deps.versionLagMs }),
       // Missing or refused credentials come back when the manager enters them: wait for that.
       needsCredentials: (error) => isServiceError(error) && CREDENTIAL_FAILURES.has(error.kind),
       waitForCredentials: (profileId, signal) =>

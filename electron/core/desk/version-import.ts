@@ -3,12 +3,15 @@ import { isServiceError } from '../api';
 import { recordVersionImported } from '../activity';
 import type { Store } from '../store';
 import type { Connections } from './connections';
+import type { StrategySync } from './strategy-sync';
 import { storeVersionRead, type Tracking } from './tracking';
 
 export interface VersionImportDeps {
   /** The whole store: each import is recorded in the activity log. */
   store: Store;
   connections: Pick<Connections, 'call'>;
+  /** Adds the version's strategy when the profile does not hold it yet. */
+  strategySync: Pick<StrategySync, 'read'>;
   tracking: Pick<Tracking, 'follow'>;
   now(): string;
 }
@@ -16,7 +19,8 @@ export interface VersionImportDeps {
 /**
  * Importing a version by id (the interface has no listing, so the history is what the app
  * knows): the manager's import and the sandbox profile's demo versions alike. An executed
- * version still rebalancing is followed from here on.
+ * version still rebalancing is followed from here on. A version of a strategy the profile does
+ * not hold brings its strategy with it.
  */
 export class VersionImport {
   constructor(private readonly deps: VersionImportDeps) {}
@@ -33,6 +37,13 @@ export class VersionImport {
           store.versions.remove(profileId, versionId);
         throw error;
       });
+    // A version of a strategy the profile does not hold: the strategy comes with it, as "Add
+    // strategy" adds it (and records it), or the import is refused in plain words.
+    if (!store.strategies.get(profileId, strategyId)) {
+      await this.deps.strategySync.read(profileId, strategyId).catch((error: unknown) => {
+        throw strategyNotAdded(error);
+      });
+    }
     recordVersionImported(store, profileId, version, () =>
       storeVersionRead(store, profileId, version, { origin: 'imported', syncedAt: now() }),
     );
@@ -41,4 +52,13 @@ export class VersionImport {
     }
     return version;
   }
+}
+
+/** The version was read but its strategy could not be added: the reason, in plain words. */
+function strategyNotAdded(error: unknown): unknown {
+  const why =
+    'The version was read, but its strategy is not in this profile and could not be added';
+  if (isServiceError(error))
+    return error.with({ message: `${why}: ${error.message}. Nothing was stored.` });
+  return error;
 }

@@ -167,9 +167,15 @@ describe('mapping answers to errors', () => {
     }
   });
 
-  it('turns HTML, empty and huge error bodies into a plain error without their content', async () => {
-    const html = await failWith((r) => r.code(400).type('text/html').send('<html>oops</html>'));
-    expect([html.kind, html.status, html.serviceMessage]).toEqual(['bad_request', 400, undefined]);
+  it('turns HTML, empty and huge error bodies into a plain error without their markup', async () => {
+    const html = await failWith((r) =>
+      r.code(400).type('text/html').send('<html><script>x()</script>oops &amp; <b>more</b></html>'),
+    );
+    expect([html.kind, html.status, html.serviceMessage]).toEqual([
+      'bad_request',
+      400,
+      'oops & more',
+    ]);
     await f?.close();
     const empty = await failWith((r) => r.code(404).send(''));
     expect(empty.kind).toBe('not_found');

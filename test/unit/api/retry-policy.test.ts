@@ -230,7 +230,8 @@ describe('execute is never retried', () => {
     expect(calls).toBe(1);
     expect(err.kind).toBe('server');
     expect(err.ambiguous).toBe(true);
-    expect(err.serviceMessage).toBeUndefined();
+    // The page's words, never its markup.
+    expect(err.serviceMessage).toBe('Bad gateway');
   });
 
   it('a connection reset with no answer is ambiguous and not retried', async () => {

@@ -197,3 +197,43 @@ describe('VersionTracker', () => {
     expect(slow.stateOf('a')).toBeNull();
   });
 });
+
+describe('VersionTracker: a version the service does not know yet', () => {
+  it('keeps polling within the lag window on the clock, then stops once it is past', async () => {
+    let clock = 0;
+    let polls = 0;
+    const events: TrackerEvent[] = [];
+    const tracker = new VersionTracker({
+      fetchVersion: async () => {
+        polls++;
+        clock += 10_000; // each poll takes ten seconds on the tracker's clock
+        throw new Error('not found');
+      },
+      saveVersion: () => undefined,
+      waitUntilOnline: async () => {},
+      isFinalFailure: () => true,
+      mayBeLagging: () => true,
+      lagWindowMs: 60_000,
+      clock: () => clock,
+      describeFailure: () => 'The service does not know this version.',
+      onEvent: (e) => events.push(e),
+      backoff: { initialMs: 1, factor: 1, maxMs: 1 },
+    });
+    tracker.track(entry('a'));
+    while (tracker.size > 0) await new Promise((r) => setTimeout(r, 2));
+    // Unknown from the first poll's end (10 s) until a poll ends 60 s later (70 s): 7 polls.
+    expect(polls).toBe(7);
+    const failed = events.filter((e) => e.type === 'poll-failed');
+    expect(failed.map((e) => e.type === 'poll-failed' && e.willRetry)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(tracker.stateOf('a')).toMatchObject({ active: false });
+    expect(tracker.stateOf('a')!.lastError).toMatch(/after 1 minute of looking: following stopped/);
+  });
+});
