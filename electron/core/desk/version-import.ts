@@ -4,12 +4,15 @@ import { recordVersionImported } from '../activity';
 import type { Store } from '../store';
 import type { Connections } from './connections';
 import { storeVersionRead, type Tracking } from './tracking';
+import type { UnexecutedVersions } from './unexecuted';
 
 export interface VersionImportDeps {
   /** The whole store: each import is recorded in the activity log. */
   store: Store;
   connections: Pick<Connections, 'call'>;
   tracking: Pick<Tracking, 'follow'>;
+  /** An unexecuted version imported is in the way; one found executed or gone no longer is. */
+  unexecuted: Pick<UnexecutedVersions, 'noteRead'>;
   now(): string;
 }
 
@@ -22,20 +25,24 @@ export class VersionImport {
   constructor(private readonly deps: VersionImportDeps) {}
 
   async import(profileId: string, strategyId: string, versionId: string): Promise<Version> {
-    const { store, connections, tracking, now } = this.deps;
+    const { store, connections, tracking, unexecuted, now } = this.deps;
     const version = await connections
       .call(profileId, (c) =>
         c.getVersion(strategyId, versionId, { orders: true, positions: true }),
       )
       .catch((error: unknown) => {
         // Gone at the service: a copy kept here would be a phantom in the history.
-        if (isServiceError(error) && error.kind === 'not_found')
+        if (isServiceError(error) && error.kind === 'not_found') {
           store.versions.remove(profileId, versionId);
+          store.unexecuted.forget(profileId, versionId);
+        }
         throw error;
       });
-    recordVersionImported(store, profileId, version, () =>
-      storeVersionRead(store, profileId, version, { origin: 'imported', syncedAt: now() }),
-    );
+    const syncedAt = now();
+    recordVersionImported(store, profileId, version, () => {
+      storeVersionRead(store, profileId, version, { origin: 'imported', syncedAt });
+      unexecuted.noteRead(profileId, version, 'imported', syncedAt);
+    });
     if (version.executed_at !== null) {
       tracking.follow({ profileId, strategyId, versionId, location: null, status: version.status });
     }
