@@ -210,6 +210,14 @@ describe('an unexecuted version in the way', () => {
         '8',
         'ADD',
       ]);
+      // In a small window, dark: the content scrolls, the buttons stay in view.
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      const remove = dialog.getByRole('button', { name: new RegExp(`^Delete version ${SHORT}`) });
+      const box = (await remove.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(700);
+      expect(box.x + box.width).toBeLessThanOrEqual(1024);
+      await screenshot(page, 'unexecuted-04b-dialog-small-dark');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached' });
       expect(await latestAtService(DIVIDEND)).toBe(SCHEDULED);
