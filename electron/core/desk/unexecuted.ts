@@ -173,7 +173,6 @@ export class UnexecutedVersions {
    * A version already gone at the service leaves the history here too.
    */
   async delete(ref: VersionRef, confirmation: DeleteConfirmation | undefined): Promise<void> {
-    const { store, connections } = this.deps;
     const { profileId, strategyId, versionId } = ref;
     if (!confirmation)
       throw notConfirmed(
@@ -191,14 +190,29 @@ export class UnexecutedVersions {
         'not-shown',
         `Nothing was deleted: this confirmation does not name version ${versionId} as this app showed it (it may have been shown before the app restarted). Look at the version again.`,
       );
+    if (shown.state === 'unreadable' && confirmation.unreadAcknowledged !== true)
+      throw notConfirmed(
+        'unread-not-acknowledged',
+        `Nothing was deleted: the app could not read version ${versionId}, so deleting it needs your acknowledgement that you delete it without having seen what it holds.`,
+      );
+    // Taken while it is used: a second delete on the same key (a double click) finds none.
+    this.shown.delete(confirmation.key);
+    try {
+      await this.deleteShown(shown);
+    } catch (error) {
+      // Still what was shown, only not deleted (the service failed): the same word may try again.
+      if (!(error instanceof DeskError && error.kind === 'confirmation-outdated'))
+        this.shown.set(confirmation.key, shown);
+      throw error;
+    }
+  }
+
+  private async deleteShown(shown: Shown): Promise<void> {
+    const { store, connections } = this.deps;
+    const { profileId, strategyId, versionId } = shown;
     let seen: SeenBeforeDelete;
     let goneAlready = false;
     if (shown.state === 'unreadable') {
-      if (confirmation.unreadAcknowledged !== true)
-        throw notConfirmed(
-          'unread-not-acknowledged',
-          `Nothing was deleted: the app could not read version ${versionId}, so deleting it needs your acknowledgement that you delete it without having seen what it holds.`,
-        );
       seen = { kind: 'unread', error: shown.error, triedAt: shown.readAt };
     } else {
       // Read once more right before deleting: what goes is what was shown.
@@ -217,7 +231,6 @@ export class UnexecutedVersions {
             : { kind: 'gone', readAt };
       } else if (shown.state === 'gone' || hashOf(now) !== shown.contentHash) {
         this.noteRead(profileId, now, 'read', readAt);
-        this.shown.delete(confirmation.key);
         throw new DeskError({
           kind: 'confirmation-outdated',
           message: `Version ${shortId(versionId)} is no longer what was shown: it changed at the service since it was read. Nothing was deleted; look at it again.`,
@@ -239,7 +252,6 @@ export class UnexecutedVersions {
       store.unexecuted.forget(profileId, versionId);
       return store.versions.remove(profileId, versionId);
     });
-    this.shown.delete(confirmation.key);
   }
 
   private compare(draft: Draft, version: Version): DraftComparison | null {

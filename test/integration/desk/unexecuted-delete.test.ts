@@ -193,6 +193,34 @@ describe('an unexecuted version is deleted only once shown', () => {
     await admin('POST', '/sandbox/reset');
   });
 
+  it('one confirmation deletes once: a second delete sent with it at the same time is refused', async () => {
+    const created = (await admin(
+      'POST',
+      `/sandbox/strategies/${CORE}/unexecuted-versions`,
+      {},
+    )) as {
+      data: { id: string };
+    };
+    const ref = { profileId, strategyId: CORE, versionId: created.data.id };
+    const key = readKey(await h.desk.versions.prepareDelete(ref));
+    const both = await Promise.allSettled([
+      h.desk.versions.delete({ ...ref, confirmation: { key } }),
+      h.desk.versions.delete({ ...ref, confirmation: { key } }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ kind: 'delete-not-confirmed' });
+    const entries = await h.desk.activity.list({
+      profileId,
+      strategyId: CORE,
+      kinds: ['version-deleted'],
+      offset: 0,
+      limit: 10,
+    });
+    expect(entries.entries.filter((e) => e.versionId === created.data.id)).toHaveLength(1);
+    await admin('POST', '/sandbox/reset');
+  });
+
   it('a version that cannot be read is deleted only on the acknowledgement, and the entry says so', async () => {
     const created = (await admin(
       'POST',
