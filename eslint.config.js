@@ -122,6 +122,7 @@ export default tseslint.config(
                 '**/shared/views',
                 '**/shared/activity/views',
                 '**/shared/domain/resources',
+                '**/shared/unexecuted',
               ],
               allowTypeImports: true,
               message:

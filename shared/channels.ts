@@ -21,6 +21,7 @@ export const CONTRACT_METHODS = {
     'checkNow',
     'prepareExecute',
     'prediction',
+    'prepareDelete',
   ],
   reports: ['exportOrders'],
   activity: ['list', 'get', 'verify', 'lastCheck', 'removedProfiles', 'export'],

@@ -27,6 +27,7 @@ import {
   activityPage,
   removedProfileLog,
 } from './activity/views';
+import { deleteConfirmation, deletePreview } from './unexecuted';
 
 /**
  * The one contract between the renderer and the main process. Each method is
@@ -166,7 +167,17 @@ export const contract = {
     retryExecution: method(journalRef, z.object({ journalId: uuid, version: versionDetail })),
     dismissExecution: method(journalRef, ok),
     journal: method(profileRef, z.array(journalEntryView)),
-    delete: method(versionRef, ok),
+    /**
+     * Reads an unexecuted version from the service now, to show before deleting it: its content,
+     * how it differs from the draft (when given) that would replace it, and the key to delete it.
+     */
+    prepareDelete: method(versionRef.extend({ draftId: uuid.optional() }).strict(), deletePreview),
+    /**
+     * Deletes an unexecuted version the manager was shown (`prepareDelete`'s key), or could not be
+     * shown and acknowledged. Without either it is refused (kind delete-not-confirmed); if the
+     * version changed since it was shown, it is refused too (kind confirmation-outdated).
+     */
+    delete: method(versionRef.extend({ confirmation: deleteConfirmation.optional() }).strict(), ok),
     /** Polls a followed version now instead of at its next turn (follows it again if it stopped). */
     checkNow: method(versionRef, versionDetail),
   },

@@ -16,6 +16,7 @@ export const DESK_ERROR_KINDS = [
   'confirmation-outdated',
   'stale-not-acknowledged',
   'executed-before',
+  'delete-not-confirmed',
   'not-found',
   'internal',
   // The service, as the client saw it.
@@ -93,6 +94,7 @@ export interface DeskErrorDetailsByKind {
   'confirmation-outdated': NoDetails;
   'stale-not-acknowledged': NoDetails;
   'executed-before': { versionId: string };
+  'delete-not-confirmed': { reason: 'not-shown' | 'unread-not-acknowledged' };
   'not-found': Partial<ServiceErrorDetails>;
   internal: NoDetails;
   network: ServiceErrorDetails;
@@ -144,6 +146,8 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
     'The strategy may have been changed elsewhere: acknowledge it before executing. Nothing was sent.',
   'executed-before':
     'This draft was already executed: choose "Execute again" to execute it once more.',
+  'delete-not-confirmed':
+    'A version is deleted only once the app has shown what it holds: nothing was deleted; look at it first.',
   'not-found': 'This is not in the app.',
   internal: 'Something went wrong inside the app. Please try again.',
   network: 'The service cannot be reached.',

@@ -72,6 +72,19 @@ export const strategyListItem = z.object({
 });
 export type StrategyListItem = z.infer<typeof strategyListItem>;
 
+/** An unexecuted version the app knows to stand in the way of the strategy's next execution. */
+export const unexecutedVersionKnown = z.object({
+  versionId: uuid,
+  /** Imported here, named by the service when it refused an execution, or read before a delete. */
+  learnedFrom: z.enum(['imported', 'named', 'read']),
+  learnedAt: timestamp,
+  scheduledFor: timestamp.nullable(),
+  insertedAt: timestamp.nullable(),
+  /** Null: only named by the service, never read. */
+  readAt: timestamp.nullable(),
+});
+export type UnexecutedVersionKnown = z.infer<typeof unexecutedVersionKnown>;
+
 export const strategyView = z.object({
   profileId: uuid,
   id: uuid,
@@ -87,6 +100,8 @@ export const strategyView = z.object({
   /** The service's last change of the strategy, as last read. */
   updatedAt: timestamp.optional(),
   runningVersionId: uuid.nullable(),
+  /** Unexecuted versions known to be in the way of executing (oldest knowledge first). */
+  unexecutedVersions: z.array(unexecutedVersionKnown).optional(),
   syncedAt: timestamp,
 });
 export type StrategyView = z.infer<typeof strategyView>;

@@ -82,7 +82,12 @@ export function buildServer(
         const canned = takeReply(ctx.faults);
         if (canned) return reply.code(canned.status).type(canned.content_type).send(canned.body);
         const failRate = ctx.faults.fail_rate;
-        if (consume(ctx.faults, 'fail_next') || (failRate > 0 && Math.random() < failRate)) {
+        const method = ctx.faults.fail_next_method;
+        const counts = method === null || method === request.method;
+        if (
+          (counts && consume(ctx.faults, 'fail_next')) ||
+          (failRate > 0 && Math.random() < failRate)
+        ) {
           const status = ctx.faults.fail_status;
           return resourceError(reply, status, `The sandbox injected a ${status} fault.`);
         }

@@ -13,6 +13,7 @@ import {
   screenshot,
 } from '../support/e2e-browser';
 import { itNeeds } from '../support/system-parts';
+import { deleteShown } from '../support/delete-version';
 
 /**
  * A manager's day, every action checked against the activity log as a reviewer would: after each
@@ -149,11 +150,12 @@ describe('a manager’s day, every action checked against the activity log', () 
       ).toBe('No');
 
       // 2. The scheduled version is deleted.
-      await day.desk.versions.delete({ profileId, strategyId: DIVIDEND, versionId: scheduled });
+      await deleteShown(day.desk, { profileId, strategyId: DIVIDEND, versionId: scheduled });
       const [deleted] = await day.expectAdded([
         { kind: 'version-deleted', strategyId: DIVIDEND, versionId: scheduled },
       ]);
       const deletedDetail = await day.desk.activity.get({ seq: deleted!.seq });
+      expect(fact(deletedDetail, 'Content')).toMatch(/^Read from the service just before deleting/);
       expect(fact(deletedDetail, 'Status')).toBe('SCHEDULED');
       expect(fact(deletedDetail, 'Already gone at the service')).toBe('No');
       expect(deletedDetail.tables.map((t) => t.title)).toContain('Positions');
@@ -344,7 +346,7 @@ describe('a manager’s day, every action checked against the activity log', () 
       const gone = created.data.id;
       await day.desk.versions.import({ profileId, strategyId: DIVIDEND, versionId: gone });
       await day.elsewhere('DELETE', `/api/v1/strategies/${DIVIDEND}/versions/${gone}`);
-      await day.desk.versions.delete({ profileId, strategyId: DIVIDEND, versionId: gone });
+      await deleteShown(day.desk, { profileId, strategyId: DIVIDEND, versionId: gone });
       const [, goneEntry] = await day.expectAdded([
         { kind: 'version-imported', strategyId: DIVIDEND, versionId: gone },
         { kind: 'version-deleted', strategyId: DIVIDEND, versionId: gone },
@@ -353,7 +355,9 @@ describe('a manager’s day, every action checked against the activity log', () 
       expect(fact(goneDetail, 'Already gone at the service')).toBe('Yes');
       expect(fact(goneDetail, 'Status')).toBe('None: no rebalance was started');
       expect(goneEntry!.outcome).toBe('Already gone at the service');
-      expect(goneDetail.tables.map((t) => t.title)).toContain('Positions');
+      // Found gone when read before deleting: the copy held here is what the entry keeps.
+      expect(fact(goneDetail, 'Content')).toMatch(/already gone at the service when read/);
+      expect(goneDetail.tables.map((t) => t.title)).toContain('Positions (last copy held here)');
 
       // 7b. The service no longer knows the known target (it started afresh): the dialog asks
       // for the same acknowledgement as a stale target, and the entry keeps it.

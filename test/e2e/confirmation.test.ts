@@ -101,12 +101,16 @@ describe('the Execute confirmation before money moves', () => {
     expect((await dialog.getByTestId('confirm-old-cash').textContent())!.trim()).toBe('unknown');
     await screenshot(page, 'confirm-02-unknown-dialog');
 
-    // The scheduled version is in the way: the app offers to delete it, then executes.
+    // The scheduled version is in the way: the app shows it, deletes it on the button naming
+    // it, then executes.
     await dialog.getByTestId('confirm-unknown').getByRole('checkbox').check();
     await dialog.getByRole('button', { name: 'Execute rebalance' }).click();
+    const blocking = `${DEMO_VERSION_IDS.dividendGrowthScheduled.slice(0, 8)}…`;
+    await page.getByRole('button', { name: `See version ${blocking} before deleting it` }).click();
     await page
+      .getByRole('dialog', { name: `Unexecuted version ${blocking} of Dividend Growth` })
       .getByRole('button', {
-        name: `Delete the unexecuted version ${DEMO_VERSION_IDS.dividendGrowthScheduled} and execute`,
+        name: new RegExp(`^Delete version ${blocking}, scheduled for .+, and execute this draft$`),
       })
       .click();
     await page.getByRole('tab', { name: 'Versions', selected: true }).waitFor();

@@ -60,10 +60,15 @@ describe('the Versions tab', () => {
     await screenshot(page, 'versions-09-imported-scheduled');
 
     await deleteScheduled.click();
-    const confirm = page.getByRole('alertdialog', { name: `Delete version ${short}?` });
-    await confirm.waitFor();
+    // Read from the service and shown; the button that deletes it names it.
+    const confirm = page.getByRole('dialog', {
+      name: `Unexecuted version ${short}… of Dividend Growth`,
+    });
+    await confirm.getByRole('table', { name: `Positions of version ${short}…` }).waitFor();
     await screenshot(page, 'versions-10-delete-confirm');
-    await confirm.getByRole('button', { name: 'Delete version' }).click();
+    await confirm
+      .getByRole('button', { name: new RegExp(`^Delete version ${short}…, scheduled for `) })
+      .click();
     await page.getByText(`Version ${scheduled} was deleted from the service.`).waitFor();
     expect(await page.getByRole('button', { name: `Open version ${short}` }).count()).toBe(0);
     // The service no longer has it.

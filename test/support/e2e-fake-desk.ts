@@ -95,6 +95,7 @@ export function createFakeDesk() {
       dismissExecution: notBuilt('versions.dismissExecution'),
       journal: notBuilt('versions.journal'),
       delete: notBuilt('versions.delete'),
+      prepareDelete: notBuilt('versions.prepareDelete'),
       prepareExecute: notBuilt('versions.prepareExecute'),
       prediction: notBuilt('versions.prediction'),
     },

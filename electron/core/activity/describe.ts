@@ -88,7 +88,9 @@ export function summaryLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
     case 'execution-dismissed':
       return 'Unclear execution dismissed by the manager';
     case 'version-deleted':
-      return `Version ${text(row.version_id)} of ${quoted(p.strategyName)} deleted`;
+      return p.shownBeforeDelete === 'unread-acknowledged'
+        ? `Version ${text(row.version_id)} of ${quoted(p.strategyName)} deleted unseen (it could not be read)`
+        : `Version ${text(row.version_id)} of ${quoted(p.strategyName)} deleted`;
     case 'version-ended':
       return `Version ${text(row.version_id)} ended: ${text(p.status)}`;
     default:

@@ -77,12 +77,85 @@ function versionFacts(v: Payload | null): Fact[] {
   ];
 }
 
-function versionTables(v: Payload | null): Table[] {
+function versionTables(v: Payload | null, of = ''): Table[] {
   if (!v) return [];
   return [
-    ...table('Positions', POSITION_COLUMNS, list(v.positions)),
-    ...table('Orders', ORDER_COLUMNS, list(v.orders)),
+    ...table(`Positions${of}`, POSITION_COLUMNS, list(v.positions)),
+    ...table(`Orders${of}`, ORDER_COLUMNS, list(v.orders)),
   ];
+}
+
+const object = (value: unknown): Payload | null =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Payload) : null;
+
+/**
+ * What the manager saw of a deleted version: its content read just before the delete, or why
+ * it was not read (and, then, the copy this app held). An entry written before the app read
+ * versions before deleting them holds only that copy.
+ */
+function deletedContent(p: Payload): { facts: Fact[]; tables: Table[] } {
+  const lastRead = object(p.lastRead);
+  const heldCopy = (): { facts: Fact[]; tables: Table[] } =>
+    lastRead
+      ? {
+          facts: [
+            { label: 'Last copy held here, read at', value: text(lastRead.syncedAt) },
+            ...versionFacts(lastRead),
+          ],
+          tables: versionTables(lastRead, ' (last copy held here)'),
+        }
+      : { facts: [{ label: 'Copy held here', value: 'None' }], tables: [] };
+  switch (p.shownBeforeDelete) {
+    case 'read': {
+      const read = object(p.readBeforeDelete);
+      return {
+        facts: [
+          {
+            label: 'Content',
+            value: 'Read from the service just before deleting: what the manager was shown',
+          },
+          { label: 'Read at', value: text(read?.readAt) },
+          ...versionFacts(read),
+        ],
+        tables: versionTables(read),
+      };
+    }
+    case 'unread-acknowledged': {
+      const error = object(p.readError);
+      const copy = heldCopy();
+      return {
+        facts: [
+          {
+            label: 'Content',
+            value:
+              'Not read: the app could not read the version, and the manager acknowledged deleting it unseen',
+          },
+          { label: 'Read tried at', value: text(error?.triedAt) },
+          { label: 'Read error', value: text(error?.message) },
+          { label: 'Read error kind', value: text(error?.kind) },
+          { label: 'Read HTTP status', value: text(error?.status) },
+          ...copy.facts,
+        ],
+        tables: copy.tables,
+      };
+    }
+    case 'gone': {
+      const copy = heldCopy();
+      return {
+        facts: [
+          {
+            label: 'Content',
+            value:
+              'Not read: the version was already gone at the service when read before deleting',
+          },
+          ...copy.facts,
+        ],
+        tables: copy.tables,
+      };
+    }
+    default:
+      return { facts: versionFacts(lastRead), tables: versionTables(lastRead) };
+  }
 }
 
 /** What each recorded field name reads as in the view (the payload keeps the field's name). */
@@ -194,11 +267,13 @@ export function detailOf(
       facts.push(...versionFacts(p.version as Payload | null));
       tables.push(...versionTables(p.version as Payload | null));
       break;
-    case 'version-deleted':
+    case 'version-deleted': {
       facts.push({ label: 'Already gone at the service', value: yesNo(p.goneAtServiceAlready) });
-      facts.push(...versionFacts(p.lastRead as Payload | null));
-      tables.push(...versionTables(p.lastRead as Payload | null));
+      const content = deletedContent(p);
+      facts.push(...content.facts);
+      tables.push(...content.tables);
       break;
+    }
     case 'execution-sent': {
       const prediction = (p.prediction ?? null) as Payload | null;
       facts.push(

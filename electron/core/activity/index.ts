@@ -11,6 +11,7 @@ export {
   recordVersionDeleted,
   recordVersionEnded,
   recordVersionImported,
+  type SeenBeforeDelete,
 } from './record';
 export { summaryOf } from './describe';
 export type { ActivityRepository, ActivityRow } from './repository';

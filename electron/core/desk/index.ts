@@ -26,6 +26,7 @@ import { versionStatusChanged } from './status-change';
 import { strategyHandlers } from './strategies';
 import { StrategySync } from './strategy-sync';
 import { storeVersionRead, Tracking } from './tracking';
+import { UnexecutedVersions } from './unexecuted';
 import { VersionImport } from './version-import';
 import { versionHandlers } from './versions';
 
@@ -158,12 +159,15 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const executions = new ExecutionJournal({
     // Each journal step is written with its activity entry, in one transaction.
     journal: recordingJournal(store, toDeskError),
-    saveAcceptedVersion: (entry, version, location) =>
+    saveAcceptedVersion: (entry, version, location) => {
       storeVersionRead(store, entry.profileId, version, {
         origin: 'created',
         location,
         syncedAt: now(),
-      }),
+      });
+      // The service executes nothing while an unexecuted version is in the way: none is now.
+      store.unexecuted.forgetStrategy(entry.profileId, entry.strategyId);
+    },
     startTracking: (entry, version, location) =>
       tracking.follow({
         profileId: entry.profileId,
@@ -183,7 +187,15 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       entry: activitySummary(store, row),
     }),
   );
-  const versionImport = new VersionImport({ store, connections, strategySync, tracking, now });
+  const unexecuted = new UnexecutedVersions({ store, connections, strategySync, now });
+  const versionImport = new VersionImport({
+    store,
+    connections,
+    strategySync,
+    tracking,
+    unexecuted,
+    now,
+  });
   const sandbox = new SandboxProfiles({
     store,
     secrets,
@@ -218,6 +230,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       tracking,
       versionImport,
       executions,
+      unexecuted,
       emit,
       now,
     }),

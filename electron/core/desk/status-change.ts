@@ -19,7 +19,7 @@ export interface StatusChange {
 
 /** What the announcement is read from. */
 export interface StatusChangeDeps {
-  store: Pick<Store, 'versions' | 'strategies' | 'predictions'>;
+  store: Pick<Store, 'versions' | 'strategies' | 'predictions' | 'unexecuted'>;
   executions: Pick<ExecutionJournal, 'inFlight'>;
 }
 

@@ -5,6 +5,7 @@ import type { Store } from '../store';
 import type { Connections } from './connections';
 import type { StrategySync } from './strategy-sync';
 import { storeVersionRead, type Tracking } from './tracking';
+import type { UnexecutedVersions } from './unexecuted';
 
 export interface VersionImportDeps {
   /** The whole store: each import is recorded in the activity log. */
@@ -13,6 +14,8 @@ export interface VersionImportDeps {
   /** Adds the version's strategy when the profile does not hold it yet. */
   strategySync: Pick<StrategySync, 'read'>;
   tracking: Pick<Tracking, 'follow'>;
+  /** An unexecuted version imported is in the way; one found executed or gone no longer is. */
+  unexecuted: Pick<UnexecutedVersions, 'noteRead'>;
   now(): string;
 }
 
@@ -26,15 +29,17 @@ export class VersionImport {
   constructor(private readonly deps: VersionImportDeps) {}
 
   async import(profileId: string, strategyId: string, versionId: string): Promise<Version> {
-    const { store, connections, tracking, now } = this.deps;
+    const { store, connections, tracking, unexecuted, now } = this.deps;
     const version = await connections
       .call(profileId, (c) =>
         c.getVersion(strategyId, versionId, { orders: true, positions: true }),
       )
       .catch((error: unknown) => {
         // Gone at the service: a copy kept here would be a phantom in the history.
-        if (isServiceError(error) && error.kind === 'not_found')
+        if (isServiceError(error) && error.kind === 'not_found') {
           store.versions.remove(profileId, versionId);
+          store.unexecuted.forget(profileId, versionId);
+        }
         throw error;
       });
     // A version of a strategy the profile does not hold: the strategy comes with it, as "Add
@@ -44,9 +49,11 @@ export class VersionImport {
         throw strategyNotAdded(error);
       });
     }
-    recordVersionImported(store, profileId, version, () =>
-      storeVersionRead(store, profileId, version, { origin: 'imported', syncedAt: now() }),
-    );
+    const syncedAt = now();
+    recordVersionImported(store, profileId, version, () => {
+      storeVersionRead(store, profileId, version, { origin: 'imported', syncedAt });
+      unexecuted.noteRead(profileId, version, 'imported', syncedAt);
+    });
     if (version.executed_at !== null) {
       tracking.follow({ profileId, strategyId, versionId, location: null, status: version.status });
     }

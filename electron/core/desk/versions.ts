@@ -1,9 +1,8 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
-import { isServiceError, type ServiceClient } from '../api';
+import type { ServiceClient } from '../api';
 import type { ExecutionJournal } from '../execute';
 import type { Store } from '../store';
-import { recordVersionDeleted } from '../activity';
 import {
   confirmedRequest,
   predictionOutcome,
@@ -15,6 +14,7 @@ import {
 import { notFound } from './errors';
 import type { Emit } from './events';
 import type { Tracking } from './tracking';
+import type { UnexecutedVersions } from './unexecuted';
 import type { VersionImport } from './version-import';
 import { journalEntryView, versionDetail, versionSummary } from './views';
 
@@ -24,11 +24,13 @@ export interface VersionServices extends ConfirmationDeps {
   tracking: Pick<Tracking, 'isFollowing' | 'detailFields' | 'checkNow'>;
   versionImport: VersionImport;
   executions: ExecutionJournal;
+  /** Unexecuted versions in the way: remembered when named, deleted only once shown. */
+  unexecuted: UnexecutedVersions;
   emit: Emit;
 }
 
 export function versionHandlers(services: VersionServices): DeskHandlers['versions'] {
-  const { store, connections, tracking, versionImport, executions, emit } = services;
+  const { store, connections, tracking, versionImport, executions, unexecuted, emit } = services;
   const detail = (profileId: string, versionId: string) => {
     const stored = store.versions.get(profileId, versionId, { orders: true, positions: true });
     if (!stored) throw notFound('This version');
@@ -108,6 +110,8 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
         settlePrediction(services, predictionId, outcome.entry.id, outcome.version);
         return { journalId: outcome.entry.id, version: detail(profileId, outcome.version.id) };
       } catch (error) {
+        // A version in the way, named by the service: the screens show it from now on.
+        unexecuted.noteRefusal(profileId, strategyId, error);
         // An unclear outcome stays in the journal: a retry's 202 is compared with this prediction.
         const entry = executions
           .inFlight(profileId)
@@ -124,6 +128,9 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
         const outcome = await executions.retry(client(entry.profileId), journalId);
         settleRetry(services, journalId, outcome.version);
         return { journalId, version: detail(entry.profileId, outcome.version.id) };
+      } catch (error) {
+        unexecuted.noteRefusal(entry.profileId, entry.strategyId, error);
+        throw error;
       } finally {
         announceJournal(entry.profileId);
       }
@@ -154,19 +161,10 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       });
       return detail(profileId, versionId);
     },
-    async delete({ profileId, strategyId, versionId }) {
-      // A 404 means the version is gone at the service (an earlier delete whose answer was lost,
-      // or another client): the manager wanted it gone, so it leaves the history here too.
-      let goneAlready = false;
-      await connections
-        .call(profileId, (c) => c.deleteVersion(strategyId, versionId))
-        .catch((error: unknown) => {
-          if (!(isServiceError(error) && error.kind === 'not_found')) throw error;
-          goneAlready = true;
-        });
-      recordVersionDeleted(store, { profileId, strategyId, versionId, goneAlready }, () =>
-        store.versions.remove(profileId, versionId),
-      );
+    prepareDelete: ({ profileId, strategyId, versionId, draftId }) =>
+      unexecuted.prepareDelete({ profileId, strategyId, versionId }, draftId),
+    async delete({ profileId, strategyId, versionId, confirmation }) {
+      await unexecuted.delete({ profileId, strategyId, versionId }, confirmation);
       return { ok: true as const };
     },
   };

@@ -16,7 +16,7 @@ import type {
 /** Store rows to the views the contract carries. */
 
 /** The repositories a strategy's or a version's view is read from. */
-export type ViewStore = Pick<Store, 'strategies' | 'versions' | 'predictions'>;
+export type ViewStore = Pick<Store, 'strategies' | 'versions' | 'predictions' | 'unexecuted'>;
 
 export function profileView(
   profile: Profile,
@@ -110,6 +110,16 @@ export function strategyView(
     targetCheck: targetCheckOf(store, profileId, strategy, currentTarget, holdings),
     updatedAt: strategy.updated_at,
     runningVersionId,
+    unexecutedVersions: store.unexecuted
+      .listForStrategy(profileId, strategy.id)
+      .map(({ versionId, learnedFrom, learnedAt, scheduledFor, insertedAt, readAt }) => ({
+        versionId,
+        learnedFrom,
+        learnedAt,
+        scheduledFor,
+        insertedAt,
+        readAt,
+      })),
     syncedAt: strategy.synced_at,
   };
 }

@@ -23,6 +23,7 @@ import {
 } from './repositories/reports';
 import { settingsRepository, type SettingsRepository } from './repositories/settings';
 import { strategiesRepository, type StrategiesRepository } from './repositories/strategies';
+import { unexecutedRepository, type UnexecutedRepository } from './repositories/unexecuted';
 import { versionsRepository, type VersionsRepository } from './repositories/versions';
 
 export interface StoreOptions {
@@ -45,6 +46,8 @@ export interface Store {
   readonly journal: JournalRepository;
   readonly settings: SettingsRepository;
   readonly predictions: PredictionsRepository;
+  /** Unexecuted versions known to stand in the way of an execution. */
+  readonly unexecuted: UnexecutedRepository;
   /** The append-only activity log (electron/core/activity). */
   readonly activity: ActivityRepository;
   readonly reports: {
@@ -108,6 +111,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     journal: journalRepository(ctx),
     settings: settingsRepository(ctx),
     predictions: predictionsRepository(ctx),
+    unexecuted: unexecutedRepository(ctx),
     activity: activityRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>

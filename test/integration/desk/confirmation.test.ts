@@ -4,6 +4,7 @@ import { DeskError } from '../../../shared/views';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 import { call, executePath, target, tokenFor, waitForEnd } from '../../support/sandbox-http';
 import { syntheticVersion } from '../../support/e2e-versions-synthetic';
+import { deleteShown } from '../../support/delete-version';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const DIVIDEND = DEMO_STRATEGY_IDS.dividendGrowth;
@@ -83,7 +84,7 @@ describe('the execute confirmation tells the truth', () => {
     expect(preview.possiblyTargeted).toEqual([...held.keys()].sort());
     expect(preview.needsAcknowledgement).toBe(true);
 
-    await h.desk.versions.delete({
+    await deleteShown(h.desk, {
       profileId,
       strategyId: DIVIDEND,
       versionId: DEMO_VERSION_IDS.dividendGrowthScheduled,

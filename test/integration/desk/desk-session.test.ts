@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeskError } from '../../../shared/views';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
+import { deleteShown } from '../../support/delete-version';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const DIVIDEND = DEMO_STRATEGY_IDS.dividendGrowth;
@@ -167,7 +168,7 @@ describe('the desk, on the built-in sandbox, a real SQLite file and the keychain
     const blocked = await rejection(h.desk.versions.execute({ draftId: dividend.id }));
     expect(blocked.kind).toBe('unexecuted-version');
     expect(blocked.details?.versionId).toBe(DEMO_VERSION_IDS.dividendGrowthScheduled);
-    await h.desk.versions.delete({
+    await deleteShown(h.desk, {
       profileId,
       strategyId: DIVIDEND,
       versionId: DEMO_VERSION_IDS.dividendGrowthScheduled,
