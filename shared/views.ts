@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TargetPosition } from './draft/types';
+import { MAX_CELL_CHARS, type TargetPosition } from './draft/types';
 import { DESK_ERROR_KINDS, type DeskErrorWire } from './errors';
 import {
   decimalString,
@@ -92,8 +92,8 @@ export const strategyView = z.object({
 export type StrategyView = z.infer<typeof strategyView>;
 
 export const draftRow = z.object({
-  symbol: z.string().max(64),
-  weight: z.string().max(64),
+  symbol: z.string().max(MAX_CELL_CHARS),
+  weight: z.string().max(MAX_CELL_CHARS),
   locked: z.boolean(),
 });
 export type DraftRow = z.infer<typeof draftRow>;
