@@ -51,7 +51,8 @@ export function draftHandlers({ store }: DraftServices): DeskHandlers['drafts'] 
     if (start === 'target') {
       const target = currentTargetOf(store, profileId, strategyId);
       // An unknown target is not an empty one: starting from it would silently start empty.
-      if (target === null) throw targetUnknownForDraft(store.strategies.holdings(profileId, strategyId).length);
+      if (target === null)
+        throw targetUnknownForDraft(store.strategies.holdings(profileId, strategyId).length);
       return target.positions.map((p) => ({
         symbol: p.symbol,
         weight: p.weight,

@@ -13,6 +13,7 @@ import {
   type ConfirmationDeps,
 } from './confirmation';
 import { notFound } from './errors';
+import { acknowledgeFailure } from './failures';
 import type { Emit } from './events';
 import type { Tracking } from './tracking';
 import type { VersionImport } from './version-import';
@@ -32,11 +33,14 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
   const detail = (profileId: string, versionId: string) => {
     const stored = store.versions.get(profileId, versionId, { orders: true, positions: true });
     if (!stored) throw notFound('This version');
-    return versionDetail(
-      stored,
-      tracking.isFollowing(versionId),
-      tracking.detailFields(profileId, versionId),
-    );
+    return {
+      ...versionDetail(
+        stored,
+        tracking.isFollowing(versionId),
+        tracking.detailFields(profileId, versionId),
+      ),
+      failureAcknowledgedAt: store.failures.acknowledgedAt(profileId, versionId),
+    };
   };
   const client = (profileId: string) => ({
     executeVersion: (...args: Parameters<ServiceClient['executeVersion']>) =>
@@ -137,6 +141,10 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
     },
     async journal({ profileId }) {
       return executions.inFlight(profileId).map(journalEntryView);
+    },
+    async acknowledgeFailure(ref) {
+      acknowledgeFailure(store, ref, services.now());
+      return detail(ref.profileId, ref.versionId);
     },
     async checkNow({ profileId, strategyId, versionId }) {
       const stored = store.versions.get(profileId, versionId);

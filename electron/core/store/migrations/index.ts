@@ -6,6 +6,7 @@ import predictions from './002-predictions';
 import statusSeen from './003-status-seen';
 import activity from './004-activity';
 import statusBarIndexes from './005-status-bar-indexes';
+import failuresAcknowledged from './008-failures-acknowledged';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   statusSeen,
   activity,
   statusBarIndexes,
+  failuresAcknowledged,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
