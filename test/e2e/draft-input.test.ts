@@ -28,11 +28,13 @@ const ISSUE_PASTE = 'VOO\t45 %\nAGG\t20,5%\nTLT\t10\n';
 const AGG_PROBLEM = 'Row 2 (AGG): weight "20,5" uses a comma: use a dot (20.5)';
 
 async function expectAggMarked(page: Page): Promise<void> {
-  await expect.poll(() => gridRows(page)).toEqual([
-    { symbol: 'VOO', weight: '45' },
-    { symbol: 'AGG', weight: '20,5' },
-    { symbol: 'TLT', weight: '10' },
-  ]);
+  await expect
+    .poll(() => gridRows(page))
+    .toEqual([
+      { symbol: 'VOO', weight: '45' },
+      { symbol: 'AGG', weight: '20,5' },
+      { symbol: 'TLT', weight: '10' },
+    ]);
   const problems = page.getByRole('list', { name: 'Problems' });
   await problems.getByRole('button', { name: AGG_PROBLEM }).waitFor();
   expect(
@@ -129,72 +131,82 @@ describe('pasting and importing rows', () => {
 });
 
 describe('rescaling', () => {
-  withChromium('"Rescale so the draft totals 90 %" makes the draft total 90, locked rows kept', async () => {
-    const page = await env!.browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await openDraftsTab(page, env!.host.url, 'Core Equity');
-    await newDraft(page, 'Rescaled', 'Empty');
-    await page.getByRole('button', { name: 'Add row' }).click();
-    await pasteText(page, 'VOO\t10\nAGG\t20\nTLT\t30\n');
-    await page.getByText(/^Pasted: Read 3 rows/).waitFor();
-    await page.getByLabel('Lock VOO (rescale leaves it unchanged)').check();
+  withChromium(
+    '"Rescale so the draft totals 90 %" makes the draft total 90, locked rows kept',
+    async () => {
+      const page = await env!.browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await openDraftsTab(page, env!.host.url, 'Core Equity');
+      await newDraft(page, 'Rescaled', 'Empty');
+      await page.getByRole('button', { name: 'Add row' }).click();
+      await pasteText(page, 'VOO\t10\nAGG\t20\nTLT\t30\n');
+      await page.getByText(/^Pasted: Read 3 rows/).waitFor();
+      await page.getByLabel('Lock VOO (rescale leaves it unchanged)').check();
 
-    const total = page.getByLabel('Rescale so the draft totals');
-    await total.fill('90');
-    await page.getByRole('button', { name: 'Rescale', exact: true }).click();
-    await page
-      .getByText(
-        'Rescaled: the draft now totals 90 %; the locked rows keep their 10 % and the unlocked rows share the rest.',
-      )
-      .waitFor();
-    expect(await gridRows(page)).toEqual([
-      { symbol: 'VOO', weight: '10' },
-      { symbol: 'AGG', weight: '32' },
-      { symbol: 'TLT', weight: '48' },
-    ]);
-    expect(await page.locator('dt:text("Total of weights") + dd').textContent()).toBe('90 %');
-    await screenshot(page, 'draft-input-02-rescaled');
-    await page.close();
-  });
+      const total = page.getByLabel('Rescale so the draft totals');
+      await total.fill('90');
+      await page.getByRole('button', { name: 'Rescale', exact: true }).click();
+      await page
+        .getByText(
+          'Rescaled: the draft now totals 90 %; the locked rows keep their 10 % and the unlocked rows share the rest.',
+        )
+        .waitFor();
+      expect(await gridRows(page)).toEqual([
+        { symbol: 'VOO', weight: '10' },
+        { symbol: 'AGG', weight: '32' },
+        { symbol: 'TLT', weight: '48' },
+      ]);
+      expect(await page.locator('dt:text("Total of weights") + dd').textContent()).toBe('90 %');
+      await screenshot(page, 'draft-input-02-rescaled');
+      await page.close();
+    },
+  );
 });
 
 describe('starting a draft', () => {
-  withChromium('from the current target when it is unknown: says why and offers the holdings', async () => {
-    const { harness, profileId } = env!;
-    const strategyId = DEMO_STRATEGY_IDS.dividendGrowth;
-    // Added again without its executed version: the holdings are known, the target is not.
-    await harness.desk.strategies.remove({ profileId, strategyId });
-    const strategy = await harness.desk.strategies.add({ profileId, strategyId });
-    expect(strategy.currentTarget).toBeNull();
-    const held = strategy.holdings.length;
-    expect(held).toBeGreaterThan(0);
+  withChromium(
+    'from the current target when it is unknown: says why and offers the holdings',
+    async () => {
+      const { harness, profileId } = env!;
+      const strategyId = DEMO_STRATEGY_IDS.dividendGrowth;
+      // Added again without its executed version: the holdings are known, the target is not.
+      await harness.desk.strategies.remove({ profileId, strategyId });
+      const strategy = await harness.desk.strategies.add({ profileId, strategyId });
+      expect(strategy.currentTarget).toBeNull();
+      const held = strategy.holdings.length;
+      expect(held).toBeGreaterThan(0);
 
-    // The desk refuses it in words rather than starting an empty draft.
-    const refused = await harness.desk.drafts
-      .create({ profileId, strategyId, name: 'x', start: 'target' })
-      .catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(DeskError);
-    expect((refused as DeskError).message).toMatch(
-      /^The current target of this strategy is not known here: .* Start from the holdings instead/,
-    );
+      // The desk refuses it in words rather than starting an empty draft.
+      const refused = await harness.desk.drafts
+        .create({ profileId, strategyId, name: 'x', start: 'target' })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DeskError);
+      expect((refused as DeskError).message).toMatch(
+        /^The current target of this strategy is not known here: .* Start from the holdings instead/,
+      );
 
-    const page = await env!.browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await openDraftsTab(page, env!.host.url, 'Dividend Growth');
-    const note = page.getByTestId('draft-start-no-target');
-    await note.getByText('A draft cannot start from the current target: it is not known here').waitFor();
-    const start = page.getByRole('form', { name: 'New draft' }).getByLabel('Start');
-    expect(await start.inputValue()).toBe('holdings');
-    expect(
-      await start.locator('option', { hasText: 'From the current target (unknown here)' }).isDisabled(),
-    ).toBe(true);
-    await screenshot(page, 'draft-input-03-target-unknown');
+      const page = await env!.browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await openDraftsTab(page, env!.host.url, 'Dividend Growth');
+      const note = page.getByTestId('draft-start-no-target');
+      await note
+        .getByText('A draft cannot start from the current target: it is not known here')
+        .waitFor();
+      const start = page.getByRole('form', { name: 'New draft' }).getByLabel('Start');
+      expect(await start.inputValue()).toBe('holdings');
+      expect(
+        await start
+          .locator('option', { hasText: 'From the current target (unknown here)' })
+          .isDisabled(),
+      ).toBe(true);
+      await screenshot(page, 'draft-input-03-target-unknown');
 
-    await note
-      .getByRole('button', { name: `Start from the holdings (${held} symbols at 0)` })
-      .click();
-    await page.getByRole('heading', { name: 'Draft 1', level: 2 }).waitFor();
-    expect(await gridRows(page)).toEqual(
-      strategy.holdings.map((h) => ({ symbol: h.symbol, weight: '0' })),
-    );
-    await page.close();
-  });
+      await note
+        .getByRole('button', { name: `Start from the holdings (${held} symbols at 0)` })
+        .click();
+      await page.getByRole('heading', { name: 'Draft 1', level: 2 }).waitFor();
+      expect(await gridRows(page)).toEqual(
+        strategy.holdings.map((h) => ({ symbol: h.symbol, weight: '0' })),
+      );
+      await page.close();
+    },
+  );
 });

@@ -57,9 +57,11 @@ describe('a draft row the app cannot read, through the desk, SQLite and a restar
     expect(summary).toMatchObject({ id: draft.id, valid: false });
 
     const accepted = async () =>
-      ((await sandboxAdmin(h.sandbox()!.baseUrl, 'GET', '/sandbox/counters')) as {
-        data: { executions_accepted: Record<string, number> };
-      }).data.executions_accepted;
+      (
+        (await sandboxAdmin(h.sandbox()!.baseUrl, 'GET', '/sandbox/counters')) as {
+          data: { executions_accepted: Record<string, number> };
+        }
+      ).data.executions_accepted;
     const before = await accepted();
     for (const attempt of [
       () => h.desk.versions.prepareExecute({ draftId: draft.id }),

@@ -157,7 +157,7 @@ describe('parseDraftPaste: every line stays a row', () => {
     ]);
   });
 
-  it("words the notice: what was read and what the manager must fix", () => {
+  it('words the notice: what was read and what the manager must fix', () => {
     const rows = rowsOf(parseDraftPaste('VOO\t45\nAGG\t20,5\nTLT\tten\n'));
     expect(describePaste(rows, { added: 2, updated: 1 })).toBe(
       'Read 3 rows: 2 added, 1 updated. 2 have problems and are marked in the grid: fix or ' +
@@ -260,7 +260,9 @@ describe('parseDraftPaste: properties', () => {
         fc.constantFrom('', '%', ' %'),
         fc.constantFrom('\n', '\r\n'),
         (rows, delimiter, withHeader, percent, eol) => {
-          const lines = rows.map((r) => `${r.symbol.toLowerCase()}${delimiter}${r.weight}${percent}`);
+          const lines = rows.map(
+            (r) => `${r.symbol.toLowerCase()}${delimiter}${r.weight}${percent}`,
+          );
           const header = `Symbol${delimiter}Weight`;
           const text = (withHeader ? [header, ...lines] : lines).join(eol);
           const read = rowsOf(parseDraftPaste(text));

@@ -88,7 +88,10 @@ describe('validateDraft: rows', () => {
   it.each([
     ['1e3', 'Row 1 (AAPL): weight "1e3" uses exponent notation; write the number out in full'],
     ['1,5', 'Row 1 (AAPL): weight "1,5" uses a comma: use a dot (1.5)'],
-    ['1;5', 'Row 1 (AAPL): weight "1;5" holds more than one value; a row takes one weight (remove the extra column or words)'],
+    [
+      '1;5',
+      'Row 1 (AAPL): weight "1;5" holds more than one value; a row takes one weight (remove the extra column or words)',
+    ],
     ['NaN', 'Row 1 (AAPL): weight "NaN" is not a number'],
     ['Infinity', 'Row 1 (AAPL): weight "Infinity" is not a number'],
     ['+5', 'Row 1 (AAPL): weight "+5" has a plus sign; write the number without it'],
