@@ -99,7 +99,7 @@ export function parseDraftPaste(text: string): PasteResult {
 
   const rows = body.map(({ cells, line }) => {
     const [symbolCell, weightCell] = header
-      ? [cells[header.symbol] ?? '', cells[header.weight] ?? '']
+      ? headedCells(cells, header, first!.cells.length, delimiter)
       : rowCells(cells, delimiter);
     const symbol = fit(normalizeSymbol(symbolCell));
     const weight = fit(withoutPercent(weightCell.trim()));
@@ -168,6 +168,24 @@ function rowCells(cells: readonly string[], delimiter: Delimiter): [string, stri
   if (last === 0) return splitOnSpace(cells[0]!);
   const rest = cells.slice(1, last + 1).map((c) => c.trim());
   return [cells[0]!, rest.join(delimiter === '\t' ? '\t' : delimiter)];
+}
+
+/**
+ * Under a header: its named columns. A line with more cells than the header has is out of line
+ * with it (a decimal comma in a comma-separated file: `AGG,20,5`): the extra cells join the
+ * weight, so the row shows them and is refused instead of being read as 20.
+ */
+function headedCells(
+  cells: readonly string[],
+  header: { symbol: number; weight: number },
+  width: number,
+  delimiter: Delimiter,
+): [string, string] {
+  const weight = cells[header.weight] ?? '';
+  const extra = cells.slice(width).filter((c) => c.trim() !== '');
+  if (extra.length === 0) return [cells[header.symbol] ?? '', weight];
+  const join = delimiter === '\t' ? '\t' : delimiter;
+  return [cells[header.symbol] ?? '', [weight, ...extra].map((c) => c.trim()).join(join)];
 }
 
 function splitOnSpace(cell: string): [string, string] {

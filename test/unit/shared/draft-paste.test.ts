@@ -115,6 +115,18 @@ describe('parseDraftPaste: every line stays a row', () => {
     ]);
   });
 
+  it('under a header, a line with more cells than the header is refused, not read in part', () => {
+    const rows = rowsOf(parseDraftPaste('Symbol,Weight\nVOO,45\nAGG,20,5\nTLT,10,\n'));
+    expect(cells(rows)).toEqual([
+      ['VOO', '45'],
+      ['AGG', '20,5'],
+      ['TLT', '10'],
+    ]);
+    expect(pasteProblems(rows)).toEqual([
+      'Line 3 (AGG): weight "20,5" uses a comma: use a dot (20.5)',
+    ]);
+  });
+
   it('refuses a header that names only one of the two columns, adding nothing', () => {
     expect(refusal(parseDraftPaste('Symbol,Shares\nAAPL,1\n'))).toBe(
       'Line 1 looks like a header (Symbol, Shares) but names no Weight column: name the ' +
