@@ -26,6 +26,12 @@ describe('rescaleToTotal', () => {
     expect(weightsOf(result)).toEqual(['10.50', '0', '16', '24']);
   });
 
+  it('"Rescale so the draft totals 90 %": the whole draft totals 90, locked rows included', () => {
+    const result = rescaleToTotal(rows('6.75', '45', '30'), '90', new Set([0]));
+    expect(weightsOf(result)).toEqual(['6.75', '49.95', '33.3']);
+    expect(result).toMatchObject({ ok: true, lockedTotal: '6.75' });
+  });
+
   it('rescales to 0: every unlocked row with a weight becomes 0', () => {
     const result = rescaleToTotal(rows('0.7', '3', '0'), '0', new Set([2]));
     expect(weightsOf(result)).toEqual(['0', '0', '0']);
