@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { DeskEvent } from '../shared/contract';
 import { createDesk, type Desk } from './core/desk';
 import { openSecretStore } from './core/secrets';
-import { builtInSandbox } from './sandbox/embedded';
+import { announcedSandbox } from './sandbox/embedded';
 import { registerDeskIpc, type DeskIpc } from './ipc';
 import {
   APP_ENTRY_URL,
@@ -34,6 +34,7 @@ import {
   versionEndedNotice,
   withCsvExtension,
 } from './shell/desktop';
+import { dataDirArgument } from './shell/launch';
 import { appLayout, sqliteBindingFor } from './transport/paths';
 import { externalLinks } from './shell/links';
 import { HARDENED_WEB_PREFERENCES, isAllowedRequest, permissionPolicy } from './shell/security';
@@ -64,7 +65,11 @@ protocol.registerSchemesAsPrivileged([
 ]);
 app.setName(PRODUCT_NAME);
 if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
-app.setPath('userData', join(app.getPath('appData'), DATA_DIR_NAME));
+// `npm start -- --data-dir D` (or the app's own `--data-dir D`) chooses another data folder.
+app.setPath(
+  'userData',
+  dataDirArgument(process.argv, process.cwd()) ?? join(app.getPath('appData'), DATA_DIR_NAME),
+);
 
 if (!app.requestSingleInstanceLock()) {
   // Another instance owns the database and the keychain entries: hand over to it.
@@ -164,10 +169,12 @@ async function start(): Promise<void> {
       secretStore,
       nativeBinding: sqliteBindingFor(layout, app.isPackaged, existsSync),
       chooseExportPath,
-      sandbox: builtInSandbox,
+      // Says where the sandbox runs once it does, for a manager who wants curl against it.
+      sandbox: announcedSandbox((line) => console.log(line)),
       ownerName: 'the desktop app',
     });
     desk = created;
+    console.log(`Data folder: ${dataDir}`);
   } catch (error) {
     fail(startupFailureMessage(error, dataDir));
     return;

@@ -19,6 +19,7 @@ export const CONTRACT_METHODS = {
     'journal',
     'delete',
     'checkNow',
+    'acknowledgeFailure',
     'prepareExecute',
     'prediction',
     'prepareDelete',

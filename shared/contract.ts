@@ -178,6 +178,8 @@ export const contract = {
      * version changed since it was shown, it is refused too (kind confirmation-outdated).
      */
     delete: method(versionRef.extend({ confirmation: deleteConfirmation.optional() }).strict(), ok),
+    /** The manager saw a failed or partly failed rebalance: it no longer needs attention. */
+    acknowledgeFailure: method(versionRef, versionDetail),
     /** Polls a followed version now instead of at its next turn (follows it again if it stopped). */
     checkNow: method(versionRef, versionDetail),
   },
@@ -259,7 +261,12 @@ export const deskEvent = z.discriminatedUnion('type', [
     /** The strategy's line in the sidebar, as `strategies.list` gives it (null: no longer added). */
     strategy: strategyListItem.nullable(),
     /** The status bar's figures the change moves, as `app.status` gives them now. */
-    appStatus: appStatus.pick({ runningVersions: true, lastSyncAt: true }),
+    appStatus: appStatus.pick({
+      runningVersions: true,
+      lastSyncAt: true,
+      needsAttention: true,
+      failedUnacknowledged: true,
+    }),
     /**
      * At the end only: the strategy with the holdings the rebalance left, as `strategies.get`
      * gives it (null too when it has too many lines to carry: read it then).

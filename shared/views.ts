@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TargetDoubt, TargetPosition } from './draft/types';
+import { MAX_CELL_CHARS, type TargetDoubt, type TargetPosition } from './draft/types';
 import { DESK_ERROR_KINDS, type DeskErrorWire } from './errors';
 import {
   decimalString,
@@ -68,6 +68,8 @@ export const strategyListItem = z.object({
   running: z.boolean(),
   /** An execution of this strategy has an unknown outcome. */
   needsAttention: z.boolean(),
+  /** Its failed or partly failed versions not yet acknowledged (they need attention too). */
+  failedVersionIds: z.array(uuid).optional(),
   syncedAt: timestamp,
 });
 export type StrategyListItem = z.infer<typeof strategyListItem>;
@@ -107,8 +109,8 @@ export const strategyView = z.object({
 export type StrategyView = z.infer<typeof strategyView>;
 
 export const draftRow = z.object({
-  symbol: z.string().max(64),
-  weight: z.string().max(64),
+  symbol: z.string().max(MAX_CELL_CHARS),
+  weight: z.string().max(MAX_CELL_CHARS),
   locked: z.boolean(),
 });
 export type DraftRow = z.infer<typeof draftRow>;
@@ -172,6 +174,8 @@ export const versionDetail = versionSummary.extend({
   tracking: z.boolean(),
   trackingProblem: trackingProblem.nullable(),
   statusSeen: z.array(statusSeen),
+  /** When the manager acknowledged this version's failure (null: not yet, or it did not fail). */
+  failureAcknowledgedAt: timestamp.nullable().optional(),
 });
 export type VersionDetail = z.infer<typeof versionDetail>;
 
@@ -207,7 +211,10 @@ export const appStatus = z.object({
   online: z.boolean(),
   lastSyncAt: timestamp.nullable(),
   runningVersions: z.number().int().nonnegative(),
+  /** Executions of unknown outcome plus failed rebalances not yet acknowledged. */
   needsAttention: z.number().int().nonnegative(),
+  /** Of those, the failed or partly failed rebalances not yet acknowledged. */
+  failedUnacknowledged: z.number().int().nonnegative().optional(),
   secretStorage: z.enum(['keychain', 'session']),
   /** Why the secret is kept for this session only, when it is. */
   secretStorageReason: z.string().nullable(),

@@ -9,7 +9,7 @@ import { createDesk } from '../core/desk';
 import { DataFolderInUseError } from '../core/data-folder/lock';
 import { StoreError } from '../core/store';
 import { openSecretStore } from '../core/secrets';
-import { builtInSandbox } from '../sandbox/embedded';
+import { announcedSandbox } from '../sandbox/embedded';
 import { defaultDataDir } from '../transport/paths';
 import { ensureRendererBuilt } from './build-renderer';
 import { startHost } from './index';
@@ -68,7 +68,8 @@ async function main(): Promise<void> {
   const desk = await createDesk({
     dataDir,
     secretStore,
-    sandbox: builtInSandbox,
+    // Says where the sandbox runs once it does (now for an existing sandbox profile).
+    sandbox: announcedSandbox((line) => console.log(line)),
     ownerName: 'the browser host',
   });
   const host = await startHost({

@@ -9,8 +9,8 @@ export type { DraftAnalysis, DraftAnalyzer } from './analyzer';
 export { buildExecuteBody, validOrThrow, InvalidDraftError } from './execute-body';
 export { rescaleToTotal, setToZero, RESCALE_PLACES } from './edit';
 export type { RescaleResult } from './edit';
-export { parseDraftPaste, describePaste } from './paste';
-export type { PastedRow, PasteError, PasteResult } from './paste';
+export { parseDraftPaste, describePaste, pasteProblems, PASTE_LIMITS } from './paste';
+export type { PastedRow, PasteResult } from './paste';
 export { normalizeSymbol } from './rules';
 export { predictExecution, comparePrediction, doubtsOf, isUncertain } from './prediction';
 export type {

@@ -130,3 +130,5 @@ export interface DraftDiff {
 /** The most one position may hold, and the most all positions may total (cash >= 2). */
 export const MAX_WEIGHT = '98';
 export const MAX_ROWS = 1000;
+/** The most characters a draft cell keeps (the contract's limit on a saved row's symbol and weight). */
+export const MAX_CELL_CHARS = 64;

@@ -190,7 +190,8 @@ describe('the frame', () => {
       expect(statusText).toContain('0 versions running');
       expect(statusText).toContain('0 executions need attention');
       expect(statusText).toContain(
-        secrets.kind === 'keychain' ? 'Keychain' : 'kept for this session only',
+        // Only the sandbox's public demo secret is kept: no warning without a keychain.
+        secrets.kind === 'keychain' ? 'Keychain' : 'No keychain',
       );
       await screenshot(page, 'e2e-frame-01-overview-light');
 

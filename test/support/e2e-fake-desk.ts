@@ -90,6 +90,7 @@ export function createFakeDesk() {
       get: notBuilt('versions.get'),
       import: notBuilt('versions.import'),
       checkNow: notBuilt('versions.checkNow'),
+      acknowledgeFailure: notBuilt('versions.acknowledgeFailure'),
       execute: notBuilt('versions.execute'),
       retryExecution: notBuilt('versions.retryExecution'),
       dismissExecution: notBuilt('versions.dismissExecution'),

@@ -2,6 +2,7 @@ import type { DeskHandlers } from '../../../shared/contract';
 import { validateDraft } from '../../../shared/draft';
 import type { DraftSummary as DraftSummaryView } from '../../../shared/views';
 import type { DraftRow, DraftSummary, Store } from '../store';
+import { DeskError } from '../../../shared/errors';
 import { notFound } from './errors';
 import { currentTargetOf, type ViewStore } from './views';
 
@@ -48,7 +49,11 @@ export function draftHandlers({ store }: DraftServices): DeskHandlers['drafts'] 
     start: 'empty' | 'target' | 'holdings',
   ): DraftRow[] => {
     if (start === 'target') {
-      return (currentTargetOf(store, profileId, strategyId)?.positions ?? []).map((p) => ({
+      const target = currentTargetOf(store, profileId, strategyId);
+      // An unknown target is not an empty one: starting from it would silently start empty.
+      if (target === null)
+        throw targetUnknownForDraft(store.strategies.holdings(profileId, strategyId).length);
+      return target.positions.map((p) => ({
         symbol: p.symbol,
         weight: p.weight,
         locked: false,
@@ -116,4 +121,18 @@ export function draftHandlers({ store }: DraftServices): DeskHandlers['drafts'] 
       return { ok: true as const };
     },
   };
+}
+
+/** "From the current target" when no executed version of the strategy is known here. */
+function targetUnknownForDraft(held: number): DeskError {
+  return new DeskError({
+    kind: 'invalid-input',
+    message:
+      'The current target of this strategy is not known here: no executed version of it was ' +
+      'created or imported in this app, so a draft cannot start from it. ' +
+      (held > 0
+        ? `Start from the holdings instead (${held} held ${held === 1 ? 'symbol' : 'symbols'} at weight 0), `
+        : 'It holds nothing either: start an empty draft, ') +
+      'or import the latest executed version by id (Versions tab) first.',
+  });
 }

@@ -16,6 +16,11 @@ export interface EmbeddedSandbox {
 export interface EmbeddedSandboxOptions {
   /** Where the sandbox keeps its state, so a version executed there survives an app restart. */
   statePath: string;
+  /**
+   * The port it had at the last launch (its profile's address): taken again when free, so the
+   * profile and a manager's own requests keep working across restarts. Absent: any free port.
+   */
+  port?: number;
 }
 
 /**
@@ -52,9 +57,11 @@ export interface SandboxProfileServices {
 }
 
 /**
- * "Try the built-in sandbox": the sandbox runs in this process on a free
- * loopback port, so its profile's address is set anew at each start. Its
- * secret goes to the keychain like any other profile's.
+ * "Try the built-in sandbox": the sandbox runs in this process on a loopback port. The first
+ * start picks a free port; every later start asks for the port of the profile's address again,
+ * so the address stays the same across restarts. Only when another program holds that port does
+ * the sandbox move, and its profile follows it. Its secret goes to the keychain like any other
+ * profile's (it is public demo data).
  */
 export class SandboxProfiles {
   private running: Promise<EmbeddedSandbox> | null = null;
@@ -66,7 +73,7 @@ export class SandboxProfiles {
     const { store, secrets, connections } = this.services;
     const profile = store.profiles.list().find((p) => p.environment === 'sandbox');
     if (!profile) return;
-    const { sandbox, demo } = await this.ensureRunning();
+    const { sandbox, demo } = await this.ensureRunning(portOf(profile.baseUrl));
     if (profile.baseUrl !== sandbox.baseUrl) {
       store.profiles.update(profile.id, { baseUrl: sandbox.baseUrl });
       await connections.reset(profile.id);
@@ -120,7 +127,7 @@ export class SandboxProfiles {
     if (running) await (await running).close();
   }
 
-  private async ensureRunning(): Promise<{
+  private async ensureRunning(port?: number): Promise<{
     sandbox: EmbeddedSandbox;
     demo: BuiltInSandbox['demo'];
   }> {
@@ -133,11 +140,24 @@ export class SandboxProfiles {
       });
     }
     this.running ??= builtIn
-      .start({ statePath: sandboxStatePath(this.services.dataDir) })
+      .start({
+        statePath: sandboxStatePath(this.services.dataDir),
+        ...(port !== undefined && { port }),
+      })
       .catch((error: unknown) => {
         this.running = null;
         throw error;
       });
     return { sandbox: await this.running, demo: builtIn.demo };
+  }
+}
+
+/** The port of a loopback address the sandbox had ("http://127.0.0.1:41234"), if it names one. */
+function portOf(baseUrl: string): number | undefined {
+  try {
+    const port = Number(new URL(baseUrl).port);
+    return Number.isInteger(port) && port > 0 ? port : undefined;
+  } catch {
+    return undefined;
   }
 }

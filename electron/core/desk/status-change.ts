@@ -3,6 +3,7 @@ import type { VersionStatus } from '../../../shared/domain/constants';
 import type { StrategyView } from '../../../shared/views';
 import type { ExecutionJournal } from '../execute';
 import type { Store, StoredStrategy } from '../store';
+import { attentionCounts } from './failures';
 import { runningVersionId, strategyListItems } from './strategies';
 import { strategyView, versionSummary } from './views';
 
@@ -19,7 +20,10 @@ export interface StatusChange {
 
 /** What the announcement is read from. */
 export interface StatusChangeDeps {
-  store: Pick<Store, 'versions' | 'strategies' | 'predictions' | 'unexecuted'>;
+  store: Pick<
+    Store,
+    'versions' | 'strategies' | 'predictions' | 'unexecuted' | 'journal' | 'failures'
+  >;
   executions: Pick<ExecutionJournal, 'inFlight'>;
 }
 
@@ -48,6 +52,8 @@ export function versionStatusChanged(
     appStatus: {
       runningVersions: store.versions.countActive(),
       lastSyncAt: store.strategies.lastSyncedAt(),
+      // A rebalance that ended FAILED needs attention at once, not at the next status read.
+      ...attentionCounts(store),
     },
     settledStrategy: ended && strategy ? settledStrategy(store, profileId, strategy) : null,
   };

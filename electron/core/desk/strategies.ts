@@ -18,20 +18,25 @@ export function runningVersionId(
   return running.at(-1)?.id ?? null;
 }
 
-/** The sidebar's lines of a profile's strategies: running, liquidate-only, needing attention. */
+/**
+ * The sidebar's lines of a profile's strategies: running, liquidate-only, needing attention (an
+ * execution of unknown outcome, or a failed rebalance not yet acknowledged: failures.ts).
+ */
 export function strategyListItems(
-  store: Pick<Store, 'strategies' | 'versions'>,
+  store: Pick<Store, 'strategies' | 'versions' | 'failures'>,
   executions: Pick<ExecutionJournal, 'inFlight'>,
   profileId: string,
 ): StrategyListItem[] {
   const active = store.versions.listActive({ profileId });
   const attention = executions.inFlight(profileId).filter((e) => e.state === 'unknown');
+  const failed = store.failures.unacknowledgedByStrategy(profileId);
   return store.strategies.list(profileId).map((s) => ({
     id: s.id,
     name: s.name,
     isLiquidateOnly: s.is_liquidate_only,
     running: active.some((v) => v.strategy_id === s.id),
-    needsAttention: attention.some((e) => e.strategyId === s.id),
+    needsAttention: attention.some((e) => e.strategyId === s.id) || failed.has(s.id),
+    failedVersionIds: failed.get(s.id) ?? [],
     syncedAt: s.synced_at,
   }));
 }

@@ -12,6 +12,7 @@ import {
   type ConfirmationDeps,
 } from './confirmation';
 import { notFound } from './errors';
+import { acknowledgeFailure } from './failures';
 import type { Emit } from './events';
 import type { Tracking } from './tracking';
 import type { UnexecutedVersions } from './unexecuted';
@@ -34,11 +35,14 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
   const detail = (profileId: string, versionId: string) => {
     const stored = store.versions.get(profileId, versionId, { orders: true, positions: true });
     if (!stored) throw notFound('This version');
-    return versionDetail(
-      stored,
-      tracking.isFollowing(versionId),
-      tracking.detailFields(profileId, versionId),
-    );
+    return {
+      ...versionDetail(
+        stored,
+        tracking.isFollowing(versionId),
+        tracking.detailFields(profileId, versionId),
+      ),
+      failureAcknowledgedAt: store.failures.acknowledgedAt(profileId, versionId),
+    };
   };
   const client = (profileId: string) => ({
     executeVersion: (...args: Parameters<ServiceClient['executeVersion']>) =>
@@ -146,6 +150,10 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
     },
     async journal({ profileId }) {
       return executions.inFlight(profileId).map(journalEntryView);
+    },
+    async acknowledgeFailure(ref) {
+      acknowledgeFailure(store, ref, services.now());
+      return detail(ref.profileId, ref.versionId);
     },
     async checkNow({ profileId, strategyId, versionId }) {
       const stored = store.versions.get(profileId, versionId);

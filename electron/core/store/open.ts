@@ -12,6 +12,7 @@ import {
 } from './migrations';
 import type { Migration } from './migrations';
 import { draftsRepository, type DraftsRepository } from './repositories/drafts';
+import { failuresRepository, type FailuresRepository } from './repositories/failures';
 import { journalRepository, type JournalRepository } from './repositories/journal';
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
@@ -48,6 +49,8 @@ export interface Store {
   readonly predictions: PredictionsRepository;
   /** Unexecuted versions known to stand in the way of an execution. */
   readonly unexecuted: UnexecutedRepository;
+  /** Failed executions and the manager's acknowledgements of them. */
+  readonly failures: FailuresRepository;
   /** The append-only activity log (electron/core/activity). */
   readonly activity: ActivityRepository;
   readonly reports: {
@@ -112,6 +115,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     settings: settingsRepository(ctx),
     predictions: predictionsRepository(ctx),
     unexecuted: unexecutedRepository(ctx),
+    failures: failuresRepository(ctx),
     activity: activityRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>

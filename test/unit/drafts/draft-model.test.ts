@@ -100,6 +100,30 @@ describe('DraftModel', () => {
     expectMatchesOneShot(model);
   });
 
+  it('a paste loses no row: rows without a symbol and a symbol pasted twice stay rows of their own', () => {
+    const model = new DraftModel([row('AAPL', '15')], target, holdings);
+    const { updated, added } = model.mergeRows([
+      { symbol: '', weight: '5' },
+      { symbol: 'aapl', weight: '20,5' },
+      { symbol: '', weight: '6' },
+      { symbol: 'AAPL', weight: '7' },
+      { symbol: 'TLT', weight: '1' },
+      { symbol: 'TLT', weight: '2' },
+    ]);
+    expect({ updated, added }).toEqual({ updated: 1, added: 5 });
+    expect(model.rows).toEqual([
+      row('AAPL', '20,5'),
+      row('', '5'),
+      row('', '6'),
+      row('AAPL', '7'),
+      row('TLT', '1'),
+      row('TLT', '2'),
+    ]);
+    // Each is marked: the bad weight, the empty symbols, the duplicates.
+    expect([...model.errorRows].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expectMatchesOneShot(model);
+  });
+
   it('a paste from a row that is not blank adds new symbols at the end', () => {
     const model = new DraftModel([row('AAPL', '15'), row('MSFT', '10')], target, holdings);
     model.mergeRows([{ symbol: 'GOOGL', weight: '3' }], 0);

@@ -34,7 +34,7 @@ const ended = (status: 'COMPLETE' | 'FAILED' | 'CANCELLED'): DeskEvent => ({
     syncedAt: '2026-01-01T00:00:05.000Z',
   },
   strategy: null,
-  appStatus: { runningVersions: 0, lastSyncAt: null },
+  appStatus: { runningVersions: 0, lastSyncAt: null, needsAttention: 0 },
   settledStrategy: null,
 });
 

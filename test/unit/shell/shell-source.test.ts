@@ -85,8 +85,10 @@ describe('main.ts', () => {
   it('holds the single-instance lock, sandboxes every renderer and keeps data in userData', () => {
     expect(callsTo(source, 'requestSingleInstanceLock')).toHaveLength(1);
     expect(callsTo(source, 'enableSandbox')).toHaveLength(1);
-    expect(text).toMatch(
-      /app\.setPath\('userData', join\(app\.getPath\('appData'\), DATA_DIR_NAME\)\)/,
+    // The folder npm start names with --data-dir, else the per-user one the browser host uses too.
+    const [setPath] = callsTo(source, 'setPath');
+    expect(setPath?.getText().replace(/\s+/g, ' ')).toBe(
+      "app.setPath( 'userData', dataDirArgument(process.argv, process.cwd()) ?? join(app.getPath('appData'), DATA_DIR_NAME), )",
     );
     expect(text).toMatch(/const dataDir = app\.getPath\('userData'\)/);
   });

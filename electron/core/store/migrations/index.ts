@@ -7,6 +7,7 @@ import statusSeen from './003-status-seen';
 import activity from './004-activity';
 import statusBarIndexes from './005-status-bar-indexes';
 import unexecutedVersions from './007-unexecuted-versions';
+import failuresAcknowledged from './008-failures-acknowledged';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   activity,
   statusBarIndexes,
   unexecutedVersions,
+  failuresAcknowledged,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
