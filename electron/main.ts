@@ -172,7 +172,6 @@ async function start(): Promise<void> {
   ipc = registerDeskIpc({
     handlers: opened,
     subscribe: (listener) => opened.subscribe(listener),
-    knownSecrets: () => opened.knownSecrets(),
     log: (line) => opened.log.error(line),
     windows: () => (mainWindow ? [mainWindow] : []),
   });

@@ -74,7 +74,6 @@ async function main(): Promise<void> {
   const host = await startHost({
     handlers: desk,
     subscribe: (listener) => desk.subscribe(listener),
-    knownSecrets: () => desk.knownSecrets(),
     log: (line) => desk.log.error(`[host] ${line}`),
     port,
     staticDir,

@@ -66,7 +66,7 @@ export type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
   /** The desk's store, for tests and the hosts' diagnostics. */
   readonly store: Store;
-  /** Every profile's client secret and every live token: redacted from whatever crosses or is logged. */
+  /** The client secret of every profile there is and every live token: redacted from the log. */
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
   readonly dataFolder: DataFolderLock;
@@ -82,19 +82,21 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     app: options.ownerName ?? 'Strategy desk',
     ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
   });
-  // What the log and everything crossing to the renderer are cleaned of: every profile's secret
-  // (read from the keychain once, then kept as the desk itself sets and deletes them) and every
-  // live token.
+  // What the log is cleaned of: the secret of every profile there is (read from the keychain
+  // once, then kept as the desk itself sets and deletes them) and every live token. A removed
+  // profile's secret is no longer looked for. Answers are not cleaned here: the service client
+  // takes echoes out of the service's words where they enter (api/errors.ts, redactError).
   const secretsSeen = new Map<string, string | null>();
   const knownSecrets = async (): Promise<string[]> => {
-    const unread = store.profiles.list().filter((p) => !secretsSeen.has(p.id));
+    const profiles = store.profiles.list();
+    const unread = profiles.filter((p) => !secretsSeen.has(p.id));
     await Promise.all(
       unread.map(async (p) => {
         const secret = await options.secretStore.get(p.id).catch(() => null);
         if (!secretsSeen.has(p.id)) secretsSeen.set(p.id, secret);
       }),
     );
-    const stored = [...secretsSeen.values()].filter((s): s is string => !!s);
+    const stored = profiles.flatMap((p) => secretsSeen.get(p.id) || []);
     return [...stored, ...connections.liveTokens()];
   };
   let store: Store;
