@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
 import { isServiceError, type ServiceClientOptions } from '../api';
+import { holdDataFolder, type DataFolderHold } from '../data-folder/holder';
 import { lockDataFolder, type DataFolderLock } from '../data-folder/lock';
 import { secureDataFolder } from '../data-folder/permissions';
 import { ActivityChecks, recordVersionEnded, recordingJournal } from '../activity';
@@ -13,6 +14,7 @@ import { openStore, type Store } from '../store';
 import type { Backoff } from '../tracker';
 import { activityHandlers, activitySummary } from './activity';
 import { appStatusHandlers } from './app-status';
+import { answerPrediction } from './confirmation';
 import { Connections } from './connections';
 import { draftHandlers } from './drafts';
 import { toDeskError } from './errors';
@@ -78,8 +80,9 @@ export type Desk = DeskHandlers & {
 export async function createDesk(options: DeskOptions): Promise<Desk> {
   let closed = false;
   secureDataFolder(options.dataDir);
-  const dataFolder = lockDataFolder(options.dataDir, {
-    app: options.ownerName ?? 'Strategy desk',
+  const app = options.ownerName ?? 'Strategy desk';
+  const lock = lockDataFolder(options.dataDir, {
+    app,
     ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
   });
   // What the log is cleaned of: the secret of every profile there is (read from the keychain
@@ -100,22 +103,44 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     return [...stored, ...connections.liveTokens()];
   };
   let store: Store;
+  let hold: DataFolderHold;
   let log: DeskLog;
   try {
     store = openStore(join(options.dataDir, 'strategy-desk.sqlite'), {
       ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
     });
   } catch (error) {
-    dataFolder.release();
+    lock.release();
+    throw error;
+  }
+  try {
+    // The database names its holder too: a process whose lock file was deleted is still found.
+    hold = holdDataFolder(store, lock, app);
+  } catch (error) {
+    store.close();
+    lock.release();
     throw error;
   }
   try {
     log = await openLog(options.dataDir, { knownSecrets });
   } catch (error) {
+    hold.release();
     store.close();
-    dataFolder.release();
+    lock.release();
     throw error;
   }
+  const dataFolder: DataFolderLock = {
+    dataDir: lock.dataDir,
+    lockFile: lock.lockFile,
+    describe(change) {
+      lock.describe(change);
+      hold.describe(change);
+    },
+    release() {
+      hold.release();
+      lock.release();
+    },
+  };
   const now = () => new Date().toISOString();
   const events = new DeskEvents();
   const emit = (event: DeskEvent) => events.emit(event);
@@ -154,12 +179,14 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const executions = new ExecutionJournal({
     // Each journal step is written with its activity entry, in one transaction.
     journal: recordingJournal(store, toDeskError),
-    saveAcceptedVersion: (entry, version, location) =>
+    saveAcceptedVersion: (entry, version, location) => {
       storeVersionRead(store, entry.profileId, version, {
         origin: 'created',
         location,
         syncedAt: now(),
-      }),
+      });
+      answerPrediction(store, entry.id, version);
+    },
     startTracking: (entry, version, location) =>
       tracking.follow({
         profileId: entry.profileId,
@@ -259,9 +286,10 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       events.clear();
       await connections.closeAll();
       await sandbox.close();
+      hold.release();
       store.close();
       await log.close();
-      dataFolder.release();
+      lock.release();
     },
   };
 }

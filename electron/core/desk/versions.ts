@@ -8,8 +8,6 @@ import {
   confirmedRequest,
   predictionOutcome,
   prepareExecution,
-  settlePrediction,
-  settleRetry,
   type ConfirmationDeps,
 } from './confirmation';
 import { notFound } from './errors';
@@ -88,12 +86,12 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
         draft,
         confirmation,
       );
-      const sentBody = JSON.stringify(body);
       try {
         const outcome = await executions.execute(client(profileId), {
           profileId,
           strategyId,
           draftId,
+          againAfter: confirmation?.againAfter ?? null,
           body,
           // Kept in the execution's activity entry: what the manager saw and acknowledged.
           confirmation: {
@@ -103,15 +101,8 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
             targetUnconfirmed,
           },
         });
-        settlePrediction(services, predictionId, outcome.entry.id, outcome.version);
+        // The prediction was linked when the execution was journaled and answered with the 202.
         return { journalId: outcome.entry.id, version: detail(profileId, outcome.version.id) };
-      } catch (error) {
-        // An unclear outcome stays in the journal: a retry's 202 is compared with this prediction.
-        const entry = executions
-          .inFlight(profileId)
-          .find((e) => e.draftId === draftId && e.requestBody === sentBody);
-        if (entry) settlePrediction(services, predictionId, entry.id, null);
-        throw error;
       } finally {
         announceJournal(profileId);
       }
@@ -120,7 +111,6 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       const entry = unknownOutcome(journalId);
       try {
         const outcome = await executions.retry(client(entry.profileId), journalId);
-        settleRetry(services, journalId, outcome.version);
         return { journalId, version: detail(entry.profileId, outcome.version.id) };
       } finally {
         announceJournal(entry.profileId);

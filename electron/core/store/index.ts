@@ -8,3 +8,4 @@ export type { Draft, DraftRow, DraftSummary } from './repositories/drafts';
 export { IN_FLIGHT_STATES, type JournalEntry, type JournalState } from './repositories/journal';
 export { type OrderReportQuery, type OrderReportRow } from './repositories/reports';
 export type { PredictionRecord, TargetState } from './repositories/predictions';
+export type { FolderHolder } from './repositories/holder';

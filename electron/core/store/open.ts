@@ -12,6 +12,7 @@ import {
 } from './migrations';
 import type { Migration } from './migrations';
 import { draftsRepository, type DraftsRepository } from './repositories/drafts';
+import { holderRepository, type HolderRepository } from './repositories/holder';
 import { journalRepository, type JournalRepository } from './repositories/journal';
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
@@ -45,6 +46,8 @@ export interface Store {
   readonly journal: JournalRepository;
   readonly settings: SettingsRepository;
   readonly predictions: PredictionsRepository;
+  /** The process holding the data folder (data-folder/holder.ts). */
+  readonly holder: HolderRepository;
   /** The append-only activity log (electron/core/activity). */
   readonly activity: ActivityRepository;
   readonly reports: {
@@ -108,6 +111,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     journal: journalRepository(ctx),
     settings: settingsRepository(ctx),
     predictions: predictionsRepository(ctx),
+    holder: holderRepository(ctx),
     activity: activityRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
