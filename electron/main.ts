@@ -160,6 +160,7 @@ async function start(): Promise<void> {
       secretStore,
       nativeBinding: sqliteBindingFor(layout, app.isPackaged, existsSync),
       chooseExportPath,
+      exportFolders: [app.getPath('documents')],
       sandbox: builtInSandbox,
       ownerName: 'the desktop app',
     });

@@ -1,5 +1,5 @@
 import type { ActivityFilter } from '../../../shared/activity/views';
-import { writeOrderReportLines, type OrderReportWritten } from '../reports';
+import { writeOrderReportLines, type OrderReportWritten, type PartialFiles } from '../reports';
 import { CRLF, isFormulaLike } from '../reports/format';
 import { kindLabel, payloadOf, summaryLine } from './describe';
 import type { ActivityRepository, ActivityRow } from './repository';
@@ -91,7 +91,7 @@ export async function writeActivityExport(
   activity: ActivityRepository,
   request: { filter: ActivityFilter; format: 'csv' | 'jsonl'; profileName: string | null },
   path: string,
-  options: { exportedAt: string; onProgress?: (rows: number) => void },
+  options: { exportedAt: string; onProgress?: (rows: number) => void; partial?: PartialFiles },
 ): Promise<OrderReportWritten> {
   const { filter, format } = request;
   const until = activity.lastSeq();
@@ -104,6 +104,7 @@ export async function writeActivityExport(
     return writeOrderReportLines(lines, path, {
       header: ACTIVITY_CSV_COLUMNS.join(',') + CRLF,
       ...(options.onProgress && { onProgress: options.onProgress }),
+      ...(options.partial && { partial: options.partial }),
     });
   }
   const header: ActivityExportHeader = {
@@ -121,5 +122,6 @@ export async function writeActivityExport(
   return writeOrderReportLines(lines, path, {
     header: `${JSON.stringify(header)}\n`,
     ...(options.onProgress && { onProgress: options.onProgress }),
+    ...(options.partial && { partial: options.partial }),
   });
 }

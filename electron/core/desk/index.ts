@@ -19,6 +19,7 @@ import { Connections } from './connections';
 import { draftHandlers } from './drafts';
 import { toDeskError } from './errors';
 import { DeskEvents } from './events';
+import { partialExports } from './export-partials';
 import { guarded } from './guarded';
 import { profileHandlers } from './profiles';
 import { reportHandlers, type ChooseExportPath } from './reports';
@@ -45,6 +46,11 @@ export interface DeskOptions {
   secretStore: SecretStore;
   /** Where an export goes (the desktop shell opens a save dialog). Default: `<dataDir>/exports/<name>`, numbered when that file exists. */
   chooseExportPath?: ChooseExportPath;
+  /**
+   * Where the save dialog offers to export (the desktop app: Documents), searched at start for
+   * the temporary files of exports a killed process left; `<dataDir>/exports` always is.
+   */
+  exportFolders?: readonly string[];
   /**
    * "Try the built-in sandbox": how to start it and its demo data, from whoever starts the app
    * (electron/sandbox's `builtInSandbox`). Without it the desk offers no sandbox.
@@ -217,6 +223,13 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     dataDir: options.dataDir,
   });
   const exportsDir = join(options.dataDir, 'exports');
+  // Exports a killed process left half-written: their hidden temporary files go now.
+  const partial = partialExports(store.settings);
+  const leftovers = partial.removeLeftovers([exportsDir, ...(options.exportFolders ?? [])]);
+  if (leftovers.removed.length > 0)
+    log.info('Removed what unfinished exports left', { files: leftovers.removed });
+  if (leftovers.failed.length > 0)
+    log.warn('What unfinished exports left could not be removed', { files: leftovers.failed });
   const choosePath: ChooseExportPath =
     options.chooseExportPath ??
     (async (name) => {
@@ -244,8 +257,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       emit,
       now,
     }),
-    reports: reportHandlers({ store, emit, choosePath }),
-    activity: activityHandlers({ store, checks: activityChecks, choosePath, emit, now }),
+    reports: reportHandlers({ store, emit, choosePath, partial }),
+    activity: activityHandlers({ store, checks: activityChecks, choosePath, partial, emit, now }),
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
   };
 
