@@ -2,15 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
 import { isServiceError, type ServiceClientOptions } from '../api';
-import { holdDataFolder, type DataFolderHold } from '../data-folder/holder';
-import { lockDataFolder, type DataFolderLock } from '../data-folder/lock';
-import { secureDataFolder } from '../data-folder/permissions';
 import { ActivityChecks, recordVersionEnded, recordingJournal } from '../activity';
 import { ExecutionJournal } from '../execute';
-import { errorFields, openLog, type DeskLog } from '../log/logger';
+import type { DataFolderLock } from '../data-folder/lock';
+import { errorFields, type DeskLog } from '../log/logger';
 import type { SecretStore } from '../secrets';
 import { unusedExportPath } from '../reports/unused-path';
-import { openStore, type Store } from '../store';
+import type { Store } from '../store';
 import type { Backoff } from '../tracker';
 import { activityHandlers, activitySummary } from './activity';
 import { appStatusHandlers } from './app-status';
@@ -18,6 +16,7 @@ import { answerPrediction } from './confirmation';
 import { Connections } from './connections';
 import { draftHandlers } from './drafts';
 import { toDeskError } from './errors';
+import { openDataFolder } from './data-folder';
 import { DeskEvents } from './events';
 import { partialExports } from './export-partials';
 import { guarded } from './guarded';
@@ -85,12 +84,6 @@ export type Desk = DeskHandlers & {
 
 export async function createDesk(options: DeskOptions): Promise<Desk> {
   let closed = false;
-  secureDataFolder(options.dataDir);
-  const app = options.ownerName ?? 'Strategy desk';
-  const lock = lockDataFolder(options.dataDir, {
-    app,
-    ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
-  });
   // What the log is cleaned of: the secret of every profile there is (read from the keychain
   // once, then kept as the desk itself sets and deletes them) and every live token. A removed
   // profile's secret is no longer looked for. Answers are not cleaned here: the service client
@@ -108,45 +101,13 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     const stored = profiles.flatMap((p) => secretsSeen.get(p.id) || []);
     return [...stored, ...connections.liveTokens()];
   };
-  let store: Store;
-  let hold: DataFolderHold;
-  let log: DeskLog;
-  try {
-    store = openStore(join(options.dataDir, 'strategy-desk.sqlite'), {
-      ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
-    });
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
-  try {
-    // The database names its holder too: a process whose lock file was deleted is still found.
-    hold = holdDataFolder(store, lock, app);
-  } catch (error) {
-    store.close();
-    lock.release();
-    throw error;
-  }
-  try {
-    log = await openLog(options.dataDir, { knownSecrets });
-  } catch (error) {
-    hold.release();
-    store.close();
-    lock.release();
-    throw error;
-  }
-  const dataFolder: DataFolderLock = {
-    dataDir: lock.dataDir,
-    lockFile: lock.lockFile,
-    describe(change) {
-      lock.describe(change);
-      hold.describe(change);
-    },
-    release() {
-      hold.release();
-      lock.release();
-    },
-  };
+  const folder = await openDataFolder({
+    dataDir: options.dataDir,
+    app: options.ownerName ?? 'Strategy desk',
+    ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
+    knownSecrets,
+  });
+  const { store, log, dataFolder } = folder;
   const now = () => new Date().toISOString();
   const events = new DeskEvents();
   const emit = (event: DeskEvent) => events.emit(event);
@@ -299,10 +260,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       events.clear();
       await connections.closeAll();
       await sandbox.close();
-      hold.release();
-      store.close();
-      await log.close();
-      lock.release();
+      await folder.close();
     },
   };
 }
