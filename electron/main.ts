@@ -169,6 +169,7 @@ async function start(): Promise<void> {
       secretStore,
       nativeBinding: sqliteBindingFor(layout, app.isPackaged, existsSync),
       chooseExportPath,
+      exportFolders: [app.getPath('documents')],
       // Says where the sandbox runs once it does, for a manager who wants curl against it.
       sandbox: announcedSandbox((line) => console.log(line)),
       ownerName: 'the desktop app',
@@ -183,7 +184,6 @@ async function start(): Promise<void> {
   ipc = registerDeskIpc({
     handlers: opened,
     subscribe: (listener) => opened.subscribe(listener),
-    knownSecrets: () => opened.knownSecrets(),
     log: (line) => opened.log.error(line),
     windows: () => (mainWindow ? [mainWindow] : []),
   });

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecuteRequest, Version } from '../../shared/domain/resources';
 import type { JournalEntry } from './store';
-import type { JournalRepository, NewJournalEntry } from './store/repositories/journal';
+import type {
+  JournalClaim,
+  JournalRepository,
+  NewJournalEntry,
+} from './store/repositories/journal';
 
 /**
  * The execution journal: every execute request is written down, with its
@@ -20,13 +24,16 @@ export type JournalPort = Pick<
   JournalRepository,
   'markSent' | 'markDismissed' | 'get' | 'listInFlight'
 > & {
-  /** `locationNote`: why the service's Location is not what is followed, for the activity log. */
-  markAccepted(id: string, result: AcceptedResult): JournalEntry;
+  /**
+   * `locationNote`: why the service's Location is not what is followed, for the activity log.
+   * `alongside`: what is stored in the same transaction (the version the 202 carried).
+   */
+  markAccepted(id: string, result: AcceptedResult, alongside?: () => void): JournalEntry;
   /** `confirmation`: what the manager was shown and agreed to, for a journal that keeps it. */
   createExclusive(
     input: NewJournalEntry,
     confirmation?: ExecutionConfirmation | null,
-  ): ReturnType<JournalRepository['createExclusive']>;
+  ): JournalClaim;
   /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
   markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
   markRejected(id: string, error: string, cause?: unknown): JournalEntry;
@@ -78,7 +85,10 @@ export interface ExecutionOutcome {
 
 export interface ExecutionJournalDeps {
   journal: JournalPort;
-  /** Stores the accepted version, its orders and positions in one transaction. */
+  /**
+   * Stores the accepted version, its orders and positions, and what depends on it (the
+   * prediction's answer), in the transaction that marks the entry accepted.
+   */
   saveAcceptedVersion(entry: JournalEntry, version: Version, location: string): void;
   /** Starts following the version until its rebalance ends. */
   startTracking(entry: JournalEntry, version: Version, location: string): void;
@@ -105,23 +115,28 @@ export class ExecutionJournal {
       profileId: string;
       strategyId: string;
       draftId: string | null;
+      /** "Execute again": the version the draft became before (null: its first execution). */
+      againAfter?: string | null;
       body: ExecuteRequest;
       confirmation?: ExecutionConfirmation | null;
     },
   ): Promise<ExecutionOutcome> {
     if (this.sending.has(sendingKey(request))) throw new ExecutionBlockedError('sent');
-    // The in-flight check and the insert are one write transaction in the journal.
+    // The checks (nothing of the strategy in flight, the draft not executed since) and the
+    // insert are one write transaction in the journal, its claim unique in the database.
     const journaled = this.deps.journal.createExclusive(
       {
         profileId: request.profileId,
         strategyId: request.strategyId,
         draftId: request.draftId,
+        againAfter: request.againAfter ?? null,
         idempotencyKey: randomUUID(),
         requestBody: JSON.stringify(request.body),
       },
       request.confirmation ?? null,
     );
     if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
+    if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
     return this.send(client, journaled.created);
   }
 
@@ -173,6 +188,8 @@ export class ExecutionJournal {
     this.sending.add(sendingKey(entry));
     try {
       const sent = this.deps.journal.markSent(entry.id);
+      // Another process sent it first (a retry from a second window on the same data).
+      if (!sent) throw new ExecutionBlockedError('sent');
       const body = JSON.parse(sent.requestBody) as ExecuteRequest;
       let outcome: Awaited<ReturnType<ExecutePort['executeVersion']>>;
       try {
@@ -183,17 +200,21 @@ export class ExecutionJournal {
         else this.deps.journal.markRejected(sent.id, this.deps.describe(error), error);
         throw error;
       }
-      // Stored before the journal says accepted: a crash in between leaves the entry
-      // "sent", and a retry with the same key replays the same version.
-      this.deps.saveAcceptedVersion(sent, outcome.version, outcome.location);
-      const accepted = this.deps.journal.markAccepted(sent.id, {
-        versionId: outcome.version.id,
-        location: outcome.location,
-        ...(outcome.locationNote && {
-          givenLocation: outcome.givenLocation ?? null,
-          locationNote: outcome.locationNote,
-        }),
-      });
+      // Stored in the transaction that says accepted, however the 202 came (the first send or
+      // a retry after a crash): a crash leaves the entry "sent" with nothing stored, and a retry
+      // with the same key replays the same version.
+      const accepted = this.deps.journal.markAccepted(
+        sent.id,
+        {
+          versionId: outcome.version.id,
+          location: outcome.location,
+          ...(outcome.locationNote && {
+            givenLocation: outcome.givenLocation ?? null,
+            locationNote: outcome.locationNote,
+          }),
+        },
+        () => this.deps.saveAcceptedVersion(sent, outcome.version, outcome.location),
+      );
       this.deps.startTracking(accepted, outcome.version, outcome.location);
       return { entry: accepted, version: outcome.version, location: outcome.location };
     } finally {
@@ -204,6 +225,16 @@ export class ExecutionJournal {
 
 const sendingKey = (e: { profileId: string; strategyId: string }) =>
   `${e.profileId}/${e.strategyId}`;
+
+/** A draft that already became a version, executed again without naming it ("Execute again"). */
+export class DraftExecutedError extends Error {
+  constructor(readonly versionId: string) {
+    super(
+      `This draft was already executed as version ${versionId}. Nothing was sent; choose "Execute again" to execute it once more.`,
+    );
+    this.name = 'DraftExecutedError';
+  }
+}
 
 /** A new execution of a strategy while an earlier one has no definite outcome. */
 export class ExecutionBlockedError extends Error {

@@ -1,6 +1,5 @@
 import Fastify from 'fastify';
 import type { DeskHandlers } from '../../shared/contract';
-import type { KnownSecrets } from '../transport/dispatch';
 import { registerApiRoutes } from './api-routes';
 import { registerEventRoute, type Subscribe } from './events';
 import { SECURITY_HEADERS, allowedHost, guardCalls, newToken, refuse } from './security';
@@ -15,8 +14,6 @@ export interface HostOptions {
   staticDir: string;
   /** The per-launch token; a fresh random one unless given (tests only). */
   token?: string;
-  /** Redacted from every error before it is answered (the desk's knownSecrets). */
-  knownSecrets?: KnownSecrets;
   /** Where the host's own failures are written (the desk's log); stderr by default. */
   log?: (line: string) => void;
   /** Timeouts and the connection cap; HOST_LIMITS unless given (tests shorten them). */
@@ -163,7 +160,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     refuse(reply, 404, { kind: 'not-found', message: 'Not found.' }),
   );
 
-  registerApiRoutes(app, options.handlers, log, options.knownSecrets);
+  registerApiRoutes(app, options.handlers, log);
   registerEventRoute(app, options.subscribe, streams, log);
   await registerStaticFiles(app, options.staticDir);
 

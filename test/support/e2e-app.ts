@@ -54,7 +54,6 @@ export async function openBareAppE2E(options: AppOptions = {}): Promise<BareAppE
     startHost({
       handlers: harness.desk,
       subscribe: (listener) => harness.desk.subscribe(listener),
-      knownSecrets: () => harness.desk.knownSecrets(),
       staticDir,
     });
   let host = await serve();

@@ -68,6 +68,9 @@ export function recordingJournal(
         const result = journal.createExclusive(input);
         if (!('created' in result)) return result;
         const entry = result.created;
+        // The prediction names its execution from the start: however the 202 comes (the first
+        // send, a retry after a crash), its answer is compared with this prediction.
+        if (confirmation) store.predictions.linkJournal(confirmation.predictionId, entry.id);
         const profile = store.profiles.get(entry.profileId);
         const draft = entry.draftId ? store.drafts.get(entry.draftId) : null;
         const prediction = confirmation ? store.predictions.get(confirmation.predictionId) : null;
@@ -123,6 +126,7 @@ export function recordingJournal(
       return store.activity.record((append) => {
         const before = journal.get(id);
         const sent = journal.markSent(id);
+        if (!sent) return null;
         // The first send is the execution-sent entry itself; a later one is a retry.
         if (before?.state === 'unknown')
           append({
@@ -141,9 +145,9 @@ export function recordingJournal(
         return sent;
       });
     },
-    markAccepted(id, result) {
+    markAccepted(id, result, alongside) {
       return store.activity.record(() => {
-        const entry = journal.markAccepted(id, result);
+        const entry = journal.markAccepted(id, result, alongside);
         const version = store.versions.get(entry.profileId, result.versionId);
         answered(entry, 'accepted', {
           versionId: result.versionId,

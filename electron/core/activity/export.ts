@@ -1,5 +1,5 @@
 import type { ActivityFilter } from '../../../shared/activity/views';
-import { writeOrderReportLines, type OrderReportWritten } from '../reports';
+import { writeOrderReportLines, type OrderReportWritten, type PartialFiles } from '../reports';
 import { CRLF, csvCell } from '../csv/cell';
 import { kindLabel, payloadOf, summaryLine } from './describe';
 import type { ActivityRepository, ActivityRow } from './repository';
@@ -82,7 +82,7 @@ export async function writeActivityExport(
   activity: ActivityRepository,
   request: { filter: ActivityFilter; format: 'csv' | 'jsonl'; profileName: string | null },
   path: string,
-  options: { exportedAt: string; onProgress?: (rows: number) => void },
+  options: { exportedAt: string; onProgress?: (rows: number) => void; partial?: PartialFiles },
 ): Promise<OrderReportWritten> {
   const { filter, format } = request;
   const until = activity.lastSeq();
@@ -95,6 +95,7 @@ export async function writeActivityExport(
     return writeOrderReportLines(lines, path, {
       header: ACTIVITY_CSV_COLUMNS.join(',') + CRLF,
       ...(options.onProgress && { onProgress: options.onProgress }),
+      ...(options.partial && { partial: options.partial }),
     });
   }
   const header: ActivityExportHeader = {
@@ -112,5 +113,6 @@ export async function writeActivityExport(
   return writeOrderReportLines(lines, path, {
     header: `${JSON.stringify(header)}\n`,
     ...(options.onProgress && { onProgress: options.onProgress }),
+    ...(options.partial && { partial: options.partial }),
   });
 }

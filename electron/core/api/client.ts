@@ -120,6 +120,14 @@ export class ServiceClient {
     return this.tokens.liveToken();
   }
 
+  /**
+   * A failure of a call on this client with any echo of its token or client secret taken out
+   * (see redactError); anything but a ServiceError is returned as it is.
+   */
+  redact(error: unknown): unknown {
+    return error instanceof ServiceError ? this.tokens.redact(error) : error;
+  }
+
   /** Scopes of the current token; null before the first token or when the service did not say. */
   grantedScopes(): string[] | null {
     return this.tokens.grantedScopes();
@@ -375,7 +383,7 @@ export class ServiceClient {
       }
       failed++;
       const delay = this.retryDelay(error, failed, mode, operation);
-      if (delay === undefined) throw this.final(error, operation);
+      if (delay === undefined) throw this.final(error, operation, auth);
       await sleep(delay, signal);
     }
   }
@@ -399,9 +407,12 @@ export class ServiceClient {
     return plan && !plan.givingUp ? plan.delayMs : undefined;
   }
 
-  /** The error handed to the caller: operation, ambiguity for execute, token redacted. */
-  private final(e: ServiceError, operation: Operation): ServiceError {
-    return this.tokens.redact(finalError(e, operation));
+  /**
+   * The error handed to the caller: operation, ambiguity for execute, the token it was sent
+   * with and the client secret redacted.
+   */
+  private final(e: ServiceError, operation: Operation, sentWith?: string): ServiceError {
+    return this.tokens.redact(finalError(e, operation), sentWith);
   }
 }
 

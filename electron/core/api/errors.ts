@@ -1,3 +1,5 @@
+import { holdsForm, redactForms, secretForms } from '../log/redact';
+
 /**
  * One error type for everything the service client can fail with. `message` is written for a
  * strategy manager; `serviceMessage` keeps the service's own words; `details` carries what the
@@ -99,33 +101,49 @@ export function isServiceError(e: unknown): e is ServiceError {
   return e instanceof ServiceError;
 }
 
-/** Replace every occurrence of the given secrets (token, client secret) by a marker. */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
-  return out;
-}
-
+/**
+ * The error with every secret the service echoed taken out, by exact value. Only the service's
+ * words are searched: its message (serviceMessage), field errors, code and the parser's issues
+ * for any occurrence; the values the app acts on (a version id, unknown symbols, missing scopes)
+ * for being the secret itself. When none holds a secret the error is returned as it is: the app's
+ * own words (a status, an id it quotes) are never rewritten because a short secret ("1") happens
+ * to occur in them. When one does, the sentence built from those words is cleaned too.
+ */
 export function redactError(
   e: ServiceError,
-  secrets: readonly (string | undefined)[],
+  secrets: readonly (string | null | undefined)[],
 ): ServiceError {
-  const message = redact(e.message, secrets);
-  const serviceMessage = e.serviceMessage && redact(e.serviceMessage, secrets);
-  // Field errors, codes and issues are the service's words too: an echo can sit in any of them.
-  const details = redactStrings(e.details, secrets);
-  const detailsChanged = JSON.stringify(details) !== JSON.stringify(e.details);
-  if (message === e.message && serviceMessage === e.serviceMessage && !detailsChanged) return e;
-  return e.with({ message, serviceMessage, details });
-}
-
-function redactStrings<T>(value: T, secrets: readonly (string | undefined)[]): T {
-  if (typeof value === 'string') return redact(value, secrets) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => redactStrings(v, secrets)) as T;
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [redact(k, secrets), redactStrings(v, secrets)]),
-    ) as T;
-  }
-  return value;
+  const forms = secretForms(secrets);
+  if (forms.length === 0) return e;
+  const exact = new Set(forms);
+  const inText = (s: string | undefined) => s !== undefined && holdsForm(s, forms);
+  const isSecret = (s: string | undefined) => s !== undefined && exact.has(s);
+  const d = e.details;
+  const echoed =
+    inText(e.serviceMessage) ||
+    inText(d.code) ||
+    (d.issues ?? []).some(inText) ||
+    Object.entries(d.fields ?? {}).some(([field, said]) => inText(field) || said.some(inText)) ||
+    [d.versionId, d.missingScope, ...(d.unknownSymbols ?? []), ...(d.missingScopes ?? [])].some(
+      isSecret,
+    );
+  if (!echoed) return e;
+  const text = (s: string) => redactForms(s, forms);
+  const details: ServiceErrorDetails = { ...d };
+  if (d.code !== undefined) details.code = text(d.code);
+  if (d.issues) details.issues = d.issues.map(text);
+  if (d.fields)
+    details.fields = Object.fromEntries(
+      Object.entries(d.fields).map(([field, said]) => [text(field), said.map(text)]),
+    );
+  // A value that is the secret is dropped: "[redacted]" is no version id to act on.
+  if (isSecret(d.versionId)) delete details.versionId;
+  if (isSecret(d.missingScope)) delete details.missingScope;
+  if (d.unknownSymbols) details.unknownSymbols = d.unknownSymbols.filter((s) => !isSecret(s));
+  if (d.missingScopes) details.missingScopes = d.missingScopes.filter((s) => !isSecret(s));
+  return e.with({
+    message: text(e.message),
+    ...(e.serviceMessage !== undefined && { serviceMessage: text(e.serviceMessage) }),
+    details,
+  });
 }

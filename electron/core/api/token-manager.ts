@@ -101,12 +101,13 @@ export class TokenManager {
   }
 
   /**
-   * Redact the current token and the last client secret sent from a text-bearing error: a
-   * resource that echoes either must not put it where errors go (the journal, the log, the page).
+   * Redact the current token, `sent` (the header a failed request carried, when another token
+   * has replaced it since) and the last client secret sent from a text-bearing error: a resource
+   * that echoes either must not put it where errors go (the journal, the log, the page).
    */
-  redact(e: ServiceError): ServiceError {
-    const value = this.token?.header.slice('Bearer '.length);
-    return redactError(e, [value, this.secretSent]);
+  redact(e: ServiceError, sent?: string): ServiceError {
+    const bearer = (header: string | undefined) => header?.slice('Bearer '.length);
+    return redactError(e, [bearer(this.token?.header), bearer(sent), this.secretSent]);
   }
 
   private fetch(): Promise<Token> {

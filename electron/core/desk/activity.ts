@@ -7,12 +7,15 @@ import { activityExportName, writeActivityExport } from '../activity/export';
 import type { ActivityRow } from '../activity/repository';
 import type { Store } from '../store';
 import { notFound } from './errors';
+import type { PartialFiles } from '../reports';
 import type { ChooseExportPath } from './reports';
 
 export interface ActivityHandlerDeps {
   store: Store;
   checks: ActivityChecks;
   choosePath: ChooseExportPath;
+  /** Where an export's temporary file is listed while it exists (export-partials.ts). */
+  partial?: PartialFiles;
   emit(event: DeskEvent): void;
   now(): string;
 }
@@ -92,6 +95,7 @@ export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activ
         {
           exportedAt: deps.now(),
           onProgress: (rows) => deps.emit({ type: 'export-progress', exportId, rows, done: false }),
+          ...(deps.partial && { partial: deps.partial }),
         },
       );
       deps.emit({ type: 'export-progress', exportId, rows: written.rows, done: true });

@@ -10,6 +10,7 @@ import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
 import { isServiceError } from '../api';
 import { DeskError } from '../../../shared/views';
 import type { ExecutePreview, PredictionOutcomeView, TargetCheckView } from '../../../shared/views';
+import { DraftExecutedError } from '../execute';
 import type { Draft, Store, TargetState } from '../store';
 import type { Connections } from './connections';
 import { notFound } from './errors';
@@ -28,7 +29,7 @@ import { currentTargetOf, strategyView, targetCheckOf, type ViewStore } from './
 
 /** What the confirmation reads and records with. */
 export interface ConfirmationDeps {
-  store: ViewStore & Pick<Store, 'drafts' | 'profiles'>;
+  store: ViewStore & Pick<Store, 'drafts' | 'profiles' | 'journal'>;
   connections: Pick<Connections, 'call'>;
   strategySync: Pick<StrategySync, 'read'>;
   now(): string;
@@ -144,7 +145,7 @@ export async function prepareExecution(
     oldCash: plan.prediction.oldCash,
     newCash: plan.prediction.newCash,
     changesNothing: plan.prediction.changesNothing,
-    earlierVersionId: deps.store.predictions.latestForDraft(draftId)?.versionId ?? null,
+    earlierVersionId: deps.store.journal.executedVersionOf(draftId),
   };
 }
 
@@ -186,13 +187,11 @@ export async function confirmedRequest(
   }
   // With or without a confirmation: a draft that became a version is executed again only when
   // the caller names that version ("Execute again"), so a repeated call cannot send it twice.
-  const earlier = deps.store.predictions.latestForDraft(draft.id)?.versionId ?? null;
+  // Checked here before a prediction is recorded, and again where the journal claims the
+  // execution (the same transaction as its entry), which no other process can also win.
+  const earlier = deps.store.journal.executedVersionOf(draft.id);
   if (earlier !== null && confirmation?.againAfter !== earlier)
-    throw new DeskError({
-      kind: 'executed-before',
-      message: `This draft was already executed as version ${earlier}. Nothing was sent; choose "Execute again" to execute it once more.`,
-      details: { versionId: earlier },
-    });
+    throw new DraftExecutedError(earlier);
   const targetState: TargetState = !plan.target
     ? 'unknown'
     : plan.check && !plan.check.fits
@@ -231,28 +230,20 @@ function notAcknowledged(prediction: ExecutionPrediction): DeskError {
   });
 }
 
-/** Links the prediction to its journal entry; after a 202, compares and records the answer. */
-export function settlePrediction(
-  deps: ConfirmationDeps,
-  predictionId: string,
-  journalId: string | null,
-  version: Version | null,
+/**
+ * After a 202, however it came (the first send, a retry after a crash): the prediction linked to
+ * the execution when it was journaled is compared with the service's positions and answered.
+ * Runs in the transaction that marks the execution accepted.
+ */
+export function answerPrediction(
+  store: Pick<Store, 'predictions'>,
+  journalId: string,
+  version: Version,
 ): void {
-  if (journalId) deps.store.predictions.linkJournal(predictionId, journalId);
-  if (version) answerPrediction(deps, predictionId, version);
-}
-
-/** After a retried execution's 202: the prediction made when it was first confirmed. */
-export function settleRetry(deps: ConfirmationDeps, journalId: string, version: Version): void {
-  const record = deps.store.predictions.forJournal(journalId);
-  if (record && record.versionId === null) answerPrediction(deps, record.id, version);
-}
-
-function answerPrediction(deps: ConfirmationDeps, predictionId: string, version: Version): void {
-  const record = deps.store.predictions.get(predictionId);
-  if (!record) return;
+  const record = store.predictions.forJournal(journalId);
+  if (!record || record.versionId !== null) return;
   const differences = comparePrediction(record.prediction, version.positions ?? []);
-  deps.store.predictions.recordAnswer(predictionId, version.id, differences);
+  store.predictions.recordAnswer(record.id, version.id, differences);
 }
 
 export function predictionOutcome(

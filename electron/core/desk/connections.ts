@@ -87,7 +87,8 @@ export class Connections {
       } else if (isServiceError(error) && error.status !== undefined) {
         this.markOnline(profileId);
       }
-      throw error;
+      // Whatever path it took, a service's echo of the token or secret ends here.
+      throw client.redact(error);
     }
   }
 
@@ -120,6 +121,9 @@ export class Connections {
     });
     try {
       return await client.testConnection();
+    } catch (error) {
+      // The typed secret is not saved yet: the client that sent it takes it out of the echo.
+      throw client.redact(error);
     } finally {
       await client.close();
     }

@@ -7,7 +7,7 @@ import { notFound } from './errors';
 import { currentTargetOf, type ViewStore } from './views';
 
 export interface DraftServices {
-  store: ViewStore & Pick<Store, 'drafts'>;
+  store: ViewStore & Pick<Store, 'drafts' | 'journal'>;
 }
 
 export function draftHandlers({ store }: DraftServices): DeskHandlers['drafts'] {
@@ -35,8 +35,7 @@ export function draftHandlers({ store }: DraftServices): DeskHandlers['drafts'] 
     executedVersionId: executedVersionOf(d.id),
   });
   /** The version the draft last became, if it was executed. */
-  const executedVersionOf = (draftId: string) =>
-    store.predictions.latestForDraft(draftId)?.versionId ?? null;
+  const executedVersionOf = (draftId: string) => store.journal.executedVersionOf(draftId);
   const existing = (draftId: string) => {
     const draft = store.drafts.get(draftId);
     if (!draft) throw notFound('This draft');

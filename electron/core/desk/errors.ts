@@ -7,7 +7,7 @@ import {
   type DeskErrorKind,
 } from '../../../shared/errors';
 import { ServiceError, type ServiceErrorKind } from '../api';
-import { ExecutionBlockedError } from '../execute';
+import { DraftExecutedError, ExecutionBlockedError } from '../execute';
 import { OrderReportFileError, OrderReportRowError } from '../reports';
 import { StoreError, type StoreErrorCode } from '../store';
 
@@ -108,6 +108,13 @@ export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskErr
       kind: 'invalid-draft',
       message: error.message,
       details: { messages: error.messages },
+    });
+  }
+  if (error instanceof DraftExecutedError) {
+    return new DeskError({
+      kind: 'executed-before',
+      message: error.message,
+      details: { versionId: error.versionId },
     });
   }
   if (error instanceof ExecutionBlockedError) {

@@ -2,21 +2,23 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
 import { isServiceError, type ServiceClientOptions } from '../api';
-import { lockDataFolder, type DataFolderLock } from '../data-folder/lock';
-import { secureDataFolder } from '../data-folder/permissions';
 import { ActivityChecks, recordVersionEnded, recordingJournal } from '../activity';
 import { ExecutionJournal } from '../execute';
-import { errorFields, openLog, type DeskLog } from '../log/logger';
+import type { DataFolderLock } from '../data-folder/lock';
+import { errorFields, type DeskLog } from '../log/logger';
 import type { SecretStore } from '../secrets';
 import { unusedExportPath } from '../reports/unused-path';
-import { openStore, type Store } from '../store';
+import type { Store } from '../store';
 import type { Backoff } from '../tracker';
 import { activityHandlers, activitySummary } from './activity';
 import { appStatusHandlers } from './app-status';
+import { answerPrediction } from './confirmation';
 import { Connections } from './connections';
 import { draftHandlers } from './drafts';
 import { toDeskError } from './errors';
+import { openDataFolder } from './data-folder';
 import { DeskEvents } from './events';
+import { partialExports } from './export-partials';
 import { guarded } from './guarded';
 import { profileHandlers } from './profiles';
 import { reportHandlers, type ChooseExportPath } from './reports';
@@ -45,6 +47,11 @@ export interface DeskOptions {
   /** Where an export goes (the desktop shell opens a save dialog). Default: `<dataDir>/exports/<name>`, numbered when that file exists. */
   chooseExportPath?: ChooseExportPath;
   /**
+   * Where the save dialog offers to export (the desktop app: Documents), searched at start for
+   * the temporary files of exports a killed process left; `<dataDir>/exports` always is.
+   */
+  exportFolders?: readonly string[];
+  /**
    * "Try the built-in sandbox": how to start it and its demo data, from whoever starts the app
    * (electron/sandbox's `builtInSandbox`). Without it the desk offers no sandbox.
    */
@@ -72,7 +79,7 @@ export type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
   /** The desk's store, for tests and the hosts' diagnostics. */
   readonly store: Store;
-  /** Every profile's client secret and every live token: redacted from whatever crosses or is logged. */
+  /** The client secret of every profile there is and every live token: redacted from the log. */
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
   readonly dataFolder: DataFolderLock;
@@ -83,43 +90,30 @@ export type Desk = DeskHandlers & {
 
 export async function createDesk(options: DeskOptions): Promise<Desk> {
   let closed = false;
-  secureDataFolder(options.dataDir);
-  const dataFolder = lockDataFolder(options.dataDir, {
-    app: options.ownerName ?? 'Strategy desk',
-    ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
-  });
-  // What the log and everything crossing to the renderer are cleaned of: every profile's secret
-  // (read from the keychain once, then kept as the desk itself sets and deletes them) and every
-  // live token.
+  // What the log is cleaned of: the secret of every profile there is (read from the keychain
+  // once, then kept as the desk itself sets and deletes them) and every live token. A removed
+  // profile's secret is no longer looked for. Answers are not cleaned here: the service client
+  // takes echoes out of the service's words where they enter (api/errors.ts, redactError).
   const secretsSeen = new Map<string, string | null>();
   const knownSecrets = async (): Promise<string[]> => {
-    const unread = store.profiles.list().filter((p) => !secretsSeen.has(p.id));
+    const profiles = store.profiles.list();
+    const unread = profiles.filter((p) => !secretsSeen.has(p.id));
     await Promise.all(
       unread.map(async (p) => {
         const secret = await options.secretStore.get(p.id).catch(() => null);
         if (!secretsSeen.has(p.id)) secretsSeen.set(p.id, secret);
       }),
     );
-    const stored = [...secretsSeen.values()].filter((s): s is string => !!s);
+    const stored = profiles.flatMap((p) => secretsSeen.get(p.id) || []);
     return [...stored, ...connections.liveTokens()];
   };
-  let store: Store;
-  let log: DeskLog;
-  try {
-    store = openStore(join(options.dataDir, 'strategy-desk.sqlite'), {
-      ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
-    });
-  } catch (error) {
-    dataFolder.release();
-    throw error;
-  }
-  try {
-    log = await openLog(options.dataDir, { knownSecrets });
-  } catch (error) {
-    store.close();
-    dataFolder.release();
-    throw error;
-  }
+  const folder = await openDataFolder({
+    dataDir: options.dataDir,
+    app: options.ownerName ?? 'Strategy desk',
+    ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
+    knownSecrets,
+  });
+  const { store, log, dataFolder } = folder;
   const now = () => new Date().toISOString();
   const events = new DeskEvents();
   const emit = (event: DeskEvent) => events.emit(event);
@@ -167,6 +161,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       });
       // The service executes nothing while an unexecuted version is in the way: none is now.
       store.unexecuted.forgetStrategy(entry.profileId, entry.strategyId);
+      answerPrediction(store, entry.id, version);
     },
     startTracking: (entry, version, location) =>
       tracking.follow({
@@ -206,6 +201,13 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     dataDir: options.dataDir,
   });
   const exportsDir = join(options.dataDir, 'exports');
+  // Exports a killed process left half-written: their hidden temporary files go now.
+  const partial = partialExports(store.settings);
+  const leftovers = partial.removeLeftovers([exportsDir, ...(options.exportFolders ?? [])]);
+  if (leftovers.removed.length > 0)
+    log.info('Removed what unfinished exports left', { files: leftovers.removed });
+  if (leftovers.failed.length > 0)
+    log.warn('What unfinished exports left could not be removed', { files: leftovers.failed });
   const choosePath: ChooseExportPath =
     options.chooseExportPath ??
     (async (name) => {
@@ -234,8 +236,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       emit,
       now,
     }),
-    reports: reportHandlers({ store, emit, choosePath }),
-    activity: activityHandlers({ store, checks: activityChecks, choosePath, emit, now }),
+    reports: reportHandlers({ store, emit, choosePath, partial }),
+    activity: activityHandlers({ store, checks: activityChecks, choosePath, partial, emit, now }),
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
   };
 
@@ -276,9 +278,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       events.clear();
       await connections.closeAll();
       await sandbox.close();
-      store.close();
-      await log.close();
-      dataFolder.release();
+      await folder.close();
     },
   };
 }

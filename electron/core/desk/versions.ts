@@ -7,8 +7,6 @@ import {
   confirmedRequest,
   predictionOutcome,
   prepareExecution,
-  settlePrediction,
-  settleRetry,
   type ConfirmationDeps,
 } from './confirmation';
 import { notFound } from './errors';
@@ -94,12 +92,12 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
         draft,
         confirmation,
       );
-      const sentBody = JSON.stringify(body);
       try {
         const outcome = await executions.execute(client(profileId), {
           profileId,
           strategyId,
           draftId,
+          againAfter: confirmation?.againAfter ?? null,
           body,
           // Kept in the execution's activity entry: what the manager saw and acknowledged.
           confirmation: {
@@ -111,16 +109,11 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
             acknowledgementNeeded: prediction.needsAcknowledgement,
           },
         });
-        settlePrediction(services, predictionId, outcome.entry.id, outcome.version);
+        // The prediction was linked when the execution was journaled and answered with the 202.
         return { journalId: outcome.entry.id, version: detail(profileId, outcome.version.id) };
       } catch (error) {
         // A version in the way, named by the service: the screens show it from now on.
         unexecuted.noteRefusal(profileId, strategyId, error);
-        // An unclear outcome stays in the journal: a retry's 202 is compared with this prediction.
-        const entry = executions
-          .inFlight(profileId)
-          .find((e) => e.draftId === draftId && e.requestBody === sentBody);
-        if (entry) settlePrediction(services, predictionId, entry.id, null);
         throw error;
       } finally {
         announceJournal(profileId);
@@ -130,7 +123,6 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       const entry = unknownOutcome(journalId);
       try {
         const outcome = await executions.retry(client(entry.profileId), journalId);
-        settleRetry(services, journalId, outcome.version);
         return { journalId, version: detail(entry.profileId, outcome.version.id) };
       } catch (error) {
         unexecuted.noteRefusal(entry.profileId, entry.strategyId, error);

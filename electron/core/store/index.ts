@@ -9,3 +9,4 @@ export { IN_FLIGHT_STATES, type JournalEntry, type JournalState } from './reposi
 export { type OrderReportQuery, type OrderReportRow } from './repositories/reports';
 export type { PredictionRecord, TargetState } from './repositories/predictions';
 export type { UnexecutedRecord, UnexecutedSource } from './repositories/unexecuted';
+export type { FolderHolder } from './repositories/holder';

@@ -13,6 +13,7 @@ import {
 import type { Migration } from './migrations';
 import { draftsRepository, type DraftsRepository } from './repositories/drafts';
 import { failuresRepository, type FailuresRepository } from './repositories/failures';
+import { holderRepository, type HolderRepository } from './repositories/holder';
 import { journalRepository, type JournalRepository } from './repositories/journal';
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
@@ -51,6 +52,8 @@ export interface Store {
   readonly unexecuted: UnexecutedRepository;
   /** Failed executions and the manager's acknowledgements of them. */
   readonly failures: FailuresRepository;
+  /** The process holding the data folder (data-folder/holder.ts). */
+  readonly holder: HolderRepository;
   /** The append-only activity log (electron/core/activity). */
   readonly activity: ActivityRepository;
   readonly reports: {
@@ -116,6 +119,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     predictions: predictionsRepository(ctx),
     unexecuted: unexecutedRepository(ctx),
     failures: failuresRepository(ctx),
+    holder: holderRepository(ctx),
     activity: activityRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>

@@ -144,9 +144,10 @@ describe('ExecutionJournal', () => {
       idempotencyKey: 'k1',
       requestBody: '{}',
     });
+    // Another strategy's: one strategy has at most one execution in flight.
     const onWire = journal.create({
       profileId: PID,
-      strategyId: SID,
+      strategyId: '44444444-4444-4444-8444-444444444444',
       idempotencyKey: 'k2',
       requestBody: '{}',
     });

@@ -6,6 +6,7 @@ import predictions from './002-predictions';
 import statusSeen from './003-status-seen';
 import activity from './004-activity';
 import statusBarIndexes from './005-status-bar-indexes';
+import claims from './006-claims';
 import unexecutedVersions from './007-unexecuted-versions';
 import failuresAcknowledged from './008-failures-acknowledged';
 
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   statusSeen,
   activity,
   statusBarIndexes,
+  claims,
   unexecutedVersions,
   failuresAcknowledged,
 ];
