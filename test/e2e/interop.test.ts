@@ -82,9 +82,16 @@ async function typeRows(page: Page, rows: [string, string][]) {
   await page.getByText('No problems: the draft can be executed.').waitFor();
 }
 
-async function executeOnScreen(page: Page) {
+/**
+ * Opens the confirmation and executes. `acknowledgeUnknownTarget`: the profile knows no executed
+ * version and the draft sells holdings, so the confirmation asks for the tick first.
+ */
+async function executeOnScreen(page: Page, options: { acknowledgeUnknownTarget?: true } = {}) {
   await page.getByRole('button', { name: 'Execute…' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Execute rebalance' }).click();
+  const dialog = page.getByRole('dialog');
+  if (options.acknowledgeUnknownTarget)
+    await dialog.getByTestId('confirm-unknown').getByRole('checkbox').check();
+  await dialog.getByRole('button', { name: 'Execute rebalance' }).click();
 }
 
 /** The sandbox's execute refusals reshaped; everything else forwarded as it is. */
@@ -195,14 +202,23 @@ describe('a production service answering within the interface, on screen', () =>
       await newDraft(page, 'Trim', 'From the holdings (weights 0)');
       await page.getByLabel('Draft weight % of JNJ', { exact: true }).fill('9');
       await page.getByText('No problems: the draft can be executed.').waitFor();
-      await executeOnScreen(page);
-      const blocking = DEMO_VERSION_IDS.dividendGrowthScheduled;
+      await executeOnScreen(page, { acknowledgeUnknownTarget: true });
+      const blocking = `${DEMO_VERSION_IDS.dividendGrowthScheduled.slice(0, 8)}…`;
       const offer = page.getByRole('button', {
-        name: `Delete the unexecuted version ${blocking} and execute`,
+        name: `See version ${blocking} before deleting it`,
       });
       await offer.waitFor();
       await screenshot(page, 'interop-03-409-unexecuted');
+      // Shown first, then deleted on the button naming it, then the draft executes.
       await offer.click();
+      await page
+        .getByRole('dialog', { name: `Unexecuted version ${blocking} of Dividend Growth` })
+        .getByRole('button', {
+          name: new RegExp(
+            `^Delete version ${blocking}, scheduled for .+, and execute this draft$`,
+          ),
+        })
+        .click();
       await page.getByRole('tab', { name: 'Versions', selected: true }).waitFor();
       await expect.poll(async () => (await createdVersions(dividendGrowth)).length).toBe(1);
       expect(problems).toEqual([]);

@@ -9,6 +9,7 @@ import {
   type FakeAnswer,
   type FakeService,
 } from '../../support/fake-service';
+import { deleteShown } from '../../support/delete-version';
 import { openInteropDesk, row, FRESH, type InteropDesk } from '../../support/interop-desk';
 
 /**
@@ -110,7 +111,8 @@ describe('the unexecuted-version conflict in other shapes', () => {
       expect(error.message).toContain(SCHEDULED);
 
       const ref = { profileId: d.profileId, strategyId: DIVIDEND, versionId: SCHEDULED };
-      await d.harness.desk.versions.delete(ref);
+      // Shown first, then deleted with the key naming what was shown, as the app does.
+      await deleteShown(d.harness.desk, ref);
       const { version } = await d.harness.desk.versions.execute({ draftId });
       expect((await d.ended(version.id, DIVIDEND)).status).toBe('COMPLETE');
     },

@@ -1,3 +1,4 @@
+import { deleteShown } from '../../support/delete-version';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../electron/sandbox';
 import { DECIMAL_PATTERN } from '../../../shared/decimal';
@@ -93,7 +94,7 @@ describe('the flow against the interface read as a schema', () => {
     await desk.profiles.testConnection({ profileId });
     await desk.strategies.add({ profileId, strategyId: DIVIDEND });
     await desk.versions.import({ profileId, strategyId: DIVIDEND, versionId: SCHEDULED });
-    await desk.versions.delete({ profileId, strategyId: DIVIDEND, versionId: SCHEDULED });
+    await deleteShown(desk, { profileId, strategyId: DIVIDEND, versionId: SCHEDULED });
     const version = await d.execute([row('AAPL', '10'), row('BRK.B', '2.5')]);
     expect((await d.ended(version.id)).status).toBe('COMPLETE');
     const draft = await desk.drafts.create({

@@ -45,7 +45,7 @@ describe('migration 006-claims', () => {
     });
     old.close();
 
-    const store = openStore(path);
+    const store = openStore(path, { targetVersion: 6 });
     expect(store.schemaVersion).toBe(6);
     expect(store.journal.get(entry.id)).toMatchObject({ state: 'pending', requestBody: BODY });
     store.close();
