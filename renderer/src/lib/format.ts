@@ -24,6 +24,16 @@ export function formatDateTime(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
 }
 
+/**
+ * A timestamp's date and time apart ("Nov 25, 2026", "07:32 PM"), for a narrow column that may
+ * break the line between them, never inside either.
+ */
+export function formatDateTimeParts(iso: string | null | undefined): [string, string] | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : [date.format(d), time.format(d)];
+}
+
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
