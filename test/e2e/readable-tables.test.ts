@@ -177,7 +177,7 @@ describe('readable tables', () => {
           if (list.inView < list.rows)
             await expect
               .poll(() => page.getByTestId('drafts-scroll-hint').textContent())
-              .toBe('scroll the list for all 7');
+              .toBe('scroll for all 7');
           await expectReadable(page, name('02-drafts'));
           await expectAligned(page.getByRole('grid', { name: 'Draft rows' }), 'draft grid');
 

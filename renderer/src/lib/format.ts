@@ -78,3 +78,13 @@ export function formatTime(iso: string, now = new Date()): string {
     ? clockToSecond.format(d)
     : dateTimeToSecond.format(d);
 }
+
+const UUID_IN_TEXT = /\b([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+
+/**
+ * A sentence with its ids shortened to their first eight digits ("version a1c3e5f7…"), for a
+ * list's line; the whole sentence goes in its title and its details.
+ */
+export function shortenIds(text: string): string {
+  return text.replace(UUID_IN_TEXT, '$1…');
+}
