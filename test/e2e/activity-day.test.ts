@@ -229,7 +229,7 @@ describe('a manager’s day, every action checked against the activity log', () 
       expect(timedSentDetail.outcome).toMatch(/^Complete: /);
       // Its row, shown since it was sent, took each new outcome without the list being read again.
       await expect
-        .poll(() => day.rowOf(timedSent!.seq).locator('td').last().textContent())
+        .poll(() => day.rowOf(timedSent!.seq).locator('td.outcome').textContent())
         .toBe(timedSentDetail.outcome);
       expect(listReads).toBe(readsBefore);
       await screenshot(page, 'activity-day-03-retried');

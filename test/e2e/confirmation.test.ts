@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../electron/sandbox';
+import { groupDigits } from '../../shared/figures';
 import { sandboxAdmin } from '../support/desk-harness';
 import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
@@ -96,7 +97,8 @@ describe('the Execute confirmation before money moves', () => {
         'sells all · action uncertain',
         'unknown',
         '0',
-        held.get(symbol),
+        // The whole held quantity, grouped by thousands on screen.
+        groupDigits(held.get(symbol)!),
       ]);
     expect((await dialog.getByTestId('confirm-old-cash').textContent())!.trim()).toBe('unknown');
     await screenshot(page, 'confirm-02-unknown-dialog');

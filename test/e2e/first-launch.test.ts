@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Desk } from '../../electron/core/desk';
 import type { SecretStore } from '../../electron/core/secrets';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
+import { groupDigits } from '../../shared/figures';
 import type { RunningHost } from '../../electron/host';
 import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
@@ -79,7 +80,7 @@ describe('first launch in the browser host', () => {
       .evaluateAll((trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')),
       );
-    expect(rows).toEqual(expected.holdings.map((h) => [h.symbol, h.quantity]));
+    expect(rows).toEqual(expected.holdings.map((h) => [h.symbol, groupDigits(h.quantity)]));
     await page.getByRole('table', { name: /Current target/ }).waitFor();
     await screenshot(page, 'e2e-04-core-equity-overview');
 

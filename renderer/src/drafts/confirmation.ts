@@ -1,4 +1,5 @@
 import { actionWords, DOUBT_WORDS } from '../../../shared/draft/words';
+import { formatCount } from '../../../shared/figures';
 import type { ExecutePreview, PredictedPositionView } from '../../../shared/views';
 
 /** The confirmation's words, from a preview built on a fresh read of the strategy. */
@@ -41,7 +42,7 @@ export function summarize(preview: ExecutePreview): ConfirmationSummary {
 }
 
 function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 function headlineOf(preview: ExecutePreview, c: ConfirmationSummary['counts']): string {
