@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../electron/sandbox';
+import { groupDigits } from '../../shared/figures';
 import { sandboxAdmin } from '../support/desk-harness';
 import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
@@ -184,9 +185,16 @@ describe('a target in doubt', () => {
           'sells all · action uncertain',
           'unknown',
           '0',
-          held.get(symbol),
+          // The whole held quantity, grouped by thousands on screen.
+          groupDigits(held.get(symbol)!),
         ]);
-      expect(rows).toContainEqual(['JNJ', 'uncertain', 'unknown', '11', held.get('JNJ')]);
+      expect(rows).toContainEqual([
+        'JNJ',
+        'uncertain',
+        'unknown',
+        '11',
+        groupDigits(held.get('JNJ')!),
+      ]);
       for (const row of rows) expect(row[1]).not.toMatch(FACT_WORDS);
       // What the holdings suggest the service targets now: everything held.
       expect(
