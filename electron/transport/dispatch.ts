@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { listChannels } from '../../shared/contract';
 import { deskEvent, type DeskEvent, type DeskHandlers } from '../../shared/contract';
-import { DeskError, deskErrorData, type DeskErrorWire } from '../../shared/views';
+import { DeskError, deskErrorWire, type DeskErrorWire } from '../../shared/views';
 
 /** What crosses IPC for every call: errors are data, never thrown across the boundary. */
 export type CallResult = { ok: true; value: unknown } | { ok: false; error: DeskErrorWire };
@@ -81,7 +81,7 @@ export function unwrapCallResult(channel: string, result: unknown): unknown {
   if (typeof result === 'object' && result !== null && 'ok' in result) {
     const r = result as { ok: unknown; value?: unknown; error?: unknown };
     if (r.ok === true) return r.value;
-    const error = deskErrorData.safeParse(r.error);
+    const error = deskErrorWire.safeParse(r.error);
     if (r.ok === false && error.success) throw DeskError.fromWire(error.data);
   }
   throw new DeskError({
