@@ -19,9 +19,22 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-/** A DeskError keeps its words; anything else is our fault and says so without details. */
+/**
+ * A DeskError keeps its words; anything else is our fault and says so without details. The data
+ * is checked against the wire schema: details not of their kind's shape are a bug of the app,
+ * logged here and left out, so the renderer never meets a detail it would have to re-check.
+ */
 export function toErrorData(error: unknown, channel: string, log = console.error): DeskErrorWire {
-  if (error instanceof DeskError) return error.toData();
+  if (error instanceof DeskError) {
+    const data = error.toData();
+    const checked = deskErrorWire.safeParse(data);
+    if (checked.success) return checked.data;
+    log(
+      `${channel} failed with ${data.kind} details outside their shape: ${describeIssues(checked.error)}`,
+    );
+    const { details: _details, ...words } = data;
+    return words as DeskErrorWire;
+  }
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
   // Channel, error name and message only: never the call's input, which may hold a secret.
