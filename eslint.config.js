@@ -120,6 +120,7 @@ export default tseslint.config(
                 'zod',
                 '**/shared/contract',
                 '**/shared/views',
+                '**/shared/error-wire',
                 '**/shared/activity/views',
                 '**/shared/domain/resources',
                 '**/shared/unexecuted',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, positionAction, timestamp, uuid, versionStatus } from './domain/resources';
-import { deskErrorData } from './views';
+import { deskErrorWire } from './error-wire';
 
 /**
  * What the app shows before an unexecuted version is deleted (`versions.prepareDelete`): the
@@ -78,7 +78,7 @@ export const deletePreview = z.discriminatedUnion('state', [
     ...shown,
     state: z.literal('unreadable'),
     confirmationKey: z.string(),
-    error: deskErrorData,
+    error: deskErrorWire,
     lastKnown: lastKnownCopy.nullable(),
   }),
   /** The service no longer knows it: nothing is in the way (the key removes the copy here). */

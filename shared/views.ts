@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { MAX_CELL_CHARS, type TargetDoubt, type TargetPosition } from './draft/types';
-import { DESK_ERROR_KINDS, type DeskErrorWire } from './errors';
 import {
   decimalString,
   holding,
@@ -224,20 +223,14 @@ export const appStatus = z.object({
 export type AppStatus = z.infer<typeof appStatus>;
 
 /** Errors cross the boundary as data; the bridge rethrows them as DeskError (shared/errors.ts). */
-export const deskErrorData = z.object({
-  kind: z.enum(DESK_ERROR_KINDS),
-  message: z.string(),
-  status: z.number().int().optional(),
-  serviceMessage: z.string().optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
-}) satisfies z.ZodType<DeskErrorWire>;
+export { deskErrorWire } from './error-wire';
 
 export {
   DESK_ERROR_KINDS,
   DeskError,
   deskError,
-  isDeskErrorData,
-  type DeskErrorData,
+  isKind,
+  type DeskErrorDetailsByKind,
   type DeskErrorKind,
   type DeskErrorWire,
 } from './errors';

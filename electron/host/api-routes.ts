@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { listChannels, type DeskHandlers } from '../../shared/contract';
+import { isKind } from '../../shared/errors';
 import { dispatchCall } from '../transport/dispatch';
 import { refuse } from './security';
 
@@ -25,8 +26,11 @@ export function registerApiRoutes(
     }
     const result = await dispatchCall(handlers, entry, request.body, log);
     if (result.ok) return reply.send(result);
-    const status =
-      result.error.kind === 'invalid-input' ? 400 : result.error.kind === 'internal' ? 500 : 200;
+    const status = isKind(result.error, 'invalid-input')
+      ? 400
+      : isKind(result.error, 'internal')
+        ? 500
+        : 200;
     return reply.code(status).send(result);
   });
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { listChannels } from '../../shared/contract';
 import { deskEvent, type DeskEvent, type DeskHandlers } from '../../shared/contract';
-import { DeskError, deskErrorData, type DeskErrorWire } from '../../shared/views';
+import { DeskError, deskErrorWire, type DeskErrorWire } from '../../shared/views';
 
 /** What crosses IPC for every call: errors are data, never thrown across the boundary. */
 export type CallResult = { ok: true; value: unknown } | { ok: false; error: DeskErrorWire };
@@ -19,9 +19,22 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-/** A DeskError keeps its words; anything else is our fault and says so without details. */
+/**
+ * A DeskError keeps its words; anything else is our fault and says so without details. The data
+ * is checked against the wire schema: details not of their kind's shape are a bug of the app,
+ * logged here and left out, so the renderer never meets a detail it would have to re-check.
+ */
 export function toErrorData(error: unknown, channel: string, log = console.error): DeskErrorWire {
-  if (error instanceof DeskError) return error.toData();
+  if (error instanceof DeskError) {
+    const data = error.toData();
+    const checked = deskErrorWire.safeParse(data);
+    if (checked.success) return checked.data;
+    log(
+      `${channel} failed with ${data.kind} details outside their shape: ${describeIssues(checked.error)}`,
+    );
+    const { details: _details, ...words } = data;
+    return words as DeskErrorWire;
+  }
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
   // Channel, error name and message only: never the call's input, which may hold a secret.
@@ -81,7 +94,7 @@ export function unwrapCallResult(channel: string, result: unknown): unknown {
   if (typeof result === 'object' && result !== null && 'ok' in result) {
     const r = result as { ok: unknown; value?: unknown; error?: unknown };
     if (r.ok === true) return r.value;
-    const error = deskErrorData.safeParse(r.error);
+    const error = deskErrorWire.safeParse(r.error);
     if (r.ok === false && error.success) throw DeskError.fromWire(error.data);
   }
   throw new DeskError({

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { activityFact, activityTable } from '../../../shared/activity/views';
 import { DOUBT_WORDS } from '../../../shared/draft/words';
+import { kindInTodaysWords } from '../../../shared/errors';
 import type { TargetDoubt } from '../../../shared/draft/types';
 import { payloadOf, recordedStrategyName, text } from './describe';
 import type { ActivityRow } from './repository';
@@ -18,6 +19,13 @@ const list = (value: unknown): Payload[] =>
   Array.isArray(value)
     ? value.filter((v): v is Payload => v !== null && typeof v === 'object')
     : [];
+
+/**
+ * An error's kind in today's word (shared/error-kinds.ts): an entry keeps the spelling it was
+ * written with, since it is hashed as stored; it is only shown in the one vocabulary.
+ */
+const errorKind = (kind: unknown) =>
+  text(typeof kind === 'string' ? kindInTodaysWords(kind) : kind);
 
 const yesNo = (value: unknown) => (value === true ? 'Yes' : value === false ? 'No' : '—');
 /** A table cell: a flag reads Yes or No, like the facts. */
@@ -132,7 +140,7 @@ function deletedContent(p: Payload): { facts: Fact[]; tables: Table[] } {
           },
           { label: 'Read tried at', value: text(error?.triedAt) },
           { label: 'Read error', value: text(error?.message) },
-          { label: 'Read error kind', value: text(error?.kind) },
+          { label: 'Read error kind', value: errorKind(error?.kind) },
           { label: 'Read HTTP status', value: text(error?.status) },
           ...copy.facts,
         ],
@@ -206,7 +214,7 @@ function failureFacts(error: unknown): Fact[] {
   const e = (error ?? {}) as Payload;
   return [
     { label: 'Error', value: text(e.message) },
-    { label: 'Error kind', value: text(e.kind) },
+    { label: 'Error kind', value: errorKind(e.kind) },
     { label: 'HTTP status', value: text(e.status) },
     { label: 'Service message', value: text(e.serviceMessage) },
   ];

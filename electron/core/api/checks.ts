@@ -3,7 +3,7 @@ import {
   type ExecuteRequest,
   type Version,
 } from '../../../shared/domain/resources';
-import { ServiceError, type Operation } from './errors';
+import { ServiceError, isServiceError, type Operation } from './errors';
 import type { HttpResponse } from './http';
 import { followAddress } from './location';
 import { isGuid } from './resource-readers';
@@ -30,7 +30,7 @@ export interface ExecuteResult {
 export function checkId(id: string, what: 'strategy' | 'version'): void {
   if (!isGuid(id))
     throw new ServiceError({
-      kind: 'bad_request',
+      kind: 'bad-request',
       message: `The ${what} id is not a valid id (expected a UUID)`,
     });
 }
@@ -40,13 +40,13 @@ export function checkExecuteInput(body: ExecuteRequest, idempotencyKey: string):
   const request = executeRequest.safeParse(body);
   if (!request.success)
     throw new ServiceError({
-      kind: 'bad_request',
+      kind: 'bad-request',
       operation: 'execute',
       message: `The execution request is malformed (${request.error.issues[0]?.message ?? 'invalid'})`,
     });
   if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
     throw new ServiceError({
-      kind: 'bad_request',
+      kind: 'bad-request',
       operation: 'execute',
       message: 'The execution key must be 1 to 255 visible ASCII characters',
     });
@@ -103,13 +103,13 @@ export function serviceAddress(baseUrl: string): URL {
     url = new URL(baseUrl);
   } catch {
     throw new ServiceError({
-      kind: 'bad_request',
+      kind: 'bad-request',
       message: 'The service address is not a valid URL',
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new ServiceError({
-      kind: 'bad_request',
+      kind: 'bad-request',
       message: 'The service address must start with http:// or https://',
     });
   return url;
@@ -125,7 +125,7 @@ export function finalError(e: ServiceError, operation: Operation): ServiceError 
   const mayHaveRun =
     mayHaveActed(e) ||
     // A success whose body could not be read: the service may have accepted it.
-    (e.kind === 'bad_response' && e.status !== undefined && e.status < 300);
+    (isServiceError(e, 'bad-response') && e.status !== undefined && e.status < 300);
   if (!mayHaveRun) return out;
   return out.with({
     ambiguous: true,
@@ -135,8 +135,8 @@ export function finalError(e: ServiceError, operation: Operation): ServiceError 
 
 /** A failure after which the service may have done what was asked. */
 export function mayHaveActed(e: ServiceError): boolean {
-  if (e.kind === 'server') return true;
-  return (e.kind === 'network' || e.kind === 'timeout') && e.details.requestSent !== false;
+  if (isServiceError(e, 'server')) return true;
+  return isServiceError(e, 'network', 'timeout') && e.details.requestSent !== false;
 }
 
 export function cancelled(operation: Operation): ServiceError {

@@ -11,7 +11,7 @@ import {
   serviceAddress,
   type ExecuteResult,
 } from './checks';
-import { ServiceError, type Operation } from './errors';
+import { ServiceError, isServiceError, type Operation } from './errors';
 import { errorFromResponse } from './error-mapping';
 import { ACCEPT_ENCODING } from './content-coding';
 import { withIncludes } from './location';
@@ -185,7 +185,7 @@ export class ServiceClient {
     }
     if (url.origin !== this.origin)
       throw new ServiceError({
-        kind: 'bad_response',
+        kind: 'bad-response',
         operation: 'getVersion',
         message: `The version address points to another server (${url.origin}); it was not followed`,
       });
@@ -268,7 +268,7 @@ export class ServiceClient {
   private async isGone(strategyId: string, versionId: string): Promise<boolean> {
     return this.getVersion(strategyId, versionId).then(
       () => false,
-      (e: unknown) => e instanceof ServiceError && e.kind === 'not_found',
+      (e: unknown) => isServiceError(e, 'not-found'),
     );
   }
 
@@ -379,7 +379,7 @@ export class ServiceClient {
       } catch (e) {
         if (!(e instanceof ServiceError)) throw e;
         error = e;
-        if (e.kind === 'network' || e.kind === 'timeout') lostAnswer = true;
+        if (isServiceError(e, 'network', 'timeout')) lostAnswer = true;
       }
       failed++;
       const delay = this.retryDelay(error, failed, mode, operation);

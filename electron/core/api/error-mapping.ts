@@ -55,15 +55,15 @@ export function errorFromResponse(ctx: ErrorContext): ServiceError {
 
   if (operation === 'token') {
     if (body.code === 'invalid_client' || status === 401)
-      return make('invalid_client', 'The service refused the client id or secret');
+      return make('invalid-client', 'The service refused the client id or secret');
     if (body.code === 'invalid_scope')
-      return make('invalid_scope', 'The service refused the requested scopes for this client');
+      return make('invalid-scope', 'The service refused the requested scopes for this client');
     if (body.code === 'invalid_request' || status === 400)
-      return make('bad_request', `The service rejected the token request as malformed${said}`);
+      return make('bad-request', `The service rejected the token request as malformed${said}`);
   }
   if (status === 429) {
     return make(
-      'rate_limited',
+      'rate-limited',
       retryAfterSeconds === undefined
         ? 'The service is receiving too many requests; try again shortly'
         : `The service asks to wait ${retryAfterSeconds} s before trying again`,
@@ -78,13 +78,13 @@ export function errorFromResponse(ctx: ErrorContext): ServiceError {
     case 403:
       return forbidden(ctx, body, make);
     case 404:
-      return make('not_found', notFoundMessage(operation));
+      return make('not-found', notFoundMessage(operation));
     // A conflict is read like a 422 (the interface leaves the status of some refusals open).
     case 409:
     case 422:
       return unprocessable(ctx, body, make);
     default:
-      return make('bad_request', `The service rejected the request (status ${status})${said}`);
+      return make('bad-request', `The service rejected the request (status ${status})${said}`);
   }
 }
 
@@ -223,21 +223,21 @@ function unprocessable(ctx: ErrorContext, body: ParsedErrorBody, make: Make): Se
   const symbols = unknownSymbolsOf(body, ctx.requestBody);
   if (symbols.length) {
     return make(
-      'unknown_symbols',
+      'unknown-symbols',
       `The service does not know these symbols: ${symbols.join(', ')}`,
       { unknownSymbols: symbols },
     );
   }
   if (/idempoten/.test(text) || body.fields.idempotency_key)
     return make(
-      'idempotency_mismatch',
+      'idempotency-mismatch',
       'This execution key was already used with a different request; start a new execution',
     );
   if (operation === 'delete' && /executed/.test(text) && !/not (yet |been )?executed/.test(text))
-    return make('version_executed', 'This version has been executed and cannot be deleted');
+    return make('version-executed', 'This version has been executed and cannot be deleted');
   if (/unexecuted|not (yet |been )?executed|must be deleted/.test(text)) {
     return make(
-      'unexecuted_version',
+      'unexecuted-version',
       body.versionId
         ? `An unexecuted version (id ${body.versionId}) must be deleted first`
         : 'An unexecuted version exists for this strategy, but the service did not say which',
@@ -255,7 +255,7 @@ function unprocessable(ctx: ErrorContext, body: ParsedErrorBody, make: Make): Se
   }
   if (/liquidat/.test(text))
     return make(
-      'liquidate_only',
+      'liquidate-only',
       'This strategy is liquidate-only: weights can only be lowered or removed',
     );
   const words = [body.description ?? body.code, fieldText(body)].filter(Boolean).join('; ');

@@ -1,52 +1,15 @@
+import type { ServiceErrorDetails, ServiceErrorKind } from '../../../shared/errors';
 import { holdsForm, redactForms, secretForms } from '../log/redact';
 
 /**
  * One error type for everything the service client can fail with. `message` is written for a
  * strategy manager; `serviceMessage` keeps the service's own words; `details` carries what the
  * app needs to act (unknown symbols to mark, the version id to delete, the missing scope).
- * Never put a secret or a token in any of these fields.
+ * Its kinds are the app's one vocabulary (shared/error-kinds.ts, SERVICE_ERROR_KINDS), the
+ * same words the renderer sees. Never put a secret or a token in any of these fields.
  */
 
-export type ServiceErrorKind =
-  | 'network' // no answer: connection refused, reset, closed
-  | 'timeout' // connect or request took too long
-  | 'unauthorized' // 401 on a resource, even after a fresh token
-  | 'forbidden' // 403: a scope is missing
-  | 'not_found' // 404
-  | 'bad_request' // 400 (or another 4xx the client does not expect)
-  | 'validation' // 422: weights or request shape
-  | 'unknown_symbols' // 422: symbols the service does not recognize
-  | 'unexecuted_version' // 422: an unexecuted version must be deleted first
-  | 'conflict' // 422/409: a rebalance of the strategy has not ended yet
-  | 'liquidate_only' // 422: weights of a liquidate-only strategy may only go down
-  | 'version_executed' // 422 on delete: an executed version cannot be deleted
-  | 'idempotency_mismatch' // 422: the key was used before with another request
-  | 'rate_limited' // 429 (or a Retry-After longer than the client will wait)
-  | 'server' // 5xx
-  | 'bad_response' // the answer did not have the documented form
-  | 'invalid_client' // token endpoint: wrong client id or secret
-  | 'invalid_scope' // token endpoint: scope not allowed for this client
-  | 'no_secret' // the client secret could not be read
-  | 'closed' // the client was closed
-  | 'cancelled'; // the caller cancelled (a read the manager stopped)
-
-export interface ServiceErrorDetails {
-  unknownSymbols?: string[];
-  versionId?: string;
-  missingScope?: string;
-  missingScopes?: string[];
-  retryAfterSeconds?: number;
-  /** Per-field messages from a `{errors: {...}}` body, e.g. `{positions: ['...']}`. */
-  fields?: Record<string, string[]>;
-  /** Where the response failed its schema (bad_response). */
-  issues?: string[];
-  /** What is wrong with an unreadable answer, in plain words naming the field (bad_response). */
-  problem?: string;
-  /** For network/timeout: false when the request surely never reached the service. */
-  requestSent?: boolean;
-  /** OAuth2 `error` code or another machine-readable code from the body. */
-  code?: string;
-}
+export type { ServiceErrorDetails, ServiceErrorKind };
 
 export interface ServiceErrorInit {
   kind: ServiceErrorKind;
@@ -97,8 +60,15 @@ export class ServiceError extends Error {
   }
 }
 
-export function isServiceError(e: unknown): e is ServiceError {
-  return e instanceof ServiceError;
+/** A ServiceError; of one of `kinds` when any are named. */
+export function isServiceError<K extends ServiceErrorKind = ServiceErrorKind>(
+  e: unknown,
+  ...kinds: readonly K[]
+): e is ServiceError & { readonly kind: K } {
+  return (
+    e instanceof ServiceError &&
+    (kinds.length === 0 || (kinds as readonly string[]).includes(e.kind))
+  );
 }
 
 /**

@@ -212,7 +212,7 @@ function decode(chunks: Buffer[]): string {
 function unreadable(operation: Operation, status: number, e: unknown): ServiceError {
   const problem = e instanceof UnreadableCoding ? e.message : 'an answer that does not unpack';
   return new ServiceError({
-    kind: 'bad_response',
+    kind: 'bad-response',
     operation,
     status,
     message: `The service's answer could not be read: ${problem}`,
@@ -223,7 +223,7 @@ function unreadable(operation: Operation, status: number, e: unknown): ServiceEr
 
 function tooLarge(operation: Operation, cap: number): ServiceError {
   return new ServiceError({
-    kind: 'bad_response',
+    kind: 'bad-response',
     operation,
     message: `The service answered in an unexpected form (an answer larger than ${cap} bytes)`,
   });

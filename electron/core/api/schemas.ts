@@ -5,7 +5,7 @@ import { readStrategyResponse, readVersionResponse, type ResourceReader } from '
 
 /**
  * The service's response wrappers (`{data: ...}`), and the one place that turns a body into a
- * typed value or a `bad_response` error. Nothing is returned half-parsed.
+ * typed value or a `bad-response` error. Nothing is returned half-parsed.
  */
 
 export const strategyResponse = z.object({ data: strategy });
@@ -19,7 +19,7 @@ const READERS = new Map<z.ZodType, ResourceReader<unknown>>([
 ]);
 
 /**
- * Parse JSON text against a schema; any failure is a bad_response naming, in plain words, the
+ * Parse JSON text against a schema; any failure is a bad-response naming, in plain words, the
  * first field that broke. The parser's own words stay in `details.issues` for the disclosure.
  */
 export function parseBody<T>(schema: z.ZodType<T>, text: string, operation: Operation): T {
@@ -111,7 +111,7 @@ export function badResponse(
   const others = (extra.count ?? issues.length) - 1;
   const more = others > 0 ? ` (and ${others} more ${others === 1 ? 'problem' : 'problems'})` : '';
   return new ServiceError({
-    kind: 'bad_response',
+    kind: 'bad-response',
     operation,
     status: extra.status,
     ambiguous: extra.ambiguous ?? false,

@@ -125,7 +125,7 @@ export class TokenManager {
       secret = await this.options.getSecret();
     } catch (e) {
       throw new ServiceError({
-        kind: 'no_secret',
+        kind: 'no-secret',
         operation: 'token',
         message: `The client secret for this profile could not be read${
           e instanceof Error && e.message ? ` (${e.message})` : ''
@@ -135,7 +135,7 @@ export class TokenManager {
     }
     if (!secret) {
       throw new ServiceError({
-        kind: 'no_secret',
+        kind: 'no-secret',
         operation: 'token',
         message: 'No client secret is stored for this profile',
       });

@@ -96,7 +96,7 @@ async function targetUnknownToService(
     storeVersionRead(deps.store, profileId, version, { syncedAt: deps.now() });
     return false;
   } catch (error) {
-    if (!(isServiceError(error) && error.kind === 'not_found')) throw error;
+    if (!isServiceError(error, 'not-found')) throw error;
     return true;
   }
 }

@@ -45,7 +45,7 @@ export class Connections {
     if (client) return client;
     const profile = this.store.profiles.get(profileId);
     if (!profile)
-      throw new ServiceError({ kind: 'not_found', message: 'This profile no longer exists.' });
+      throw new ServiceError({ kind: 'not-found', message: 'This profile no longer exists.' });
     client = createServiceClient({
       ...this.clientOptions,
       baseUrl: profile.baseUrl,
@@ -55,7 +55,7 @@ export class Connections {
         const secret = await this.secrets.get(profileId);
         if (secret === null) {
           throw new ServiceError({
-            kind: 'no_secret',
+            kind: 'no-secret',
             message:
               'The client secret of this profile is not stored: enter it again in the profile.',
           });
@@ -82,7 +82,7 @@ export class Connections {
       if (refusal !== null) this.noteRefusal(profileId, refusal);
       else if (isServiceError(error) && error.status !== undefined && error.operation !== 'token')
         this.noteRefusal(profileId, null);
-      if (isServiceError(error) && (error.kind === 'network' || error.kind === 'timeout')) {
+      if (isServiceError(error, 'network', 'timeout')) {
         this.markOffline(profileId, error.message);
       } else if (isServiceError(error) && error.status !== undefined) {
         this.markOnline(profileId);
@@ -235,13 +235,13 @@ function waitOn(
 /** A token request the service answered with a refusal: the profile's details are wrong. */
 function refusalOf(error: unknown): string | null {
   if (!isServiceError(error)) return null;
-  if (error.kind === 'no_secret') {
+  if (isServiceError(error, 'no-secret')) {
     return 'The client secret of this profile is not stored: enter it again in the profile.';
   }
   if (error.operation !== 'token') return null;
-  if (error.kind === 'invalid_client') {
+  if (isServiceError(error, 'invalid-client')) {
     return "The service refused this profile's client id or secret: edit the profile to enter them again.";
   }
-  if (error.kind === 'invalid_scope') return error.message;
+  if (isServiceError(error, 'invalid-scope')) return error.message;
   return null;
 }

@@ -60,13 +60,13 @@ function trackingFields(
 }
 
 /** Failures that only new credentials (an address, a secret, a client) can cure. */
-const CREDENTIAL_FAILURES: ReadonlySet<string> = new Set([
+const CREDENTIAL_FAILURES = [
   'unauthorized',
   'forbidden',
-  'invalid_client',
-  'invalid_scope',
-  'no_secret',
-]);
+  'invalid-client',
+  'invalid-scope',
+  'no-secret',
+] as const;
 
 export interface TrackingDeps {
   store: Pick<Store, 'versions' | 'strategies' | 'predictions'>;
@@ -108,11 +108,11 @@ export class Tracking {
         connections.waitUntilOnline(profileId, signal, deps.offlineProbeMs),
       // A version that is gone will not come back by polling; but a service whose reads lag
       // behind its writes may not know it yet, so a 404 is final only after a while.
-      isFinalFailure: (error) => isServiceError(error) && error.kind === 'not_found',
-      mayBeLagging: (error) => isServiceError(error) && error.kind === 'not_found',
+      isFinalFailure: (error) => isServiceError(error, 'not-found'),
+      mayBeLagging: (error) => isServiceError(error, 'not-found'),
       ...(deps.versionLagMs !== undefined && { lagWindowMs: deps.versionLagMs }),
       // Missing or refused credentials come back when the manager enters them: wait for that.
-      needsCredentials: (error) => isServiceError(error) && CREDENTIAL_FAILURES.has(error.kind),
+      needsCredentials: (error) => isServiceError(error, ...CREDENTIAL_FAILURES),
       waitForCredentials: (profileId, signal) =>
         connections.waitForCredentials(profileId, signal, deps.credentialsProbeMs),
       describeFailure: (error) => toDeskError(error).message,

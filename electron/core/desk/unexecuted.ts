@@ -8,7 +8,7 @@ import type {
   DraftComparison,
   VersionContentView,
 } from '../../../shared/unexecuted';
-import { DeskError } from '../../../shared/views';
+import { DeskError, isKind } from '../../../shared/views';
 import { recordVersionDeleted, type SeenBeforeDelete } from '../activity';
 import { isServiceError } from '../api';
 import type { Draft, Store, StoredVersion } from '../store';
@@ -87,7 +87,7 @@ export class UnexecutedVersions {
    * service named is remembered, read or not, so the screens can show it from now on.
    */
   noteRefusal(profileId: string, strategyId: string, error: unknown): void {
-    if (!isServiceError(error) || error.kind !== 'unexecuted_version') return;
+    if (!isServiceError(error, 'unexecuted-version')) return;
     const versionId = error.details.versionId;
     if (typeof versionId !== 'string' || !/^[0-9a-f-]{36}$/i.test(versionId)) return;
     this.deps.store.unexecuted.noteNamed(
@@ -129,7 +129,7 @@ export class UnexecutedVersions {
         c.getVersion(strategyId, versionId, { positions: true }),
       );
     } catch (error) {
-      if (isServiceError(error) && error.kind === 'not_found') {
+      if (isServiceError(error, 'not-found')) {
         store.unexecuted.forget(profileId, versionId);
         const key = this.issue({ ...ref, state: 'gone', readAt });
         return { ...common, state: 'gone', confirmationKey: key, lastKnown: lastKnown() };
@@ -201,7 +201,7 @@ export class UnexecutedVersions {
       await this.deleteShown(shown);
     } catch (error) {
       // Still what was shown, only not deleted (the service failed): the same word may try again.
-      if (!(error instanceof DeskError && error.kind === 'confirmation-outdated'))
+      if (!(error instanceof DeskError && isKind(error, 'confirmation-outdated')))
         this.shown.set(confirmation.key, shown);
       throw error;
     }
@@ -220,7 +220,7 @@ export class UnexecutedVersions {
       const now = await connections
         .call(profileId, (c) => c.getVersion(strategyId, versionId, { positions: true }))
         .catch((error: unknown) => {
-          if (isServiceError(error) && error.kind === 'not_found') return null;
+          if (isServiceError(error, 'not-found')) return null;
           throw error;
         });
       if (now === null) {
@@ -244,7 +244,7 @@ export class UnexecutedVersions {
       await connections
         .call(profileId, (c) => c.deleteVersion(strategyId, versionId))
         .catch((error: unknown) => {
-          if (!(isServiceError(error) && error.kind === 'not_found')) throw error;
+          if (!isServiceError(error, 'not-found')) throw error;
           goneAlready = true;
         });
     }

@@ -36,7 +36,7 @@ export class VersionImport {
       )
       .catch((error: unknown) => {
         // Gone at the service: a copy kept here would be a phantom in the history.
-        if (isServiceError(error) && error.kind === 'not_found') {
+        if (isServiceError(error, 'not-found')) {
           store.versions.remove(profileId, versionId);
           store.unexecuted.forget(profileId, versionId);
         }

@@ -177,7 +177,7 @@ function probeWrite(db: Database.Database): void {
 
 function damaged(path: string, cause?: unknown): StoreError {
   return new StoreError(
-    'damaged',
+    'store-damaged',
     `The data file ${path} is damaged: part of it cannot be read, so Strategy desk will not ` +
       `use it. Quit the app, move that file (and any files next to it whose names end in ` +
       `-wal or -shm) to a safe place, and start again to begin with an empty data file. Keep ` +
@@ -200,7 +200,7 @@ function startupCheck(path: string, run: () => void): void {
     if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') throw damaged(path, cause);
     if (/^SQLITE_(READONLY|PERM|CANTOPEN|AUTH)/.test(code)) {
       throw new StoreError(
-        'read-only',
+        'store-read-only',
         `Strategy desk cannot save to its data file ${path}: the file, its folder or the disk ` +
           `is read-only for this user. Make the file and its folder writable for your account ` +
           `(or choose another data folder), then start the app again. Nothing was changed.`,
@@ -223,7 +223,7 @@ function inspect(db: Database.Database, path: string, known: number): number {
     const code = (cause as { code?: string }).code;
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
       throw new StoreError(
-        'not-sqlite',
+        'store-not-sqlite',
         `The data file ${path} is not a Strategy desk database (it is not a SQLite file, or it ` +
           `is damaged). Choose another data folder, or move this file away to start afresh.`,
         { cause },
@@ -232,13 +232,13 @@ function inspect(db: Database.Database, path: string, known: number): number {
   }
   if ((applicationId !== 0 && applicationId !== APPLICATION_ID) || (version === 0 && tables > 0))
     throw new StoreError(
-      'not-ours',
+      'store-not-ours',
       `The data file ${path} is a SQLite database of another program, not of Strategy desk. ` +
         `Choose another data folder.`,
     );
   if (version > known)
     throw new StoreError(
-      'newer-schema',
+      'store-newer-schema',
       `This data folder was written by a newer Strategy desk (schema ${version}; this app knows ` +
         `up to ${known}). Update the app to open it, or choose another data folder.`,
     );

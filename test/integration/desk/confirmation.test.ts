@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../electron/sandbox';
+import { serviceMayHaveActed } from '../../../shared/errors';
 import { DeskError } from '../../../shared/views';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 import { call, executePath, target, tokenFor, waitForEnd } from '../../support/sandbox-http';
@@ -345,7 +346,7 @@ describe('the execute confirmation tells the truth', () => {
         confirmation: { planKey: preview.planKey, acknowledgedStale: true, againAfter: null },
       }),
     );
-    expect(unclear.details?.ambiguous).toBe(true);
+    expect(serviceMayHaveActed(unclear)).toBe(true);
     const [entry] = await h.desk.versions.journal({ profileId: sandboxProfile });
     const { version } = await h.desk.versions.retryExecution({ journalId: entry!.id });
     const outcome = await h.desk.versions.prediction({

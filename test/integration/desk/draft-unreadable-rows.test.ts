@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDraftPaste } from '../../../shared/draft';
-import { DeskError } from '../../../shared/views';
+import { DeskError, isKind } from '../../../shared/views';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 
@@ -69,7 +69,7 @@ describe('a draft row the app cannot read, through the desk, SQLite and a restar
     ]) {
       const error = await rejection(attempt());
       expect(error.kind).toBe('invalid-draft');
-      expect(error.details?.messages).toEqual([
+      expect(isKind(error, 'invalid-draft') && error.details?.messages).toEqual([
         'Row 2 (AGG): weight "20,5" uses a comma: use a dot (20.5)',
         'Row 4 (BRK B): "BRK B" has a space: a symbol is 1 to 20 letters, digits, dots, dashes or slashes (like BRK.B)',
         'Row 5 (MSFT): the weight is empty; enter a percentage from 0 to 98 (0 removes the position)',

@@ -115,7 +115,7 @@ describe('errors keep their words, through the dispatcher and the real desk', ()
       [fsError('EBUSY'), 'file-busy'],
       [Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }), 'disk-full'],
       [Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), 'file-busy'],
-      [new StoreError('newer-schema', 'schema 9 > 3'), 'store-newer-schema'],
+      [new StoreError('store-newer-schema', 'schema 9 > 3'), 'store-newer-schema'],
       [new Error('anything else'), 'internal'],
     ];
     for (const [cause, kind] of cases) {

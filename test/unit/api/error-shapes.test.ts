@@ -115,7 +115,7 @@ describe('error body shapes', () => {
       }),
       requestBody,
     });
-    expect([e.kind, e.details.unknownSymbols]).toEqual(['unknown_symbols', ['ZZZQ']]);
+    expect([e.kind, e.details.unknownSymbols]).toEqual(['unknown-symbols', ['ZZZQ']]);
     // A message naming its symbol is taken at its word, wherever it points.
     const named = errorFromResponse({
       operation: 'execute',

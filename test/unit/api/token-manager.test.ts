@@ -92,7 +92,7 @@ describe('token manager', () => {
       .testConnection()
       .catch((e: unknown) => e)) as ServiceError;
     expect(wrong).toBeInstanceOf(ServiceError);
-    expect(wrong.kind).toBe('invalid_client');
+    expect(wrong.kind).toBe('invalid-client');
     expect(wrong.message).toBe('The service refused the client id or secret');
 
     await f.close();
@@ -107,11 +107,11 @@ describe('token manager', () => {
     const echoed = (await client()
       .testConnection()
       .catch((e: unknown) => e)) as ServiceError;
-    expect(echoed.kind).toBe('bad_request');
+    expect(echoed.kind).toBe('bad-request');
     expect(JSON.stringify({ m: echoed.message, s: echoed.serviceMessage })).not.toContain(SECRET);
   });
 
-  it('a secret that cannot be read is a no_secret error and no request is made', async () => {
+  it('a secret that cannot be read is a no-secret error and no request is made', async () => {
     f = await startFake(() => {});
     const err = (await client({
       getSecret: async () => {
@@ -120,7 +120,7 @@ describe('token manager', () => {
     })
       .testConnection()
       .catch((e: unknown) => e)) as ServiceError;
-    expect([err.kind, f.tokenRequests()]).toEqual(['no_secret', 0]);
+    expect([err.kind, f.tokenRequests()]).toEqual(['no-secret', 0]);
     expect(err.message).toMatch(/keychain locked/);
   });
 
@@ -200,7 +200,7 @@ describe('token answers without expires_in or scope', () => {
   it('still refuses a token answer without an access token or a type', async () => {
     for (const body of [{ token_type: 'Bearer' }, { access_token: 'a' }]) {
       const t = managerAnswering(body);
-      await expect(t.manager.info()).rejects.toMatchObject({ kind: 'bad_response' });
+      await expect(t.manager.info()).rejects.toMatchObject({ kind: 'bad-response' });
     }
   });
 });

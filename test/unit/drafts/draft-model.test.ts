@@ -7,7 +7,12 @@ import type { DraftRow } from '../../../shared/views';
 import { Autosave, type SaveState } from '../../../renderer/src/drafts/autosave';
 import { DraftModel } from '../../../renderer/src/drafts/draft-model';
 import { changesNothing, classifyExecuteError } from '../../../renderer/src/drafts/execute-plan';
-import { DeskError, type DeskErrorKind } from '../../../shared/views';
+import {
+  DeskError,
+  type DeskErrorDetailsByKind,
+  type DeskErrorKind,
+  type DeskErrorWire,
+} from '../../../shared/views';
 
 const target = [
   { symbol: 'AAPL', weight: '15' },
@@ -289,18 +294,21 @@ describe('the execute plan and errors', () => {
   });
 
   it('classifies each failure by where it belongs', () => {
-    const e = (kind: DeskErrorKind, details?: Record<string, unknown>) =>
-      DeskError.fromWire({ kind, message: 'x', ...(details && { details }) });
+    // Details of the kind's own shape: a wrong shape is refused by the host (errors.test.ts).
+    const e = <K extends DeskErrorKind>(kind: K, details?: DeskErrorDetailsByKind[K]) =>
+      DeskError.fromWire({ kind, message: 'x', ...(details && { details }) } as DeskErrorWire);
     expect(
-      classifyExecuteError(e('unknown-symbols', { unknownSymbols: ['ZZZ', 3] })),
+      classifyExecuteError(e('unknown-symbols', { ambiguous: false, unknownSymbols: ['ZZZ'] })),
     ).toMatchObject({
-      kind: 'unknown_symbols',
+      kind: 'unknown-symbols',
       symbols: ['ZZZ'],
     });
-    expect(classifyExecuteError(e('unexecuted-version', {}))).toMatchObject({ versionId: null });
+    expect(classifyExecuteError(e('unexecuted-version'))).toMatchObject({ versionId: null });
     expect(classifyExecuteError(e('network', { ambiguous: true })).kind).toBe('ambiguous');
-    expect(classifyExecuteError(e('conflict', { versionId: 'v' }))).toMatchObject({
-      versionId: 'v',
-    });
+    expect(classifyExecuteError(e('conflict', { ambiguous: false, versionId: 'v' }))).toMatchObject(
+      {
+        versionId: 'v',
+      },
+    );
   });
 });

@@ -63,7 +63,7 @@ describe("redactError: a secret in the service's words", () => {
 
   it("leaves the app's own words alone when the service's words hold no secret", () => {
     const error = new ServiceError({
-      kind: 'unexecuted_version',
+      kind: 'unexecuted-version',
       status: 422,
       message:
         'An unexecuted version (id 11111111-1111-4111-8111-111111111111) must be deleted first',
@@ -75,7 +75,7 @@ describe("redactError: a secret in the service's words", () => {
 
   it('drops a value the app acts on only when it is the secret itself', () => {
     const error = new ServiceError({
-      kind: 'unknown_symbols',
+      kind: 'unknown-symbols',
       status: 422,
       message: 'The service does not know these symbols: ZZZ, S3CR3T',
       details: { unknownSymbols: ['ZZZ', 'S3CR3T'], versionId: 'S3CR3T' },

@@ -51,7 +51,7 @@ export function applyMigrations(
       step();
     } catch (cause) {
       throw new StoreError(
-        'migration-failed',
+        'store-migration-failed',
         `Updating the data file to schema ${migration.version} (${migration.name}) failed: ` +
           `${(cause as Error).message}. The file was left at schema ${current}.`,
         { cause },
