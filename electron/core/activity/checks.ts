@@ -1,5 +1,5 @@
 import type { ActivityCheck } from '../../../shared/activity/views';
-import type { ActivityRepository } from './repository';
+import type { ActivityRepository } from '../store/repositories/activity';
 import { checkChains, checkChainsInSlices } from './verify';
 
 /** Walks every chain on demand and keeps the last result (the view shows it without walking). */

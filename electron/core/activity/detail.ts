@@ -3,7 +3,7 @@ import type { activityFact, activityTable } from '../../../shared/activity/views
 import { DOUBT_WORDS } from '../../../shared/draft/words';
 import type { TargetDoubt } from '../../../shared/draft/types';
 import { payloadOf, recordedStrategyName, text } from './describe';
-import type { ActivityRow } from './repository';
+import type { ActivityRow } from '../store/repositories/activity';
 
 /**
  * An entry's details as the view shows them: facts (label, value) and tables (the positions

@@ -4,7 +4,7 @@ import type { ActivityChecks } from '../activity/checks';
 import { summaryOf } from '../activity/describe';
 import { detailOf } from '../activity/detail';
 import { activityExportName, writeActivityExport } from '../activity/export';
-import type { ActivityRow } from '../activity/repository';
+import type { ActivityRow } from '../store/repositories/activity';
 import type { Store } from '../store';
 import { notFound } from './errors';
 import type { PartialFiles } from '../reports';
