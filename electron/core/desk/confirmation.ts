@@ -16,7 +16,6 @@ import type { Connections } from './connections';
 import { notFound } from './errors';
 import { runningVersionId } from './strategies';
 import type { StrategySync } from './strategy-sync';
-import { storeVersionRead } from './tracking';
 import { currentTargetOf, strategyView, targetCheckOf, type ViewStore } from './views';
 
 /**
@@ -93,7 +92,7 @@ async function targetUnknownToService(
     const version = await deps.connections.call(profileId, (c) =>
       c.getVersion(strategyId, known.id, { orders: true, positions: true }),
     );
-    storeVersionRead(deps.store, profileId, version, { syncedAt: deps.now() });
+    deps.store.versions.recordRead(profileId, version, { syncedAt: deps.now() });
     return false;
   } catch (error) {
     if (!(isServiceError(error) && error.kind === 'not_found')) throw error;

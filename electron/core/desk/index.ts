@@ -27,7 +27,7 @@ import { rememberingSecrets, withKeychainFailures } from './secrets';
 import { versionStatusChanged } from './status-change';
 import { strategyHandlers } from './strategies';
 import { StrategySync } from './strategy-sync';
-import { storeVersionRead, Tracking } from './tracking';
+import { Tracking } from './tracking';
 import { UnexecutedVersions } from './unexecuted';
 import { VersionImport } from './version-import';
 import { versionHandlers } from './versions';
@@ -154,7 +154,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     // Each journal step is written with its activity entry, in one transaction.
     journal: recordingJournal(store, toDeskError),
     saveAcceptedVersion: (entry, version, location) => {
-      storeVersionRead(store, entry.profileId, version, {
+      store.versions.recordRead(entry.profileId, version, {
         origin: 'created',
         location,
         syncedAt: now(),

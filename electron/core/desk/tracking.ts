@@ -1,11 +1,10 @@
 import type { VersionStatus } from '../../../shared/domain/constants';
 import { VERSION_STATUSES } from '../../../shared/domain/constants';
-import type { Version } from '../../../shared/domain/resources';
 import type { DeskEvent } from '../../../shared/contract';
 import type { VersionDetail } from '../../../shared/views';
 import { isServiceError } from '../api';
 import { errorFields, type DeskLog } from '../log/logger';
-import type { Store, VersionUpsertOptions } from '../store';
+import type { Store } from '../store';
 import { VersionTracker, type Backoff, type TrackedVersion, type TrackingState } from '../tracker';
 import { settleTarget } from './confirmation';
 import type { Connections } from './connections';
@@ -15,21 +14,6 @@ import type { StatusChange } from './status-change';
 import type { StrategySync } from './strategy-sync';
 
 const KNOWN_STATUSES: ReadonlySet<string> = new Set(VERSION_STATUSES);
-
-/**
- * Stores a version just read from the service (an execute's answer, a poll, an import) and notes
- * its status as seen at the same time, the first time it is seen in it.
- */
-export function storeVersionRead(
-  store: Pick<Store, 'versions'>,
-  profileId: string,
-  version: Version,
-  options: VersionUpsertOptions & { syncedAt: string },
-): void {
-  store.versions.upsert(profileId, version, options);
-  if (version.status !== null)
-    store.versions.noteStatusSeen(profileId, version.id, version.status, options.syncedAt);
-}
 
 /** The last failure of following a version, as its detail and its event show it. */
 function trackingProblemOf(state: TrackingState | null): VersionDetail['trackingProblem'] {
@@ -103,7 +87,7 @@ export class Tracking {
     this.tracker = new VersionTracker({
       fetchVersion: (entry) => connections.call(entry.profileId, (c) => c.followVersion(entry)),
       saveVersion: (entry, version) =>
-        storeVersionRead(store, entry.profileId, version, { syncedAt: now() }),
+        store.versions.recordRead(entry.profileId, version, { syncedAt: now() }),
       waitUntilOnline: (profileId, signal) =>
         connections.waitUntilOnline(profileId, signal, deps.offlineProbeMs),
       // A version that is gone will not come back by polling; but a service whose reads lag

@@ -15,7 +15,6 @@ import type { Draft, Store, StoredVersion } from '../store';
 import { planOf, type ConfirmationDeps } from './confirmation';
 import { compareVersionWithDraft } from './draft-vs-version';
 import { notFound, toDeskError } from './errors';
-import { storeVersionRead } from './tracking';
 
 /**
  * Unexecuted versions in the way of an execution, and deleting one only once the manager has seen
@@ -148,7 +147,7 @@ export class UnexecutedVersions {
     }
     // The copy in the history (if any) follows what was read; the notice follows too.
     if (store.versions.get(profileId, versionId)?.strategy_id === strategyId)
-      storeVersionRead(store, profileId, version, { syncedAt: readAt });
+      store.versions.recordRead(profileId, version, { syncedAt: readAt });
     this.noteRead(profileId, version, 'read', readAt);
     if (version.executed_at !== null)
       return { ...common, state: 'executed', content: contentOf(version) };

@@ -4,7 +4,7 @@ import { recordVersionImported } from '../activity';
 import type { Store } from '../store';
 import type { Connections } from './connections';
 import type { StrategySync } from './strategy-sync';
-import { storeVersionRead, type Tracking } from './tracking';
+import type { Tracking } from './tracking';
 import type { UnexecutedVersions } from './unexecuted';
 
 export interface VersionImportDeps {
@@ -51,7 +51,7 @@ export class VersionImport {
     }
     const syncedAt = now();
     recordVersionImported(store, profileId, version, () => {
-      storeVersionRead(store, profileId, version, { origin: 'imported', syncedAt });
+      store.versions.recordRead(profileId, version, { origin: 'imported', syncedAt });
       unexecuted.noteRead(profileId, version, 'imported', syncedAt);
     });
     if (version.executed_at !== null) {
