@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordingJournal } from '../../electron/core/activity';
 import { toDeskError } from '../../electron/core/desk/errors';
-import type { JournalPort } from '../../electron/core/execute';
+import type { JournalPort } from '../../electron/core/execution/execute';
 import { openStore, type Store } from '../../electron/core/store';
 
 const EXECUTIONS = Number(process.env.ACTIVITY_BENCH_EXECUTIONS ?? 1000);

@@ -14,7 +14,7 @@ export interface ActivityHandlerDeps {
   store: Store;
   checks: ActivityChecks;
   choosePath: ChooseExportPath;
-  /** Where an export's temporary file is listed while it exists (export-partials.ts). */
+  /** Where an export's temporary file is listed while it exists (reports/partials.ts). */
   partial?: PartialFiles;
   emit(event: DeskEvent): void;
   now(): string;

@@ -1,12 +1,12 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import type { StrategyListItem } from '../../../shared/views';
 import { recordStrategyRemoved } from '../activity';
-import type { ExecutionJournal } from '../execute';
+import type { ExecutionJournal } from '../execution/execute';
 import type { Store } from '../store';
 import { notFound } from './errors';
-import type { StrategySync } from './strategy-sync';
-import type { Tracking } from './tracking';
-import { strategyView } from './views';
+import type { StrategySync } from '../strategies/sync';
+import type { Tracking } from '../tracking/tracking';
+import { strategyView } from '../views/strategy';
 
 /** The version of a strategy still rebalancing, if any (newest first). */
 export function runningVersionId(
@@ -20,7 +20,7 @@ export function runningVersionId(
 
 /**
  * The sidebar's lines of a profile's strategies: running, liquidate-only, needing attention (an
- * execution of unknown outcome, or a failed rebalance not yet acknowledged: failures.ts).
+ * execution of unknown outcome, or a failed rebalance not yet acknowledged: versions/failures.ts).
  */
 export function strategyListItems(
   store: Pick<Store, 'strategies' | 'versions' | 'failures'>,

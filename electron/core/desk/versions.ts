@@ -1,21 +1,21 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
 import type { ServiceClient } from '../api';
-import type { ExecutionJournal } from '../execute';
+import type { ExecutionJournal } from '../execution/execute';
 import type { Store } from '../store';
 import {
   confirmedRequest,
   predictionOutcome,
   prepareExecution,
   type ConfirmationDeps,
-} from './confirmation';
+} from '../execution/confirmation';
 import { notFound } from './errors';
-import { acknowledgeFailure } from './failures';
+import { acknowledgeFailure } from '../versions/failures';
 import type { Emit } from './events';
-import type { Tracking } from './tracking';
-import type { UnexecutedVersions } from './unexecuted';
-import type { VersionImport } from './version-import';
-import { journalEntryView, versionDetail, versionSummary } from './views';
+import type { Tracking } from '../tracking/tracking';
+import type { UnexecutedVersions } from '../versions/unexecuted';
+import type { VersionImport } from '../versions/import';
+import { journalEntryView, versionDetail, versionSummary } from '../views/strategy';
 
 export interface VersionServices extends ConfirmationDeps {
   /** The whole store: executions and deletions are recorded in the activity log. */

@@ -2,9 +2,9 @@ import type { Version } from '../../../shared/domain/resources';
 import { isServiceError } from '../api';
 import { recordVersionImported } from '../activity';
 import type { Store } from '../store';
-import type { Connections } from './connections';
-import type { StrategySync } from './strategy-sync';
-import type { Tracking } from './tracking';
+import type { Connections } from '../profiles/connections';
+import type { StrategySync } from '../strategies/sync';
+import type { Tracking } from '../tracking/tracking';
 import type { UnexecutedVersions } from './unexecuted';
 
 export interface VersionImportDeps {

@@ -1,4 +1,4 @@
-import { removeLeftoverExports, type PartialFiles } from '../reports';
+import { removeLeftoverExports, type PartialFiles } from '.';
 import type { Store } from '../store';
 
 /** Where the temporary files of exports under way are listed (a JSON list of paths). */

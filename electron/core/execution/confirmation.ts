@@ -10,13 +10,13 @@ import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
 import { isServiceError } from '../api';
 import { DeskError } from '../../../shared/views';
 import type { ExecutePreview, PredictionOutcomeView, TargetCheckView } from '../../../shared/views';
-import { DraftExecutedError } from '../execute';
+import { DraftExecutedError } from './execute';
 import type { Draft, Store, TargetState } from '../store';
-import type { Connections } from './connections';
-import { notFound } from './errors';
-import { runningVersionId } from './strategies';
-import type { StrategySync } from './strategy-sync';
-import { currentTargetOf, strategyView, targetCheckOf, type ViewStore } from './views';
+import type { Connections } from '../profiles/connections';
+import { notFound } from '../desk/errors';
+import { runningVersionId } from '../desk/strategies';
+import type { StrategySync } from '../strategies/sync';
+import { currentTargetOf, strategyView, targetCheckOf, type ViewStore } from '../views/strategy';
 
 /**
  * The Execute confirmation and what it promises. Opening it re-reads the strategy and the

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
+import type { ExecuteRequest, Version } from '../../../../shared/domain/resources';
 import { afterEach } from 'vitest';
 import {
   ExecutionBlockedError,
   ExecutionJournal,
   type ExecutePort,
-} from '../../../electron/core/execute';
-import { openTemp } from '../store/fixtures';
+} from '../../../../electron/core/execution/execute';
+import { openTemp } from '../../store/fixtures';
 
 let PID = '';
 const SID = '22222222-2222-4222-8222-222222222222';

@@ -1,6 +1,6 @@
 import { actionWords } from '../../../shared/draft/words';
 import type { JournalEntry, Store } from '../store';
-import type { JournalPort } from '../execute';
+import type { JournalPort } from './execute';
 
 /**
  * The execution journal with its activity entries: each journal write that marks a step of an

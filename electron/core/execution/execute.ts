@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { ExecuteRequest, Version } from '../../shared/domain/resources';
-import type { JournalEntry } from './store';
+import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
+import type { JournalEntry } from '../store';
 import type {
   JournalClaim,
   JournalRepository,
   NewJournalEntry,
-} from './store/repositories/journal';
+} from '../store/repositories/journal';
 
 /**
  * The execution journal: every execute request is written down, with its

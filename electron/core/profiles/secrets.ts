@@ -1,5 +1,5 @@
 import type { SecretStore } from '../secrets';
-import { KeychainFailure } from './errors';
+import { KeychainFailure } from '../desk/errors';
 
 /**
  * The secret store as the desk uses it: a keychain failure becomes a KeychainFailure, so it

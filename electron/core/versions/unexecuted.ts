@@ -12,9 +12,9 @@ import { DeskError } from '../../../shared/views';
 import { recordVersionDeleted, type SeenBeforeDelete } from '../activity';
 import { isServiceError } from '../api';
 import type { Draft, Store, StoredVersion } from '../store';
-import { planOf, type ConfirmationDeps } from './confirmation';
+import { planOf, type ConfirmationDeps } from '../execution/confirmation';
 import { compareVersionWithDraft } from './draft-vs-version';
-import { notFound, toDeskError } from './errors';
+import { notFound, toDeskError } from '../desk/errors';
 
 /**
  * Unexecuted versions in the way of an execution, and deleting one only once the manager has seen

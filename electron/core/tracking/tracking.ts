@@ -5,13 +5,13 @@ import type { VersionDetail } from '../../../shared/views';
 import { isServiceError } from '../api';
 import { errorFields, type DeskLog } from '../log/logger';
 import type { Store } from '../store';
-import { VersionTracker, type Backoff, type TrackedVersion, type TrackingState } from '../tracker';
-import { settleTarget } from './confirmation';
-import type { Connections } from './connections';
-import { toDeskError } from './errors';
-import type { DeskEvents } from './events';
+import { VersionTracker, type Backoff, type TrackedVersion, type TrackingState } from './tracker';
+import { settleTarget } from '../execution/confirmation';
+import type { Connections } from '../profiles/connections';
+import { toDeskError } from '../desk/errors';
+import type { DeskEvents } from '../desk/events';
 import type { StatusChange } from './status-change';
-import type { StrategySync } from './strategy-sync';
+import type { StrategySync } from '../strategies/sync';
 
 const KNOWN_STATUSES: ReadonlySet<string> = new Set(VERSION_STATUSES);
 

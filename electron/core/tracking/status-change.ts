@@ -1,11 +1,11 @@
 import type { DeskEvent } from '../../../shared/contract';
 import type { VersionStatus } from '../../../shared/domain/constants';
 import type { StrategyView } from '../../../shared/views';
-import type { ExecutionJournal } from '../execute';
+import type { ExecutionJournal } from '../execution/execute';
 import type { Store, StoredStrategy } from '../store';
-import { attentionCounts } from './failures';
-import { runningVersionId, strategyListItems } from './strategies';
-import { strategyView, versionSummary } from './views';
+import { attentionCounts } from '../versions/failures';
+import { runningVersionId, strategyListItems } from '../desk/strategies';
+import { strategyView, versionSummary } from '../views/strategy';
 
 type StatusChanged = Extract<DeskEvent, { type: 'version-status-changed' }>;
 
