@@ -1,7 +1,6 @@
 /** The activity log (docs/activity.md): recording, reading, checking and exporting it. */
 export { ActivityChecks } from './checks';
 export { canonicalJson, entryCanonical, entryHash } from '../store/repositories/activity-canonical';
-export { recordingJournal } from '../execution/journal';
 export {
   recordProfileChanged,
   recordProfileCreated,

@@ -7,7 +7,7 @@ import {
   type DeskErrorKind,
 } from '../../../shared/errors';
 import { ServiceError, type ServiceErrorKind } from '../api';
-import { DraftExecutedError, ExecutionBlockedError } from '../execution/execute';
+import { DraftExecutedError, ExecutionBlockedError } from '../execution/errors';
 import { OrderReportFileError, OrderReportRowError } from '../reports';
 import { StoreError, type StoreErrorCode } from '../store';
 

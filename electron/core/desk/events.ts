@@ -2,8 +2,11 @@ import type { DeskEvent } from '../../../shared/contract';
 
 export type DeskListener = (event: DeskEvent) => void;
 
-/** Where the desk's events go: every subscriber hears each one, in the order they happened. */
-export class DeskEvents {
+/**
+ * Where the desk's events (the contract's DeskEvent) go: every subscriber hears each one, in the
+ * order they happened. The hosts subscribe through the desk; the flows are handed `emit`.
+ */
+export class EventHub {
   private readonly listeners = new Set<DeskListener>();
 
   emit(event: DeskEvent): void {

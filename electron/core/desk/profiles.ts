@@ -7,7 +7,7 @@ import type { SecretStore } from '../secrets';
 import type { Connections } from '../profiles/connections';
 import { notFound } from './errors';
 import type { Tracking } from '../tracking/tracking';
-import { profileView } from '../views/strategy';
+import { profileView } from '../views/profile';
 
 /** The service address as stored (see shared/service-address.ts), or a clear refusal. */
 export function checkServiceAddress(input: string): string {

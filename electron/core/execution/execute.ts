@@ -1,69 +1,38 @@
 import { randomUUID } from 'node:crypto';
+import type { DeskEvent } from '../../../shared/contract';
 import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
-import type { JournalEntry } from '../store';
-import type {
-  JournalClaim,
-  JournalRepository,
-  NewJournalEntry,
-} from '../store/repositories/journal';
+import { comparePrediction } from '../../../shared/draft';
+import { isServiceError } from '../api';
+import { notFound, toDeskError } from '../desk/errors';
+import type { JournalEntry, Store } from '../store';
+import type { Tracking } from '../tracking/tracking';
+import { journalEntryView } from '../views/version';
+import { confirmedRequest, type Confirmation, type ConfirmationDeps } from './confirmation';
+import { DraftExecutedError, ExecutionBlockedError } from './errors';
+import { recordingJournal, type ExecutionConfirmation, type JournalPort } from './journal';
 
 /**
- * The execution journal: every execute request is written down, with its
- * Idempotency-Key, before it is sent, and its outcome after. A request is
- * only ever re-sent with the same key and the same body, so the service can
- * never accept one intended execution twice.
+ * Executing a draft, every step in order in this file:
  *
- * States: pending (journaled) -> sent (on the wire) -> accepted (202) |
- * rejected (a definite refusal) | unknown (no definite answer: timeout, reset,
- * 5xx, or the app stopped). An unknown entry is resolved by the manager:
- * retry with the same key (the service replays its first answer if it had
- * accepted) or dismiss it. It is never re-sent on its own: executing hours
- * later at other prices is not what the manager asked for.
+ * 1. confirm: the request the manager saw is still what executing sends now (confirmation.ts),
+ *    and its prediction is recorded;
+ * 2. claim and journal: the request is written down with its Idempotency-Key before it is sent,
+ *    its claim unique in the database (one execution of a strategy in flight, one per draft);
+ * 3. send it, once;
+ * 4. settle the answer: a 202 stores the version, forgets the unexecuted versions it replaced and
+ *    answers the prediction, in the transaction that marks the entry accepted; a refusal naming
+ *    an unexecuted version in the way is noted; no definite answer leaves the outcome unknown;
+ * 5. start following the version until its rebalance ends (tracking/).
+ *
+ * Journal states: pending (journaled) -> sent (on the wire) -> accepted (202) | rejected (a
+ * definite refusal) | unknown (no definite answer: timeout, reset, 5xx, or the app stopped). A
+ * request is only ever re-sent with the same key and body, so the service can never accept one
+ * intended execution twice. An unknown entry is resolved by the manager: retry with the same key
+ * (the service replays its first answer if it had accepted) or dismiss it. It is never re-sent
+ * on its own: executing hours later at other prices is not what the manager asked for.
  */
-export type JournalPort = Pick<
-  JournalRepository,
-  'markSent' | 'markDismissed' | 'get' | 'listInFlight'
-> & {
-  /**
-   * `locationNote`: why the service's Location is not what is followed, for the activity log.
-   * `alongside`: what is stored in the same transaction (the version the 202 carried).
-   */
-  markAccepted(id: string, result: AcceptedResult, alongside?: () => void): JournalEntry;
-  /** `confirmation`: what the manager was shown and agreed to, for a journal that keeps it. */
-  createExclusive(
-    input: NewJournalEntry,
-    confirmation?: ExecutionConfirmation | null,
-  ): JournalClaim;
-  /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
-  markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
-  markRejected(id: string, error: string, cause?: unknown): JournalEntry;
-};
 
-/** What the confirmation adds to an execution: the prediction shown and what was acknowledged. */
-export interface ExecutionConfirmation {
-  predictionId: string;
-  /** Sent from the confirmation dialog (false: executed without one). */
-  confirmed: boolean;
-  /** The manager acknowledged a target in doubt (stale, unknown, or one the service no longer knew). */
-  acknowledgedStale: boolean;
-  /** The service no longer knew the target version when the execution was confirmed. */
-  targetUnconfirmed?: boolean;
-  /** Why the target was in doubt when confirmed (shared/draft TargetDoubt); empty: it was not. */
-  doubts?: readonly string[];
-  /** The doubt had to be acknowledged before sending (the desk refused it otherwise). */
-  acknowledgementNeeded?: boolean;
-}
-
-/** What an accepted execution's journal entry keeps of the answer. */
-export interface AcceptedResult {
-  versionId: string;
-  /** Where the version is followed. */
-  location: string;
-  /** The service's own Location, when the app follows something else, and why. */
-  givenLocation?: string | null;
-  locationNote?: string | null;
-}
-
+/** The part of the service client executing uses (api/client.ts). */
 export interface ExecutePort {
   executeVersion(
     strategyId: string,
@@ -77,173 +46,235 @@ export interface ExecutePort {
   }>;
 }
 
+export interface ExecutionDeps extends ConfirmationDeps {
+  /** The whole store: each step is journaled with its activity entry, in one transaction. */
+  store: Store;
+  tracking: Pick<Tracking, 'follow'>;
+  /** The journal changed: announced with what `inFlight` answers now. */
+  emit(event: DeskEvent): void;
+}
+
 export interface ExecutionOutcome {
   entry: JournalEntry;
   version: Version;
   location: string;
 }
 
-export interface ExecutionJournalDeps {
-  journal: JournalPort;
-  /**
-   * Stores the accepted version, its orders and positions, and what depends on it (the
-   * prediction's answer), in the transaction that marks the entry accepted.
-   */
-  saveAcceptedVersion(entry: JournalEntry, version: Version, location: string): void;
-  /** Starts following the version until its rebalance ends. */
-  startTracking(entry: JournalEntry, version: Version, location: string): void;
-  /** True when a failure leaves it unknown whether the service accepted the request. */
-  isAmbiguous(error: unknown): boolean;
-  describe(error: unknown): string;
-}
-
-export class ExecutionJournal {
+export class Execution {
   /** Profile/strategy pairs with a request on the wire in this process: a second click sends nothing. */
   private readonly sending = new Set<string>();
+  private readonly journal: JournalPort;
 
-  constructor(private readonly deps: ExecutionJournalDeps) {}
+  constructor(private readonly deps: ExecutionDeps) {
+    // Each journal write is recorded with the desk's words for a failure (its kind, its status).
+    this.journal = recordingJournal(deps.store, (failure) => toDeskError(failure));
+  }
 
   /** Entries of a profile whose outcome is not known yet. */
   inFlight(profileId: string): JournalEntry[] {
-    return this.deps.journal.listInFlight().filter((e) => e.profileId === profileId);
+    return this.journal.listInFlight(profileId);
   }
 
-  /** Journals a new execution and sends it once. */
-  async execute(
-    client: ExecutePort,
-    request: {
-      profileId: string;
-      strategyId: string;
-      draftId: string | null;
-      /** "Execute again": the version the draft became before (null: its first execution). */
-      againAfter?: string | null;
-      body: ExecuteRequest;
-      confirmation?: ExecutionConfirmation | null;
-    },
-  ): Promise<ExecutionOutcome> {
-    if (this.sending.has(sendingKey(request))) throw new ExecutionBlockedError('sent');
-    // The checks (nothing of the strategy in flight, the draft not executed since) and the
-    // insert are one write transaction in the journal, its claim unique in the database.
-    const journaled = this.deps.journal.createExclusive(
-      {
-        profileId: request.profileId,
-        strategyId: request.strategyId,
-        draftId: request.draftId,
-        againAfter: request.againAfter ?? null,
-        idempotencyKey: randomUUID(),
-        requestBody: JSON.stringify(request.body),
-      },
-      request.confirmation ?? null,
-    );
-    if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
-    if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
-    return this.send(client, journaled.created);
+  /** Executes a draft: confirm, claim and journal, send, settle the answer, start following. */
+  async execute(draftId: string, confirmation?: Confirmation): Promise<ExecutionOutcome> {
+    const draft = this.deps.store.drafts.get(draftId);
+    if (!draft) throw notFound('This draft');
+    const { profileId, strategyId } = draft;
+    // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
+    const confirmed = await confirmedRequest(this.deps, draft, confirmation);
+    try {
+      if (this.sending.has(sendingKey(draft))) throw new ExecutionBlockedError('sent');
+      // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
+      // executed since) and the insert are one write transaction, its claim unique.
+      const journaled = this.journal.createExclusive(
+        {
+          profileId,
+          strategyId,
+          draftId,
+          againAfter: confirmation?.againAfter ?? null,
+          idempotencyKey: randomUUID(),
+          requestBody: JSON.stringify(confirmed.body),
+        },
+        // Kept in the execution's activity entry: what the manager saw and acknowledged.
+        confirmationOf(confirmed, confirmation),
+      );
+      if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
+      if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
+      // 3 to 5: send, settle the answer, start following.
+      return await this.send(journaled.created);
+    } finally {
+      this.announce(profileId);
+    }
   }
 
   /** Sends an unknown entry again, with its own key and body. */
-  async retry(client: ExecutePort, entryId: string): Promise<ExecutionOutcome> {
-    const entry = this.deps.journal.get(entryId);
+  async retry(entryId: string): Promise<ExecutionOutcome> {
+    const entry = this.journal.get(entryId);
     if (!entry) throw new Error(`There is no execution ${entryId} in the journal.`);
     if (entry.state !== 'unknown') {
       throw new Error(
         `This execution is ${entry.state}: only an execution whose outcome is unknown can be sent again.`,
       );
     }
-    if (this.sending.has(sendingKey(entry))) throw new ExecutionBlockedError('sent');
-    return this.send(client, entry);
+    try {
+      if (this.sending.has(sendingKey(entry))) throw new ExecutionBlockedError('sent');
+      return await this.send(entry);
+    } finally {
+      this.announce(entry.profileId);
+    }
   }
 
   /** The manager leaves an unknown entry as it is. */
   dismiss(entryId: string): JournalEntry {
-    const entry = this.deps.journal.get(entryId);
+    const entry = this.journal.get(entryId);
     if (!entry) throw new Error(`There is no execution ${entryId} in the journal.`);
     if (entry.state !== 'unknown')
       throw new Error('Only an execution whose outcome is unknown can be dismissed.');
-    return this.deps.journal.markDismissed(entryId);
+    const dismissed = this.journal.markDismissed(entryId);
+    this.announce(dismissed.profileId);
+    return dismissed;
   }
 
   /**
-   * At start-up, entries cut off by a stop or a crash become unknown: a pending
-   * one was never sent, a sent one may or may not have reached the service.
-   * Nothing is sent here; the manager sees them and chooses.
+   * At start-up, entries cut off by a stop or a crash become unknown: a pending one was never
+   * sent, a sent one may or may not have reached the service. Nothing is sent here; the manager
+   * sees them and chooses.
    */
   reconcileAtStartup(): JournalEntry[] {
-    for (const entry of this.deps.journal.listInFlight()) {
+    for (const entry of this.journal.listInFlight()) {
       if (entry.state === 'pending') {
-        this.deps.journal.markUnknown(
+        this.journal.markUnknown(
           entry.id,
           'The app stopped before sending this execution; nothing was sent.',
         );
       } else if (entry.state === 'sent') {
-        this.deps.journal.markUnknown(
+        this.journal.markUnknown(
           entry.id,
           'The app stopped before the service answered; the execution may or may not have been accepted.',
         );
       }
     }
-    return this.deps.journal.listInFlight();
+    return this.journal.listInFlight();
   }
 
-  private async send(client: ExecutePort, entry: JournalEntry): Promise<ExecutionOutcome> {
+  /** Steps 3 to 5 of a journaled entry, the first send or a retry. */
+  private async send(entry: JournalEntry): Promise<ExecutionOutcome> {
+    const { store, connections, tracking } = this.deps;
     this.sending.add(sendingKey(entry));
     try {
-      const sent = this.deps.journal.markSent(entry.id);
+      const sent = this.journal.markSent(entry.id);
       // Another process sent it first (a retry from a second window on the same data).
       if (!sent) throw new ExecutionBlockedError('sent');
+      // 3. Send.
       const body = JSON.parse(sent.requestBody) as ExecuteRequest;
-      let outcome: Awaited<ReturnType<ExecutePort['executeVersion']>>;
+      let answer: Awaited<ReturnType<ExecutePort['executeVersion']>>;
       try {
-        outcome = await client.executeVersion(sent.strategyId, body, sent.idempotencyKey);
+        answer = await connections.call(sent.profileId, (c) =>
+          c.executeVersion(sent.strategyId, body, sent.idempotencyKey),
+        );
       } catch (error) {
-        if (this.deps.isAmbiguous(error))
-          this.deps.journal.markUnknown(sent.id, this.deps.describe(error), error);
-        else this.deps.journal.markRejected(sent.id, this.deps.describe(error), error);
+        // 4. Settle a failure: no definite answer leaves the outcome unknown.
+        const words = toDeskError(error).message;
+        if (isServiceError(error) && error.ambiguous)
+          this.journal.markUnknown(sent.id, words, error);
+        else this.journal.markRejected(sent.id, words, error);
+        this.noteVersionInTheWay(sent, error);
         throw error;
       }
-      // Stored in the transaction that says accepted, however the 202 came (the first send or
-      // a retry after a crash): a crash leaves the entry "sent" with nothing stored, and a retry
-      // with the same key replays the same version.
-      const accepted = this.deps.journal.markAccepted(
+      // 4. Settle the 202, in the transaction that says accepted however it came (the first send
+      // or a retry after a crash): a crash leaves the entry "sent" with nothing stored, and a
+      // retry with the same key replays the same version.
+      const { version, location } = answer;
+      const accepted = this.journal.markAccepted(
         sent.id,
         {
-          versionId: outcome.version.id,
-          location: outcome.location,
-          ...(outcome.locationNote && {
-            givenLocation: outcome.givenLocation ?? null,
-            locationNote: outcome.locationNote,
+          versionId: version.id,
+          location,
+          ...(answer.locationNote && {
+            givenLocation: answer.givenLocation ?? null,
+            locationNote: answer.locationNote,
           }),
         },
-        () => this.deps.saveAcceptedVersion(sent, outcome.version, outcome.location),
+        () => {
+          store.versions.recordRead(sent.profileId, version, {
+            origin: 'created',
+            location,
+            syncedAt: this.deps.now(),
+          });
+          // The service executes nothing while an unexecuted version is in the way: none is now.
+          store.unexecuted.forgetStrategy(sent.profileId, sent.strategyId);
+          answerPrediction(store, sent.id, version);
+        },
       );
-      this.deps.startTracking(accepted, outcome.version, outcome.location);
-      return { entry: accepted, version: outcome.version, location: outcome.location };
+      // 5. Start following the version until its rebalance ends.
+      tracking.follow({
+        profileId: sent.profileId,
+        strategyId: sent.strategyId,
+        versionId: version.id,
+        location,
+        status: version.status,
+      });
+      return { entry: accepted, version, location };
     } finally {
       this.sending.delete(sendingKey(entry));
     }
+  }
+
+  /**
+   * The service refused because an unexecuted version is in the way: the version it named is
+   * remembered, read or not, so the screens show it from now on (versions/unexecuted.ts).
+   */
+  private noteVersionInTheWay(entry: JournalEntry, error: unknown): void {
+    if (!isServiceError(error) || error.kind !== 'unexecuted_version') return;
+    const versionId = error.details.versionId;
+    if (typeof versionId !== 'string' || !/^[0-9a-f-]{36}$/i.test(versionId)) return;
+    this.deps.store.unexecuted.noteNamed(
+      entry.profileId,
+      entry.strategyId,
+      versionId.toLowerCase(),
+      this.deps.now(),
+    );
+  }
+
+  /** The journal changed: the event carries what versions.journal would answer now. */
+  private announce(profileId: string): void {
+    this.deps.emit({
+      type: 'journal-changed',
+      profileId,
+      inFlight: this.inFlight(profileId).map(journalEntryView),
+    });
   }
 }
 
 const sendingKey = (e: { profileId: string; strategyId: string }) =>
   `${e.profileId}/${e.strategyId}`;
 
-/** A draft that already became a version, executed again without naming it ("Execute again"). */
-export class DraftExecutedError extends Error {
-  constructor(readonly versionId: string) {
-    super(
-      `This draft was already executed as version ${versionId}. Nothing was sent; choose "Execute again" to execute it once more.`,
-    );
-    this.name = 'DraftExecutedError';
-  }
+/** What the execution's activity entry keeps of the confirmation. */
+function confirmationOf(
+  confirmed: Awaited<ReturnType<typeof confirmedRequest>>,
+  confirmation: Confirmation | undefined,
+): ExecutionConfirmation {
+  return {
+    predictionId: confirmed.predictionId,
+    confirmed: confirmation !== undefined,
+    acknowledgedStale: confirmation?.acknowledgedStale ?? false,
+    targetUnconfirmed: confirmed.targetUnconfirmed,
+    doubts: confirmed.prediction.doubts,
+    acknowledgementNeeded: confirmed.prediction.needsAcknowledgement,
+  };
 }
 
-/** A new execution of a strategy while an earlier one has no definite outcome. */
-export class ExecutionBlockedError extends Error {
-  constructor(readonly state: string) {
-    super(
-      state === 'unknown'
-        ? 'An earlier execution of this strategy has an unknown outcome: retry it with the same key or dismiss it first.'
-        : 'Another execution of this strategy is already in flight; wait for its answer.',
-    );
-    this.name = 'ExecutionBlockedError';
-  }
+/**
+ * After a 202, however it came (the first send, a retry after a crash): the prediction linked to
+ * the execution when it was journaled is compared with the service's positions and answered.
+ */
+function answerPrediction(
+  store: Pick<Store, 'predictions'>,
+  journalId: string,
+  version: Version,
+): void {
+  const record = store.predictions.forJournal(journalId);
+  if (!record || record.versionId !== null) return;
+  const differences = comparePrediction(record.prediction, version.positions ?? []);
+  store.predictions.recordAnswer(record.id, version.id, differences);
 }

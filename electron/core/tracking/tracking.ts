@@ -1,17 +1,22 @@
+import type { DeskEvent } from '../../../shared/contract';
 import type { VersionStatus } from '../../../shared/domain/constants';
 import { VERSION_STATUSES } from '../../../shared/domain/constants';
-import type { DeskEvent } from '../../../shared/contract';
 import type { VersionDetail } from '../../../shared/views';
+import { recordVersionEnded } from '../activity';
 import { isServiceError } from '../api';
-import { errorFields, type DeskLog } from '../log/logger';
-import type { Store } from '../store';
-import { VersionTracker, type Backoff, type TrackedVersion, type TrackingState } from './tracker';
-import { settleTarget } from '../execution/confirmation';
-import type { Connections } from '../profiles/connections';
 import { toDeskError } from '../desk/errors';
-import type { DeskEvents } from '../desk/events';
-import type { StatusChange } from './status-change';
+import { errorFields, type DeskLog } from '../log/logger';
+import type { Connections } from '../profiles/connections';
 import type { StrategySync } from '../strategies/sync';
+import type { Store } from '../store';
+import { versionStatusChanged, type StatusChange } from './status-change';
+import {
+  VersionTracker,
+  type Backoff,
+  type TrackedVersion,
+  type TrackerEvent,
+  type TrackingState,
+} from './tracker';
 
 const KNOWN_STATUSES: ReadonlySet<string> = new Set(VERSION_STATUSES);
 
@@ -53,18 +58,14 @@ const CREDENTIAL_FAILURES: ReadonlySet<string> = new Set([
 ]);
 
 export interface TrackingDeps {
-  store: Pick<Store, 'versions' | 'strategies' | 'predictions'>;
-  connections: Connections;
+  /** The whole store: a rebalance that ended is recorded in the activity log. */
+  store: Store;
+  connections: Pick<Connections, 'call' | 'waitUntilOnline' | 'waitForCredentials'>;
   strategySync: Pick<StrategySync, 'read'>;
-  events: DeskEvents;
+  /** Where the announcements go; nobody listens once the desk is closing. */
+  events: { emit(event: DeskEvent): void; readonly listening: boolean };
   log: DeskLog;
   now(): string;
-  /** The announcement of a stored status change, with what every screen shows of it. */
-  describeChange(
-    change: StatusChange,
-  ): Extract<DeskEvent, { type: 'version-status-changed' }> | null;
-  /** A followed version's rebalance ended (before it is announced): its outcome is recorded. */
-  onEnded(ended: { profileId: string; strategyId: string; versionId: string }): void;
   /** For tests: how fast the tracker polls. */
   backoff?: Partial<Backoff>;
   /** How long a followed version may stay unknown to the service before following stops. */
@@ -76,16 +77,21 @@ export interface TrackingDeps {
 }
 
 /**
- * Following executed versions until their rebalance ends: each poll is stored, each status change
- * announced, and at the end the strategy is read at once so the target it settled on is noted.
+ * Following executed versions until their rebalance ends, every step of a poll in order in this
+ * file: the tracker (tracker.ts) polls; each answer is stored; a change of status is announced,
+ * and when the rebalance ended, first the strategy is read at once so the target it settled on
+ * is noted, and the outcome joins the activity log.
  */
 export class Tracking {
   private readonly tracker: VersionTracker;
+  /** Set once the desk stops following everything (it is closing). */
+  private stopped = false;
 
   constructor(private readonly deps: TrackingDeps) {
-    const { store, connections, events, log, now } = deps;
+    const { store, connections, now } = deps;
     this.tracker = new VersionTracker({
       fetchVersion: (entry) => connections.call(entry.profileId, (c) => c.followVersion(entry)),
+      // Every answer is stored, its status noted as seen, before any of it is announced.
       saveVersion: (entry, version) =>
         store.versions.recordRead(entry.profileId, version, { syncedAt: now() }),
       waitUntilOnline: (profileId, signal) =>
@@ -102,39 +108,60 @@ export class Tracking {
       describeFailure: (error) => toDeskError(error).message,
       now,
       onEvent: (event) => {
-        if (event.type === 'tracking-changed') {
-          const { profileId, strategyId, versionId, state } = event;
-          events.emit({
-            type: 'version-tracking-changed',
-            profileId,
-            strategyId,
-            versionId,
-            trackingProblem: trackingProblemOf(state),
-          });
-        }
-        if (event.type === 'status-changed') {
-          const { profileId, strategyId, versionId, previousStatus, status, ended } = event;
-          const announce = () => {
-            // Nobody listens once the desk is closing (its store may be closed already).
-            if (!events.listening) return;
-            const change = { profileId, strategyId, versionId, previousStatus, status, ended };
-            const announced = deps.describeChange(change);
-            if (announced) events.emit(announced);
-          };
-          // At the end, the holdings are read at once (and the target they settled on noted) first.
-          if (ended)
-            void settleTarget(store, deps.strategySync, event)
-              // A store closed meanwhile (the app quitting) must not stop the announcement.
-              .catch(() => undefined)
-              .then(() => deps.onEnded(event))
-              .then(announce)
-              .catch((error: unknown) =>
-                log.error('A version status change could not be announced', errorFields(error)),
-              );
-          else announce();
-        }
+        if (event.type === 'tracking-changed') this.trackingChanged(event);
+        if (event.type === 'status-changed') void this.statusChanged(event);
       },
       ...(deps.backoff !== undefined && { backoff: deps.backoff }),
+    });
+  }
+
+  /** A poll found the version in a new status (stored already). */
+  private async statusChanged(event: Extract<TrackerEvent, { type: 'status-changed' }>) {
+    const { profileId, strategyId, versionId, previousStatus, status, ended } = event;
+    const change: StatusChange = {
+      profileId,
+      strategyId,
+      versionId,
+      previousStatus,
+      status,
+      ended,
+    };
+    try {
+      if (ended) {
+        // The rebalance ended: the holdings are read at once, and the target they settled on
+        // noted. A store closed meanwhile (the app quitting) must not stop the announcement.
+        await settleTarget(this.deps.store, this.deps.strategySync, change).catch(() => undefined);
+        // Its outcome joins the activity log (once per version).
+        this.recordEnded(change);
+      }
+      // Announced with what every screen shows of it. Nobody listens once the desk is closing
+      // (its store may be closed already).
+      if (!this.deps.events.listening) return;
+      const announced = versionStatusChanged({ store: this.deps.store }, change);
+      if (announced) this.deps.events.emit(announced);
+    } catch (error) {
+      this.deps.log.error('A version status change could not be announced', errorFields(error));
+    }
+  }
+
+  private recordEnded(ended: StatusChange): void {
+    try {
+      recordVersionEnded(this.deps.store, ended);
+    } catch (error) {
+      if (!this.stopped)
+        this.deps.log.error('The end of a version could not be recorded', errorFields(error));
+    }
+  }
+
+  /** Following a version failed, or works again: its detail's note changes. */
+  private trackingChanged(event: Extract<TrackerEvent, { type: 'tracking-changed' }>): void {
+    const { profileId, strategyId, versionId, state } = event;
+    this.deps.events.emit({
+      type: 'version-tracking-changed',
+      profileId,
+      strategyId,
+      versionId,
+      trackingProblem: trackingProblemOf(state),
     });
   }
 
@@ -179,6 +206,27 @@ export class Tracking {
   }
 
   stopAll(): void {
+    this.stopped = true;
     this.tracker.stopAll();
   }
+}
+
+/**
+ * When a version the app follows ends: reads the strategy at once and, when that version is the
+ * known target, notes the strategy's update time as the one it settled on. A version whose orders
+ * carry no end time (all IGNORED, or none) is then still told apart from a later change made
+ * elsewhere (views/strategy.ts, targetCheckOf). Offline or refused, nothing is noted and such a
+ * target stays in doubt.
+ */
+async function settleTarget(
+  store: Pick<Store, 'strategies' | 'versions' | 'predictions'>,
+  strategySync: Pick<StrategySync, 'read'>,
+  ended: { profileId: string; strategyId: string; versionId: string },
+): Promise<void> {
+  const { profileId, strategyId, versionId } = ended;
+  if (!store.strategies.get(profileId, strategyId)) return;
+  const fresh = await strategySync.read(profileId, strategyId).catch(() => null);
+  if (!fresh) return;
+  if (store.versions.latestExecuted(profileId, strategyId)?.id === versionId)
+    store.predictions.recordBaseline(profileId, strategyId, versionId, fresh.updated_at);
 }

@@ -81,22 +81,6 @@ export class UnexecutedVersions {
 
   constructor(private readonly deps: UnexecutedDeps) {}
 
-  /**
-   * An execution was refused because an unexecuted version is in the way: the version the
-   * service named is remembered, read or not, so the screens can show it from now on.
-   */
-  noteRefusal(profileId: string, strategyId: string, error: unknown): void {
-    if (!isServiceError(error) || error.kind !== 'unexecuted_version') return;
-    const versionId = error.details.versionId;
-    if (typeof versionId !== 'string' || !/^[0-9a-f-]{36}$/i.test(versionId)) return;
-    this.deps.store.unexecuted.noteNamed(
-      profileId,
-      strategyId,
-      versionId.toLowerCase(),
-      this.deps.now(),
-    );
-  }
-
   /** A version read from the service (an import): in the way while it is not executed. */
   noteRead(profileId: string, version: Version, from: 'imported' | 'read', at: string): void {
     if (version.executed_at === null)

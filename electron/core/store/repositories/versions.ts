@@ -215,7 +215,11 @@ export function versionsRepository({ db, now }: RepositoryContext) {
   );
 
   /** Stores a version response (from execute, a poll or an import) in one transaction. */
-  const storeVersion = (profileId: string, version: Version, options: VersionUpsertOptions = {}) => {
+  const storeVersion = (
+    profileId: string,
+    version: Version,
+    options: VersionUpsertOptions = {},
+  ) => {
     const key = `${profileId}\0${version.id}`;
     const nested = db.inTransaction;
     const last = nested ? undefined : written.get(key);

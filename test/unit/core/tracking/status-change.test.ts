@@ -36,7 +36,7 @@ function ended(holdings: number) {
   const version = versionResponse(strategyId, { orders: 1, positions: 3 }, { status: 'COMPLETE' });
   temp.store.versions.upsert(profileId, version, { origin: 'created' });
   return versionStatusChanged(
-    { store: temp.store, executions: { inFlight: () => [] } },
+    { store: temp.store },
     {
       profileId,
       strategyId,
