@@ -9,7 +9,8 @@ export type DeskListener = (event: DeskEvent) => void;
 export class EventHub {
   private readonly listeners = new Set<DeskListener>();
 
-  emit(event: DeskEvent): void {
+  /** Bound, so the flows are handed `hub.emit` itself. */
+  readonly emit = (event: DeskEvent): void => {
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
@@ -17,7 +18,7 @@ export class EventHub {
         // One broken listener must not stop the others from hearing about a version.
       }
     }
-  }
+  };
 
   subscribe(listener: DeskListener): () => void {
     this.listeners.add(listener);

@@ -102,7 +102,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const { store, log, dataFolder } = folder;
   const now = () => new Date().toISOString();
   const events = new EventHub();
-  const emit = (event: DeskEvent) => events.emit(event);
+  const emit = events.emit;
   const secrets = rememberingSecrets(withKeychainFailures(options.secretStore), secretsSeen);
   const connections = new Connections(store, secrets, emit, options.clientOptions);
   const strategySync = new StrategySync({ store, connections, now });

@@ -18,7 +18,7 @@ import { notFound } from './errors';
 export interface VersionServices extends ConfirmationDeps {
   /** The whole store: deletions are recorded in the activity log. */
   store: Store;
-  tracking: Pick<Tracking, 'isFollowing' | 'detailFields' | 'checkNow'>;
+  tracking: Pick<Tracking, 'detailFields' | 'checkNow'>;
   versionImport: VersionImport;
   execution: Execution;
   /** Unexecuted versions in the way: remembered when named, deleted only once shown. */
@@ -31,11 +31,7 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
     const stored = store.versions.get(profileId, versionId, { orders: true, positions: true });
     if (!stored) throw notFound('This version');
     return {
-      ...versionDetail(
-        stored,
-        tracking.isFollowing(versionId),
-        tracking.detailFields(profileId, versionId),
-      ),
+      ...versionDetail(stored, tracking.detailFields(profileId, versionId)),
       failureAcknowledgedAt: store.failures.acknowledgedAt(profileId, versionId),
     };
   };

@@ -72,7 +72,7 @@ export class Execution {
 
   /** Entries of a profile whose outcome is not known yet. */
   inFlight(profileId: string): JournalEntry[] {
-    return this.journal.listInFlight(profileId);
+    return this.deps.store.journal.listInFlight(profileId);
   }
 
   /** Executes a draft: confirm, claim and journal, send, settle the answer, start following. */

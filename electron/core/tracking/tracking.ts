@@ -32,22 +32,6 @@ function trackingProblemOf(state: TrackingState | null): VersionDetail['tracking
     : null;
 }
 
-/** What a version's detail says about following it: the stored step times, the last failure. */
-function trackingFields(
-  store: Pick<Store, 'versions'>,
-  tracker: VersionTracker,
-  profileId: string,
-  versionId: string,
-): Pick<VersionDetail, 'trackingProblem' | 'statusSeen'> {
-  return {
-    trackingProblem: trackingProblemOf(tracker.stateOf(versionId)),
-    statusSeen: store.versions
-      .statusSeen(profileId, versionId)
-      .filter((s) => KNOWN_STATUSES.has(s.status))
-      .map((s) => ({ status: s.status as VersionStatus, firstSeenAt: s.first_seen_at })),
-  };
-}
-
 /** Failures that only new credentials (an address, a secret, a client) can cure. */
 const CREDENTIAL_FAILURES: ReadonlySet<string> = new Set([
   'unauthorized',
@@ -193,16 +177,22 @@ export class Tracking {
     for (const v of this.deps.store.versions.listActive(scope)) this.tracker.untrack(v.id);
   }
 
-  isFollowing(versionId: string): boolean {
-    return this.tracker.isTracking(versionId);
-  }
-
-  /** What a version's detail says about following it: the stored step times, the last failure. */
+  /**
+   * What a version's detail says about following it: whether it is followed, the last failure,
+   * when each status was first seen.
+   */
   detailFields(
     profileId: string,
     versionId: string,
-  ): Pick<VersionDetail, 'trackingProblem' | 'statusSeen'> {
-    return trackingFields(this.deps.store, this.tracker, profileId, versionId);
+  ): Pick<VersionDetail, 'tracking' | 'trackingProblem' | 'statusSeen'> {
+    return {
+      tracking: this.tracker.isTracking(versionId),
+      trackingProblem: trackingProblemOf(this.tracker.stateOf(versionId)),
+      statusSeen: this.deps.store.versions
+        .statusSeen(profileId, versionId)
+        .filter((s) => KNOWN_STATUSES.has(s.status))
+        .map((s) => ({ status: s.status as VersionStatus, firstSeenAt: s.first_seen_at })),
+    };
   }
 
   stopAll(): void {

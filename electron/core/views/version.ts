@@ -24,16 +24,15 @@ export function versionSummary(v: StoredVersion): VersionSummary {
   };
 }
 
+/** `followed`: what following the version says of it (tracking/tracking.ts, detailFields). */
 export function versionDetail(
   v: StoredVersion,
-  tracking: boolean,
-  followed: Pick<VersionDetail, 'trackingProblem' | 'statusSeen'>,
+  followed: Pick<VersionDetail, 'tracking' | 'trackingProblem' | 'statusSeen'>,
 ): VersionDetail {
   return {
     ...versionSummary(v),
     orders: v.orders ?? [],
     positions: v.positions ?? [],
-    tracking,
     ...followed,
   };
 }
