@@ -67,7 +67,7 @@ export class Execution {
 
   constructor(private readonly deps: ExecutionDeps) {
     // Each journal write is recorded with the desk's words for a failure (its kind, its status).
-    this.journal = recordingJournal(deps.store, (failure) => toDeskError(failure));
+    this.journal = recordingJournal(deps.store, toDeskError);
   }
 
   /** Entries of a profile whose outcome is not known yet. */
