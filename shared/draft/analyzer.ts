@@ -12,15 +12,19 @@ import {
   type TargetEntry,
 } from './rules';
 import type {
+  AnalyzerOptions,
   DiffRow,
   DraftDiff,
   DraftRowInput,
+  DraftUpdate,
   DraftValidation,
   HeldPosition,
   TargetDoubt,
   TargetPosition,
   ValidatedRow,
 } from './types';
+
+export type { AnalyzerOptions, DraftUpdate } from './types';
 
 export interface DraftAnalysis {
   validation: DraftValidation;
@@ -49,39 +53,6 @@ export interface DraftAnalyzer {
    * `changed` null: any row may have changed or moved; every row is redone.
    */
   update(rows: readonly DraftRowInput[], changed: readonly number[] | null): DraftUpdate;
-}
-
-/** What update answers: the same facts as DraftAnalysis, without copying any row array. */
-export interface DraftUpdate {
-  /** Every row was recomputed (first call, rows inserted or removed, new context). */
-  rebuilt: boolean;
-  /** Draft rows whose validated and diff rows were recomputed (objects replaced). */
-  refreshed: readonly number[];
-  /** One per draft row, live. */
-  validated: readonly ValidatedRow[];
-  /** One per draft row, live: diff.rows without the left-out rows. */
-  diffRows: readonly DiffRow[];
-  /** Symbols the draft leaves out (target, then held), live; the tail of diff.rows. */
-  leftOut: readonly DiffRow[];
-  errors: DraftValidation['errors'];
-  total: string;
-  cash: string;
-  oldCash: string;
-  /** Why the target may not be the service's (no action predicted); null when it is. */
-  doubt: TargetDoubt | null;
-  /** Draft rows with at least one error. */
-  errorRows: number;
-  valid: boolean;
-}
-
-export interface AnalyzerOptions {
-  /** The strategy is liquidate-only: a weight above the known target's is a row error. */
-  liquidateOnly?: boolean;
-  /**
-   * The holdings do not fit the known target (the strategy may have changed elsewhere): its
-   * weights are only the last known ones and no action is predicted.
-   */
-  stale?: boolean;
 }
 
 /** Beyond this many changed rows in one call, starting over is as cheap as patching. */

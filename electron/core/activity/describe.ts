@@ -1,6 +1,6 @@
 import { activityKindLabel } from '../../../shared/activity/kinds';
 import type { ActivityEntrySummary } from '../../../shared/activity/views';
-import type { ActivityRow } from './repository';
+import type { ActivityRow } from '../store/repositories/activity';
 
 /**
  * How an entry reads: one line for the list, and the outcome of an execution. The payloads are

@@ -2,7 +2,7 @@ import type { ActivityFilter } from '../../../shared/activity/views';
 import { writeOrderReportLines, type OrderReportWritten, type PartialFiles } from '../reports';
 import { CRLF, csvCell } from '../csv/cell';
 import { kindLabel, payloadOf, summaryLine } from './describe';
-import type { ActivityRepository, ActivityRow } from './repository';
+import type { ActivityRepository, ActivityRow } from '../store/repositories/activity';
 
 /**
  * The activity log written to a file, oldest first: CSV by the app's one CSV rule (../csv/cell.ts:

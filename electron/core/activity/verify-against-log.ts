@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { ActivityFilter } from '../../../shared/activity/views';
 import { fileProblem } from './export-lines';
-import { activityRepository, type ActivityRow } from './repository';
+import { activityRepository, type ActivityRow } from '../store/repositories/activity';
 import { ChainWalker, chainEntryOfRow } from './verify';
 
 /**

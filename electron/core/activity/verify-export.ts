@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACTIVITY_KINDS } from '../../../shared/activity/kinds';
 import { outsideActivityFilter } from '../../../shared/activity/filter';
 import { activityFilter } from '../../../shared/activity/views';
-import { canonicalJson } from './canonical';
+import { canonicalJson } from '../store/repositories/activity-canonical';
 import { ACTIVITY_EXPORT_FORMAT, jsonLine } from './export';
 import { exportLines, ExportFileProblem, fileProblem } from './export-lines';
 import { compareWithLog, type ExportedLink } from './verify-against-log';

@@ -26,35 +26,13 @@ import {
 } from './retry';
 import { badResponse, parseBody, strategyResponse, versionResponse } from './schemas';
 import { TokenManager, type TokenInfo } from './token-manager';
+import type { ExchangeOptions, ReadOptions, ServiceClientOptions } from './client-options';
 
 /**
  * The service client of one profile: token handling, the retry policy per operation, response
  * validation and error mapping. Reads retry; DELETE retries only when no answer came; execute
  * never retries (an unclear outcome is an error with `ambiguous: true`).
  */
-
-export interface ServiceClientOptions {
-  baseUrl: string;
-  clientId: string;
-  /** Read from the keychain at each token request; never stored by the client. */
-  getSecret: () => Promise<string>;
-  timeouts?: Partial<Timeouts>;
-  retry?: Partial<RetryPolicy>;
-  /** Told about every wait before a retry, and about a Retry-After too long to wait for. */
-  onWait?: (info: WaitInfo) => void;
-  /** For tests: the jitter source. */
-  random?: () => number;
-  /** An operation still unanswered after this long makes the service "slow" (default 5 s). */
-  slowAfterMs?: number;
-  /** Told when the first operation turns slow (true) and when no slow one is left (false). */
-  onSlowChange?: (slow: boolean) => void;
-}
-
-/** Options of one read. */
-export interface ReadOptions {
-  /** Stops the read (and its retries); it then fails with kind `cancelled`. */
-  signal?: AbortSignal;
-}
 
 const JSON_HEADERS = { accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING } as const;
 /** The query of a version read, by what it includes: none, orders, positions, both. */
@@ -416,16 +394,6 @@ export class ServiceClient {
   }
 }
 
-interface ExchangeOptions {
-  /** False for the token request itself. */
-  authorized?: boolean;
-  body?: string;
-  idempotencyKey?: string;
-  signal?: AbortSignal;
-}
-
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   return new ServiceClient(options);
 }
-
-export type { ExecuteResult, HttpResponse };

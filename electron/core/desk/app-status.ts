@@ -1,8 +1,8 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import type { SecretStore } from '../secrets';
 import type { Store } from '../store';
-import type { Connections } from './connections';
-import { attentionCounts } from './failures';
+import type { Connections } from '../profiles/connections';
+import { attentionCounts } from '../versions/failures';
 
 export interface AppStatusServices {
   store: Pick<Store, 'profiles' | 'strategies' | 'versions' | 'journal' | 'failures'>;
@@ -25,7 +25,7 @@ export function appStatusHandlers({
         lastSyncAt: store.strategies.lastSyncedAt(),
         // The same source as each strategy's running version in the sidebar.
         runningVersions: store.versions.countActive(),
-        // Unknown outcomes and failed rebalances not yet acknowledged (failures.ts).
+        // Unknown outcomes and failed rebalances not yet acknowledged (versions/failures.ts).
         ...attentionCounts(store),
         secretStorage: secretStore.kind === 'keychain' ? 'keychain' : 'session',
         secretStorageReason: secretStore.fallbackReason,

@@ -7,7 +7,7 @@ import {
   type SystemErrorKind,
 } from '../../../shared/errors';
 import { ServiceError } from '../api';
-import { DraftExecutedError, ExecutionBlockedError } from '../execute';
+import { DraftExecutedError, ExecutionBlockedError } from '../execution/errors';
 import { OrderReportFileError, OrderReportRowError } from '../reports';
 import { StoreError } from '../store';
 

@@ -1,43 +1,42 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
-import { isServiceError, type ServiceClientOptions } from '../api';
-import { ActivityChecks, recordVersionEnded, recordingJournal } from '../activity';
-import { ExecutionJournal } from '../execute';
+import { ActivityChecks } from '../activity';
+import type { ServiceClientOptions } from '../api';
+import { openDataFolder } from '../data-folder/open';
 import type { DataFolderLock } from '../data-folder/lock';
+import { Execution } from '../execution/execute';
 import { errorFields, type DeskLog } from '../log/logger';
+import { Connections } from '../profiles/connections';
+import { SandboxProfiles, type BuiltInSandbox } from '../profiles/sandbox';
+import { rememberingSecrets, secretsToRedact, withKeychainFailures } from '../profiles/secrets';
+import { partialExports, removeUnfinishedExports } from '../reports/partials';
+import { exportsInto } from '../reports/unused-path';
 import type { SecretStore } from '../secrets';
-import { unusedExportPath } from '../reports/unused-path';
 import type { Store } from '../store';
-import type { Backoff } from '../tracker';
-import { activityHandlers, activitySummary } from './activity';
+import { StrategySync } from '../strategies/sync';
+import type { Backoff } from '../tracking/tracker';
+import { Tracking } from '../tracking/tracking';
+import { VersionImport } from '../versions/import';
+import { UnexecutedVersions } from '../versions/unexecuted';
+import { activityAppended } from '../views/activity';
+import { activityHandlers } from './activity';
 import { appStatusHandlers } from './app-status';
-import { answerPrediction } from './confirmation';
-import { Connections } from './connections';
 import { draftHandlers } from './drafts';
-import { toDeskError } from './errors';
-import { openDataFolder } from './data-folder';
-import { DeskEvents } from './events';
-import { partialExports } from './export-partials';
+import { EventHub } from './events';
 import { guarded } from './guarded';
 import { profileHandlers } from './profiles';
 import { reportHandlers, type ChooseExportPath } from './reports';
-import { SandboxProfiles, type BuiltInSandbox } from './sandbox';
-import { rememberingSecrets, withKeychainFailures } from './secrets';
-import { versionStatusChanged } from './status-change';
 import { strategyHandlers } from './strategies';
-import { StrategySync } from './strategy-sync';
-import { storeVersionRead, Tracking } from './tracking';
-import { UnexecutedVersions } from './unexecuted';
-import { VersionImport } from './version-import';
 import { versionHandlers } from './versions';
 
-export type { BuiltInSandbox } from './sandbox';
+export type { BuiltInSandbox } from '../profiles/sandbox';
 
 /**
  * The composition root of the desk: the facade the app calls. It implements the contract
  * (shared/contract.ts) by wiring the services of electron/core, each area's handlers given only
  * the services they use. The Electron shell and the browser host both serve exactly this object.
+ * Nothing is decided here: each flow lives in its own folder (execution/, tracking/, versions/…,
+ * docs/architecture.md), and the functions handed over below only pass things on.
  */
 
 export interface DeskOptions {
@@ -90,23 +89,10 @@ export type Desk = DeskHandlers & {
 
 export async function createDesk(options: DeskOptions): Promise<Desk> {
   let closed = false;
-  // What the log is cleaned of: the secret of every profile there is (read from the keychain
-  // once, then kept as the desk itself sets and deletes them) and every live token. A removed
-  // profile's secret is no longer looked for. Answers are not cleaned here: the service client
-  // takes echoes out of the service's words where they enter (api/errors.ts, redactError).
+  // Each profile's secret as last read, set or deleted by the desk (profiles/secrets.ts).
   const secretsSeen = new Map<string, string | null>();
-  const knownSecrets = async (): Promise<string[]> => {
-    const profiles = store.profiles.list();
-    const unread = profiles.filter((p) => !secretsSeen.has(p.id));
-    await Promise.all(
-      unread.map(async (p) => {
-        const secret = await options.secretStore.get(p.id).catch(() => null);
-        if (!secretsSeen.has(p.id)) secretsSeen.set(p.id, secret);
-      }),
-    );
-    const stored = profiles.flatMap((p) => secretsSeen.get(p.id) || []);
-    return [...stored, ...connections.liveTokens()];
-  };
+  const knownSecrets = () =>
+    secretsToRedact(store, options.secretStore, secretsSeen, () => connections.liveTokens());
   const folder = await openDataFolder({
     dataDir: options.dataDir,
     app: options.ownerName ?? 'Strategy desk',
@@ -115,16 +101,10 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const { store, log, dataFolder } = folder;
   const now = () => new Date().toISOString();
-  const events = new DeskEvents();
-  const emit = (event: DeskEvent) => events.emit(event);
+  const events = new EventHub();
+  const emit = events.emit;
   const secrets = rememberingSecrets(withKeychainFailures(options.secretStore), secretsSeen);
-  const connections = new Connections(
-    store,
-    secrets,
-    (profileId, online, message) =>
-      emit({ type: 'connectivity-changed', profileId, online, message }),
-    options.clientOptions,
-  );
+  const connections = new Connections(store, secrets, emit, options.clientOptions);
   const strategySync = new StrategySync({ store, connections, now });
   const tracking = new Tracking({
     store,
@@ -133,16 +113,6 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     events,
     log,
     now,
-    // Read when announced: the journal below is made after the tracking it starts.
-    describeChange: (change) => versionStatusChanged({ store, executions }, change),
-    // A followed version ended: its outcome joins the activity log (once per version).
-    onEnded: (ended) => {
-      try {
-        recordVersionEnded(store, ended);
-      } catch (error) {
-        if (!closed) log.error('The end of a version could not be recorded', errorFields(error));
-      }
-    },
     ...(options.trackerBackoff !== undefined && { backoff: options.trackerBackoff }),
     ...(options.versionLagMs !== undefined && { versionLagMs: options.versionLagMs }),
     ...(options.offlineProbeMs !== undefined && { offlineProbeMs: options.offlineProbeMs }),
@@ -150,38 +120,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       credentialsProbeMs: options.credentialsProbeMs,
     }),
   });
-  const executions = new ExecutionJournal({
-    // Each journal step is written with its activity entry, in one transaction.
-    journal: recordingJournal(store, toDeskError),
-    saveAcceptedVersion: (entry, version, location) => {
-      storeVersionRead(store, entry.profileId, version, {
-        origin: 'created',
-        location,
-        syncedAt: now(),
-      });
-      // The service executes nothing while an unexecuted version is in the way: none is now.
-      store.unexecuted.forgetStrategy(entry.profileId, entry.strategyId);
-      answerPrediction(store, entry.id, version);
-    },
-    startTracking: (entry, version, location) =>
-      tracking.follow({
-        profileId: entry.profileId,
-        strategyId: entry.strategyId,
-        versionId: version.id,
-        location,
-        status: version.status,
-      }),
-    isAmbiguous: (error) => isServiceError(error) && error.ambiguous,
-    describe: (error) => toDeskError(error).message,
-  });
+  const execution = new Execution({ store, connections, strategySync, tracking, emit, now });
   const activityChecks = new ActivityChecks(store.activity, now);
-  store.activity.onAppended((row) =>
-    emit({
-      type: 'activity-appended',
-      profileId: row.profile_id,
-      entry: activitySummary(store, row),
-    }),
-  );
+  store.activity.onAppended((row) => emit(activityAppended(store, row)));
   const unexecuted = new UnexecutedVersions({ store, connections, strategySync, now });
   const versionImport = new VersionImport({
     store,
@@ -201,19 +142,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     dataDir: options.dataDir,
   });
   const exportsDir = join(options.dataDir, 'exports');
-  // Exports a killed process left half-written: their hidden temporary files go now.
   const partial = partialExports(store.settings);
-  const leftovers = partial.removeLeftovers([exportsDir, ...(options.exportFolders ?? [])]);
-  if (leftovers.removed.length > 0)
-    log.info('Removed what unfinished exports left', { files: leftovers.removed });
-  if (leftovers.failed.length > 0)
-    log.warn('What unfinished exports left could not be removed', { files: leftovers.failed });
-  const choosePath: ChooseExportPath =
-    options.chooseExportPath ??
-    (async (name) => {
-      mkdirSync(exportsDir, { recursive: true, mode: 0o700 });
-      return unusedExportPath(exportsDir, name);
-    });
+  const choosePath: ChooseExportPath = options.chooseExportPath ?? exportsInto(exportsDir);
 
   const handlers: DeskHandlers = {
     profiles: profileHandlers({
@@ -223,7 +153,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       tracking,
       useSandbox: () => sandbox.use(),
     }),
-    strategies: strategyHandlers({ store, executions, strategySync, tracking }),
+    strategies: strategyHandlers({ store, strategySync, tracking }),
     drafts: draftHandlers({ store }),
     versions: versionHandlers({
       store,
@@ -231,9 +161,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       strategySync,
       tracking,
       versionImport,
-      executions,
+      execution,
       unexecuted,
-      emit,
       now,
     }),
     reports: reportHandlers({ store, emit, choosePath, partial }),
@@ -241,9 +170,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
   };
 
-  // Start-up: entries cut off mid-flight become unknown; versions still rebalancing are followed
+  // Start-up: exports a killed process left half-written lose their hidden temporary files;
+  // executions cut off mid-flight become unknown; versions still rebalancing are followed
   // again, once the built-in sandbox has its new address and secret.
-  executions.reconcileAtStartup();
+  removeUnfinishedExports(partial, [exportsDir, ...(options.exportFolders ?? [])], log);
+  execution.reconcileAtStartup();
   await sandbox
     .resume()
     .catch((error: unknown) =>
@@ -251,19 +182,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     );
   tracking.resumeActive();
   log.info('Strategy desk started', { dataDir: options.dataDir });
+  activityChecks.checkAfterStart(log, () => closed);
 
-  // Every chain is walked once the first screen is on its way, in slices off the start-up path.
-  setImmediate(() => {
-    if (closed) return;
-    activityChecks.runInBackground().then(
-      (check) => {
-        if (check.brokenAt) log.error('The activity log does not verify', { ...check.brokenAt });
-      },
-      (error: unknown) => {
-        if (!closed) log.error('The activity log could not be checked', errorFields(error));
-      },
-    );
-  });
   return {
     ...guarded(handlers, log),
     store,

@@ -4,10 +4,10 @@ import { DeskError } from '../../../shared/views';
 import { recordProfileChanged, recordProfileCreated, recordProfileRemoved } from '../activity';
 import type { Profile, Store } from '../store';
 import type { SecretStore } from '../secrets';
-import type { Connections } from './connections';
+import type { Connections } from '../profiles/connections';
 import { notFound } from './errors';
-import type { Tracking } from './tracking';
-import { profileView } from './views';
+import type { Tracking } from '../tracking/tracking';
+import { profileView } from '../views/profile';
 
 /** The service address as stored (see shared/service-address.ts), or a clear refusal. */
 export function checkServiceAddress(input: string): string {

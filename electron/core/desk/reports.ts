@@ -46,7 +46,7 @@ export interface ReportServices {
   store: Pick<Store, 'reports'>;
   emit: Emit;
   choosePath: ChooseExportPath;
-  /** Where the export's temporary file is listed while it exists (export-partials.ts). */
+  /** Where the export's temporary file is listed while it exists (reports/partials.ts). */
   partial?: PartialFiles;
 }
 

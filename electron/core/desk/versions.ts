@@ -1,51 +1,40 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
-import type { ServiceClient } from '../api';
-import type { ExecutionJournal } from '../execute';
+import { prepareExecution, type ConfirmationDeps } from '../execution/confirmation';
+import type { Execution } from '../execution/execute';
 import type { Store } from '../store';
+import type { Tracking } from '../tracking/tracking';
+import { acknowledgeFailure } from '../versions/failures';
+import type { VersionImport } from '../versions/import';
+import type { UnexecutedVersions } from '../versions/unexecuted';
 import {
-  confirmedRequest,
+  journalEntryView,
   predictionOutcome,
-  prepareExecution,
-  type ConfirmationDeps,
-} from './confirmation';
+  versionDetail,
+  versionSummary,
+} from '../views/version';
 import { notFound } from './errors';
-import { acknowledgeFailure } from './failures';
-import type { Emit } from './events';
-import type { Tracking } from './tracking';
-import type { UnexecutedVersions } from './unexecuted';
-import type { VersionImport } from './version-import';
-import { journalEntryView, versionDetail, versionSummary } from './views';
 
 export interface VersionServices extends ConfirmationDeps {
-  /** The whole store: executions and deletions are recorded in the activity log. */
+  /** The whole store: deletions are recorded in the activity log. */
   store: Store;
-  tracking: Pick<Tracking, 'isFollowing' | 'detailFields' | 'checkNow'>;
+  tracking: Pick<Tracking, 'detailFields' | 'checkNow'>;
   versionImport: VersionImport;
-  executions: ExecutionJournal;
+  execution: Execution;
   /** Unexecuted versions in the way: remembered when named, deleted only once shown. */
   unexecuted: UnexecutedVersions;
-  emit: Emit;
 }
 
 export function versionHandlers(services: VersionServices): DeskHandlers['versions'] {
-  const { store, connections, tracking, versionImport, executions, unexecuted, emit } = services;
+  const { store, tracking, versionImport, execution, unexecuted } = services;
   const detail = (profileId: string, versionId: string) => {
     const stored = store.versions.get(profileId, versionId, { orders: true, positions: true });
     if (!stored) throw notFound('This version');
     return {
-      ...versionDetail(
-        stored,
-        tracking.isFollowing(versionId),
-        tracking.detailFields(profileId, versionId),
-      ),
+      ...versionDetail(stored, tracking.detailFields(profileId, versionId)),
       failureAcknowledgedAt: store.failures.acknowledgedAt(profileId, versionId),
     };
   };
-  const client = (profileId: string) => ({
-    executeVersion: (...args: Parameters<ServiceClient['executeVersion']>) =>
-      connections.call(profileId, (c) => c.executeVersion(...args)),
-  });
   /** Only an execution whose outcome nobody knows may be sent again or dismissed. */
   const unknownOutcome = (journalId: string) => {
     const entry = store.journal.get(journalId);
@@ -59,13 +48,6 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
     }
     return entry;
   };
-  /** The journal changed: the event carries what versions.journal would answer now. */
-  const announceJournal = (profileId: string) =>
-    emit({
-      type: 'journal-changed',
-      profileId,
-      inFlight: executions.inFlight(profileId).map(journalEntryView),
-    });
 
   return {
     async list({ profileId, strategyId }) {
@@ -82,66 +64,26 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       return detail(profileId, versionId);
     },
     prepareExecute: ({ draftId }) => prepareExecution(services, draftId),
+    /** Executes a draft (execution/execute.ts): the answer is the version it became. */
     async execute({ draftId, confirmation }) {
-      const draft = store.drafts.get(draftId);
-      if (!draft) throw notFound('This draft');
-      const { profileId, strategyId } = draft;
-      // Predicted and recorded before sending; compared with the service's answer after a 202.
-      const { body, predictionId, targetUnconfirmed, prediction } = await confirmedRequest(
-        services,
-        draft,
-        confirmation,
-      );
-      try {
-        const outcome = await executions.execute(client(profileId), {
-          profileId,
-          strategyId,
-          draftId,
-          againAfter: confirmation?.againAfter ?? null,
-          body,
-          // Kept in the execution's activity entry: what the manager saw and acknowledged.
-          confirmation: {
-            predictionId,
-            confirmed: confirmation !== undefined,
-            acknowledgedStale: confirmation?.acknowledgedStale ?? false,
-            targetUnconfirmed,
-            doubts: prediction.doubts,
-            acknowledgementNeeded: prediction.needsAcknowledgement,
-          },
-        });
-        // The prediction was linked when the execution was journaled and answered with the 202.
-        return { journalId: outcome.entry.id, version: detail(profileId, outcome.version.id) };
-      } catch (error) {
-        // A version in the way, named by the service: the screens show it from now on.
-        unexecuted.noteRefusal(profileId, strategyId, error);
-        throw error;
-      } finally {
-        announceJournal(profileId);
-      }
+      const { entry, version } = await execution.execute(draftId, confirmation);
+      return { journalId: entry.id, version: detail(entry.profileId, version.id) };
     },
     async retryExecution({ journalId }) {
       const entry = unknownOutcome(journalId);
-      try {
-        const outcome = await executions.retry(client(entry.profileId), journalId);
-        return { journalId, version: detail(entry.profileId, outcome.version.id) };
-      } catch (error) {
-        unexecuted.noteRefusal(entry.profileId, entry.strategyId, error);
-        throw error;
-      } finally {
-        announceJournal(entry.profileId);
-      }
+      const outcome = await execution.retry(journalId);
+      return { journalId, version: detail(entry.profileId, outcome.version.id) };
     },
     async dismissExecution({ journalId }) {
       unknownOutcome(journalId);
-      const entry = executions.dismiss(journalId);
-      announceJournal(entry.profileId);
+      execution.dismiss(journalId);
       return { ok: true as const };
     },
     async prediction({ profileId, versionId }) {
-      return predictionOutcome(services, profileId, versionId);
+      return predictionOutcome(store, profileId, versionId);
     },
     async journal({ profileId }) {
-      return executions.inFlight(profileId).map(journalEntryView);
+      return execution.inFlight(profileId).map(journalEntryView);
     },
     async acknowledgeFailure(ref) {
       acknowledgeFailure(store, ref, services.now());

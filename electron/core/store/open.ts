@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync } from 'node:fs';
 import { makePrivate } from '../data-folder/permissions';
-import { activityRepository, type ActivityRepository } from '../activity/repository';
+import { activityRepository, type ActivityRepository } from './repositories/activity';
 import { StoreError } from './errors';
 import {
   APPLICATION_ID,

@@ -5,10 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityFilter } from '../../../shared/activity/views';
-import { entryCanonical, entryHash } from '../../../electron/core/activity/canonical';
+import {
+  entryCanonical,
+  entryHash,
+} from '../../../electron/core/store/repositories/activity-canonical';
 import { ActivityChecks } from '../../../electron/core/activity/checks';
 import { writeActivityExport } from '../../../electron/core/activity/export';
-import type { ActivityRow } from '../../../electron/core/activity/repository';
+import type { ActivityRow } from '../../../electron/core/store/repositories/activity';
 import { openStore, type Store } from '../../../electron/core/store';
 import { seedActivity } from '../../support/activity-seed';
 import { tempFolder } from '../../unit/store/fixtures';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { listChannels, type DeskHandlers } from '../../../shared/contract';
 import { DESK_ERROR_KINDS, DeskError } from '../../../shared/views';
 import { toDeskError } from '../../../electron/core/desk/errors';
-import { withKeychainFailures } from '../../../electron/core/desk/secrets';
+import { withKeychainFailures } from '../../../electron/core/profiles/secrets';
 import { MemorySecretStore } from '../../../electron/core/secrets';
 import { StoreError } from '../../../electron/core/store';
 import { dispatchCall } from '../../../electron/transport/dispatch';

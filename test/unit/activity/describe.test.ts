@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../electron/core/activity/canonical';
+import { canonicalJson } from '../../../electron/core/store/repositories/activity-canonical';
 import { outcomeLine, summaryLine, summaryOf } from '../../../electron/core/activity/describe';
 import { detailOf } from '../../../electron/core/activity/detail';
-import type { ActivityRow } from '../../../electron/core/activity/repository';
+import type { ActivityRow } from '../../../electron/core/store/repositories/activity';
 import type { ActivityKind } from '../../../shared/activity/kinds';
 
 let seq = 0;

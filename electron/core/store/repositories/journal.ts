@@ -274,8 +274,10 @@ export function journalRepository({ db, now }: RepositoryContext) {
       return r ? fromRecord(r) : null;
     },
     /** Entries whose outcome is not known yet (pending, sent, unknown): reconciled at start-up. */
-    listInFlight(): JournalEntry[] {
-      return selectInFlight.all().map(fromRecord);
+    /** Entries whose outcome is not known yet (pending, sent, unknown), a profile's or all. */
+    listInFlight(profileId?: string): JournalEntry[] {
+      const all = selectInFlight.all().map(fromRecord);
+      return profileId === undefined ? all : all.filter((e) => e.profileId === profileId);
     },
     listForStrategy(profileId: string, strategyId: string): JournalEntry[] {
       return selectForStrategy.all(profileId, strategyId).map(fromRecord);

@@ -1,13 +1,61 @@
 import { actionWords } from '../../../shared/draft/words';
 import type { JournalEntry, Store } from '../store';
-import type { JournalPort } from '../execute';
+import type {
+  JournalClaim,
+  JournalRepository,
+  NewJournalEntry,
+} from '../store/repositories/journal';
 
 /**
  * The execution journal with its activity entries: each journal write that marks a step of an
  * execution (journaled to send, sent again, answered, dismissed) appends its entry in the same
- * transaction. The journal itself is unchanged; the desk hands this port to the
- * ExecutionJournal in its place.
+ * transaction. Executing (execute.ts) writes its steps through this port, never to the journal
+ * repository itself.
  */
+
+export type JournalPort = Pick<
+  JournalRepository,
+  'markSent' | 'markDismissed' | 'get' | 'listInFlight'
+> & {
+  /**
+   * `locationNote`: why the service's Location is not what is followed, for the activity log.
+   * `alongside`: what is stored in the same transaction (the version the 202 carried).
+   */
+  markAccepted(id: string, result: AcceptedResult, alongside?: () => void): JournalEntry;
+  /** `confirmation`: what the manager was shown and agreed to, for a journal that keeps it. */
+  createExclusive(
+    input: NewJournalEntry,
+    confirmation?: ExecutionConfirmation | null,
+  ): JournalClaim;
+  /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
+  markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
+  markRejected(id: string, error: string, cause?: unknown): JournalEntry;
+};
+
+/** What the confirmation adds to an execution: the prediction shown and what was acknowledged. */
+export interface ExecutionConfirmation {
+  predictionId: string;
+  /** Sent from the confirmation dialog (false: executed without one). */
+  confirmed: boolean;
+  /** The manager acknowledged a target in doubt (stale, unknown, or one the service no longer knew). */
+  acknowledgedStale: boolean;
+  /** The service no longer knew the target version when the execution was confirmed. */
+  targetUnconfirmed?: boolean;
+  /** Why the target was in doubt when confirmed (shared/draft TargetDoubt); empty: it was not. */
+  doubts?: readonly string[];
+  /** The doubt had to be acknowledged before sending (the desk refused it otherwise). */
+  acknowledgementNeeded?: boolean;
+}
+
+/** What an accepted execution's journal entry keeps of the answer. */
+export interface AcceptedResult {
+  versionId: string;
+  /** Where the version is followed. */
+  location: string;
+  /** The service's own Location, when the app follows something else, and why. */
+  givenLocation?: string | null;
+  locationNote?: string | null;
+}
 
 /** A failure with what the service said (kind, status), as the activity entry keeps it. */
 export interface DescribedFailure {
@@ -196,6 +244,6 @@ export function recordingJournal(
       });
     },
     get: (id) => journal.get(id),
-    listInFlight: () => journal.listInFlight(),
+    listInFlight: (profileId) => journal.listInFlight(profileId),
   };
 }

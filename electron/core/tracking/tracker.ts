@@ -1,6 +1,6 @@
-import type { Version, VersionStatus } from '../../shared/domain/resources';
-import { TERMINAL_VERSION_STATUSES } from '../../shared/domain/resources';
-import { sleep } from './api/retry';
+import type { Version, VersionStatus } from '../../../shared/domain/resources';
+import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/resources';
+import { sleep } from '../api/retry';
 
 /** One version being followed until its rebalance ends. */
 export interface TrackedVersion {

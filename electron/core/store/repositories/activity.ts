@@ -1,8 +1,8 @@
 import type { Statement } from 'better-sqlite3';
-import type { ActivityFilter } from '../../../shared/activity/views';
-import { CHAIN_START, type ActivityKind } from '../../../shared/activity/kinds';
-import type { RepositoryContext } from '../store/repositories/context';
-import { canonicalJson, entryCanonical, entryHash } from './canonical';
+import type { ActivityFilter } from '../../../../shared/activity/views';
+import { CHAIN_START, type ActivityKind } from '../../../../shared/activity/kinds';
+import type { RepositoryContext } from './context';
+import { canonicalJson, entryCanonical, entryHash } from './activity-canonical';
 
 /** One stored entry, as SQLite holds it. */
 export interface ActivityRow {

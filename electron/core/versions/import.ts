@@ -2,9 +2,9 @@ import type { Version } from '../../../shared/domain/resources';
 import { isServiceError } from '../api';
 import { recordVersionImported } from '../activity';
 import type { Store } from '../store';
-import type { Connections } from './connections';
-import type { StrategySync } from './strategy-sync';
-import { storeVersionRead, type Tracking } from './tracking';
+import type { Connections } from '../profiles/connections';
+import type { StrategySync } from '../strategies/sync';
+import type { Tracking } from '../tracking/tracking';
 import type { UnexecutedVersions } from './unexecuted';
 
 export interface VersionImportDeps {
@@ -51,7 +51,7 @@ export class VersionImport {
     }
     const syncedAt = now();
     recordVersionImported(store, profileId, version, () => {
-      storeVersionRead(store, profileId, version, { origin: 'imported', syncedAt });
+      store.versions.recordRead(profileId, version, { origin: 'imported', syncedAt });
       unexecuted.noteRead(profileId, version, 'imported', syncedAt);
     });
     if (version.executed_at !== null) {

@@ -12,10 +12,9 @@ import { DeskError, isKind } from '../../../shared/views';
 import { recordVersionDeleted, type SeenBeforeDelete } from '../activity';
 import { isServiceError } from '../api';
 import type { Draft, Store, StoredVersion } from '../store';
-import { planOf, type ConfirmationDeps } from './confirmation';
+import { planOf, type ConfirmationDeps } from '../execution/confirmation';
 import { compareVersionWithDraft } from './draft-vs-version';
-import { notFound, toDeskError } from './errors';
-import { storeVersionRead } from './tracking';
+import { notFound, toDeskError } from '../desk/errors';
 
 /**
  * Unexecuted versions in the way of an execution, and deleting one only once the manager has seen
@@ -82,22 +81,6 @@ export class UnexecutedVersions {
 
   constructor(private readonly deps: UnexecutedDeps) {}
 
-  /**
-   * An execution was refused because an unexecuted version is in the way: the version the
-   * service named is remembered, read or not, so the screens can show it from now on.
-   */
-  noteRefusal(profileId: string, strategyId: string, error: unknown): void {
-    if (!isServiceError(error, 'unexecuted-version')) return;
-    const versionId = error.details.versionId;
-    if (typeof versionId !== 'string' || !/^[0-9a-f-]{36}$/i.test(versionId)) return;
-    this.deps.store.unexecuted.noteNamed(
-      profileId,
-      strategyId,
-      versionId.toLowerCase(),
-      this.deps.now(),
-    );
-  }
-
   /** A version read from the service (an import): in the way while it is not executed. */
   noteRead(profileId: string, version: Version, from: 'imported' | 'read', at: string): void {
     if (version.executed_at === null)
@@ -148,7 +131,7 @@ export class UnexecutedVersions {
     }
     // The copy in the history (if any) follows what was read; the notice follows too.
     if (store.versions.get(profileId, versionId)?.strategy_id === strategyId)
-      storeVersionRead(store, profileId, version, { syncedAt: readAt });
+      store.versions.recordRead(profileId, version, { syncedAt: readAt });
     this.noteRead(profileId, version, 'read', readAt);
     if (version.executed_at !== null)
       return { ...common, state: 'executed', content: contentOf(version) };

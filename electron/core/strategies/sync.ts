@@ -1,7 +1,7 @@
 import type { Strategy } from '../../../shared/domain/resources';
 import { recordStrategyStored } from '../activity';
 import type { Store } from '../store';
-import type { Connections } from './connections';
+import type { Connections } from '../profiles/connections';
 
 export interface StrategySyncDeps {
   /** The whole store: the first time a strategy is stored, the activity log notes it was added. */

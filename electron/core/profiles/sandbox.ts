@@ -4,8 +4,8 @@ import { recordProfileCreated, recordProfileRemoved } from '../activity';
 import type { Profile, Store } from '../store';
 import type { SecretStore } from '../secrets';
 import type { Connections } from './connections';
-import type { StrategySync } from './strategy-sync';
-import type { VersionImport } from './version-import';
+import type { StrategySync } from '../strategies/sync';
+import type { VersionImport } from '../versions/import';
 
 /** The embedded sandbox while it runs. */
 export interface EmbeddedSandbox {

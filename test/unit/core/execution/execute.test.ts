@@ -1,18 +1,22 @@
-import { describe, expect, it } from 'vitest';
-import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
-import { afterEach } from 'vitest';
-import {
-  ExecutionBlockedError,
-  ExecutionJournal,
-  type ExecutePort,
-} from '../../../electron/core/execute';
-import { openTemp } from '../store/fixtures';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExecuteRequest, Version } from '../../../../shared/domain/resources';
+import { ServiceError } from '../../../../electron/core/api';
+import { ExecutionBlockedError } from '../../../../electron/core/execution/errors';
+import { Execution, type ExecutePort } from '../../../../electron/core/execution/execute';
+import type { Connections } from '../../../../electron/core/profiles/connections';
+import type { Store } from '../../../../electron/core/store';
+import { openTemp, seedStrategy, strategyResponse } from '../../store/fixtures';
 
 let PID = '';
 const SID = '22222222-2222-4222-8222-222222222222';
 const body: ExecuteRequest = { data: { positions: [{ symbol: 'AAPL', weight: '10' }] } };
 
-class Ambiguous extends Error {}
+/** A failure that leaves it unknown whether the service acted (a timeout, a reset). */
+class Ambiguous extends ServiceError {
+  constructor(message: string) {
+    super({ kind: 'timeout', message, ambiguous: true });
+  }
+}
 
 function version(): Version {
   return {
@@ -35,7 +39,8 @@ function service(failures: ('ambiguous-after-commit' | 'ambiguous-before-commit'
     async executeVersion(_sid, _body, key) {
       sent.push(key);
       const failure = failures.shift();
-      if (failure === 'reject') throw new Error('422 unknown symbols');
+      if (failure === 'reject')
+        throw new ServiceError({ kind: 'unknown-symbols', message: '422 unknown symbols' });
       if (failure === 'ambiguous-before-commit') throw new Ambiguous('timeout');
       accepted.add(key);
       if (failure === 'ambiguous-after-commit') throw new Ambiguous('socket reset');
@@ -51,36 +56,55 @@ afterEach(() => {
   cleanup = [];
 });
 
-/** A real store in a temp folder; the journal is its repository. */
-function setup() {
+/**
+ * A real store in a temp folder holding the strategy (nothing held) and a draft of AAPL at 10;
+ * the service is `client`. What executing stores and follows is noted in `saved` and `tracked`.
+ */
+function setup(client: ExecutePort) {
   const temp = openTemp();
   cleanup.push(temp.close);
-  PID = temp.store.profiles.create({
-    name: 'Test',
-    baseUrl: 'http://127.0.0.1:1',
-    clientId: 'c',
-    environment: 'sandbox',
-  }).id;
+  PID = seedStrategy(temp.store, strategyResponse({ id: SID, positions: [] })).profileId;
   const journal = temp.store.journal;
   const saved: string[] = [];
   const tracked: string[] = [];
-  const executions = new ExecutionJournal({
-    journal,
-    saveAcceptedVersion: (_e, v) => saved.push(v.id),
-    startTracking: (_e, v) => tracked.push(v.id),
-    isAmbiguous: (e) => e instanceof Ambiguous,
-    describe: (e) => (e as Error).message,
+  const versions = temp.store.versions;
+  const store: Store = {
+    ...temp.store,
+    versions: {
+      ...versions,
+      recordRead: (profileId, v, options) => {
+        saved.push(v.id);
+        versions.recordRead(profileId, v, options);
+      },
+    },
+  };
+  const connections: Pick<Connections, 'call'> = {
+    call: (_profileId, work) => work(client as Parameters<typeof work>[0]),
+  };
+  const executions = new Execution({
+    store,
+    connections,
+    strategySync: {
+      read: () => Promise.reject(new Error('Executing without a confirmation reads nothing.')),
+    },
+    tracking: { follow: (v) => tracked.push(v.versionId) },
+    emit: () => undefined,
+    now: () => new Date().toISOString(),
   });
-  return { journal, executions, saved, tracked };
+  const draftId = temp.store.drafts.create({
+    profileId: PID,
+    strategyId: SID,
+    name: 'Ten in AAPL',
+    rows: [{ symbol: 'AAPL', weight: '10', locked: false }],
+  }).id;
+  return { journal, executions, saved, tracked, draftId };
 }
 
-const request = () => ({ profileId: PID, strategyId: SID, draftId: null, body });
-
-describe('ExecutionJournal', () => {
+describe('Execution', () => {
   it('journals before sending, then stores, tracks and marks the entry accepted', async () => {
-    const { journal, executions, saved, tracked } = setup();
     const svc = service([]);
-    const outcome = await executions.execute(svc.client, request());
+    const { journal, executions, saved, tracked, draftId } = setup(svc.client);
+    const outcome = await executions.execute(draftId);
     expect(outcome.entry.state).toBe('accepted');
     expect(journal.get(outcome.entry.id)).toMatchObject({
       state: 'accepted',
@@ -93,16 +117,14 @@ describe('ExecutionJournal', () => {
   });
 
   it('marks an ambiguous failure unknown and retries only with the same key', async () => {
-    const { journal, executions } = setup();
     const svc = service(['ambiguous-after-commit']);
-    await expect(executions.execute(svc.client, request())).rejects.toBeInstanceOf(Ambiguous);
+    const { journal, executions, draftId } = setup(svc.client);
+    await expect(executions.execute(draftId)).rejects.toBeInstanceOf(Ambiguous);
     const [entry] = executions.inFlight(PID);
     expect(entry!.state).toBe('unknown');
     // A new execution of the same strategy is refused while the outcome is unknown.
-    await expect(executions.execute(svc.client, request())).rejects.toBeInstanceOf(
-      ExecutionBlockedError,
-    );
-    const outcome = await executions.retry(svc.client, entry!.id);
+    await expect(executions.execute(draftId)).rejects.toBeInstanceOf(ExecutionBlockedError);
+    const outcome = await executions.retry(entry!.id);
     expect(outcome.entry.state).toBe('accepted');
     expect(new Set(svc.sent)).toEqual(new Set([entry!.idempotencyKey]));
     expect(svc.accepted.size).toBe(1);
@@ -110,19 +132,18 @@ describe('ExecutionJournal', () => {
   });
 
   it('marks a definite refusal rejected, and never lets it be re-sent', async () => {
-    const { journal, executions } = setup();
     const svc = service(['reject']);
-    await expect(executions.execute(svc.client, request())).rejects.toThrow('422');
+    const { journal, executions, draftId } = setup(svc.client);
+    await expect(executions.execute(draftId)).rejects.toThrow('422');
     const entry = journal.listForStrategy(PID, SID)[0]!;
     expect(entry.state).toBe('rejected');
-    await expect(executions.retry(svc.client, entry.id)).rejects.toThrow(
+    await expect(executions.retry(entry.id)).rejects.toThrow(
       /only an execution whose outcome is unknown/,
     );
     expect(svc.sent).toHaveLength(1);
   });
 
   it('refuses a second click while the first request is on the wire', async () => {
-    const { executions } = setup();
     let release: () => void = () => {};
     const slow: ExecutePort = {
       executeVersion: () =>
@@ -130,14 +151,15 @@ describe('ExecutionJournal', () => {
           (resolve) => (release = () => resolve({ version: version(), location: '/loc' })),
         ),
     };
-    const first = executions.execute(slow, request());
-    await expect(executions.execute(slow, request())).rejects.toBeInstanceOf(ExecutionBlockedError);
+    const { executions, draftId } = setup(slow);
+    const first = executions.execute(draftId);
+    await expect(executions.execute(draftId)).rejects.toBeInstanceOf(ExecutionBlockedError);
     release();
     await expect(first).resolves.toMatchObject({ location: '/loc' });
   });
 
   it('at start-up turns entries cut off mid-flight into unknown ones, without sending anything', () => {
-    const { journal, executions } = setup();
+    const { journal, executions } = setup(service([]).client);
     const never = journal.create({
       profileId: PID,
       strategyId: SID,

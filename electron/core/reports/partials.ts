@@ -1,5 +1,7 @@
-import { removeLeftoverExports, type PartialFiles } from '../reports';
+import type { DeskLog } from '../log/logger';
 import type { Store } from '../store';
+import { removeLeftoverExports } from './leftovers';
+import type { PartialFiles } from './write';
 
 /** Where the temporary files of exports under way are listed (a JSON list of paths). */
 const KEY = 'exports.partial';
@@ -44,4 +46,20 @@ export function partialExports(settings: Store['settings']): PartialExports {
       return result;
     },
   };
+}
+
+/**
+ * At start: the hidden temporary files unfinished exports left (a killed process) are removed
+ * from `folders` and wherever the list names one; the log says what went and what stayed.
+ */
+export function removeUnfinishedExports(
+  partial: PartialExports,
+  folders: readonly string[],
+  log: Pick<DeskLog, 'info' | 'warn'>,
+): void {
+  const leftovers = partial.removeLeftovers(folders);
+  if (leftovers.removed.length > 0)
+    log.info('Removed what unfinished exports left', { files: leftovers.removed });
+  if (leftovers.failed.length > 0)
+    log.warn('What unfinished exports left could not be removed', { files: leftovers.failed });
 }

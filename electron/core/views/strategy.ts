@@ -1,39 +1,18 @@
 import { toDecimal } from '../../../shared/decimal';
 import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/constants';
 import { checkTarget, hasEndWitness } from '../../../shared/draft/target-check';
-import type { Profile, StoredStrategy, StoredVersion } from '../store';
-import type { JournalEntry, Store } from '../store';
+import type { Store, StoredStrategy } from '../store';
 import type {
   CurrentTarget,
-  JournalEntryView,
-  ProfileView,
+  StrategyListItem,
   StrategyView,
   TargetCheckView,
-  VersionDetail,
-  VersionSummary,
 } from '../../../shared/views';
 
-/** Store rows to the views the contract carries. */
+/** A strategy as the contract carries it: its page, its sidebar line, its known target. */
 
 /** The repositories a strategy's or a version's view is read from. */
 export type ViewStore = Pick<Store, 'strategies' | 'versions' | 'predictions' | 'unexecuted'>;
-
-export function profileView(
-  profile: Profile,
-  secret: { storage: 'keychain' | 'session'; present: boolean },
-): ProfileView {
-  return {
-    id: profile.id,
-    name: profile.name,
-    baseUrl: profile.baseUrl,
-    clientId: profile.clientId,
-    environment: profile.environment,
-    secretStorage: secret.storage,
-    hasSecret: secret.present,
-    grantedScopes: profile.grantedScopes,
-    createdAt: profile.createdAt,
-  };
-}
 
 export function currentTargetOf(
   store: ViewStore,
@@ -57,7 +36,7 @@ export function currentTargetOf(
 /**
  * The cached holdings against the known target; null when no target is known here. For a known
  * version whose orders carry no end time (all IGNORED, or none), the strategy's update time read
- * as the app saw that version end stands for it (see settleTarget in confirmation.ts).
+ * as the app saw that version end stands for it (see settleTarget in tracking/tracking.ts).
  */
 export function targetCheckOf(
   store: ViewStore,
@@ -124,46 +103,34 @@ export function strategyView(
   };
 }
 
-export function versionSummary(v: StoredVersion): VersionSummary {
-  return {
-    id: v.id,
-    strategyId: v.strategy_id,
-    status: v.status,
-    cashWeight: v.cash_weight,
-    oldCashWeight: v.old_cash_weight,
-    scheduledFor: v.scheduled_for,
-    executedAt: v.executed_at,
-    insertedAt: v.inserted_at,
-    origin: v.origin,
-    syncedAt: v.synced_at,
-  };
+/** The version of a strategy still rebalancing, if any (newest first). */
+export function runningVersionId(
+  store: Pick<Store, 'versions'>,
+  profileId: string,
+  strategyId: string,
+): string | null {
+  const running = store.versions.listActive({ profileId, strategyId });
+  return running.at(-1)?.id ?? null;
 }
 
-export function versionDetail(
-  v: StoredVersion,
-  tracking: boolean,
-  followed: Pick<VersionDetail, 'trackingProblem' | 'statusSeen'>,
-): VersionDetail {
-  return {
-    ...versionSummary(v),
-    orders: v.orders ?? [],
-    positions: v.positions ?? [],
-    tracking,
-    ...followed,
-  };
-}
-
-export function journalEntryView(e: JournalEntry): JournalEntryView {
-  return {
-    id: e.id,
-    strategyId: e.strategyId,
-    draftId: e.draftId,
-    // "sent" is an in-process detail: to the manager it is still being sent.
-    state: e.state === 'sent' ? 'pending' : e.state,
-    versionId: e.versionId,
-    error: e.error,
-    attempts: e.attempts,
-    createdAt: e.createdAt,
-    updatedAt: e.updatedAt,
-  };
+/**
+ * The sidebar's lines of a profile's strategies: running, liquidate-only, needing attention (an
+ * execution of unknown outcome, or a failed rebalance not yet acknowledged: versions/failures.ts).
+ */
+export function strategyListItems(
+  store: Pick<Store, 'strategies' | 'versions' | 'failures' | 'journal'>,
+  profileId: string,
+): StrategyListItem[] {
+  const active = store.versions.listActive({ profileId });
+  const attention = store.journal.listInFlight(profileId).filter((e) => e.state === 'unknown');
+  const failed = store.failures.unacknowledgedByStrategy(profileId);
+  return store.strategies.list(profileId).map((s) => ({
+    id: s.id,
+    name: s.name,
+    isLiquidateOnly: s.is_liquidate_only,
+    running: active.some((v) => v.strategy_id === s.id),
+    needsAttention: attention.some((e) => e.strategyId === s.id) || failed.has(s.id),
+    failedVersionIds: failed.get(s.id) ?? [],
+    syncedAt: s.synced_at,
+  }));
 }

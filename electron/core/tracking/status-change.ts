@@ -1,11 +1,10 @@
 import type { DeskEvent } from '../../../shared/contract';
 import type { VersionStatus } from '../../../shared/domain/constants';
 import type { StrategyView } from '../../../shared/views';
-import type { ExecutionJournal } from '../execute';
 import type { Store, StoredStrategy } from '../store';
-import { attentionCounts } from './failures';
-import { runningVersionId, strategyListItems } from './strategies';
-import { strategyView, versionSummary } from './views';
+import { attentionCounts } from '../versions/failures';
+import { runningVersionId, strategyListItems, strategyView } from '../views/strategy';
+import { versionSummary } from '../views/version';
 
 type StatusChanged = Extract<DeskEvent, { type: 'version-status-changed' }>;
 
@@ -24,7 +23,6 @@ export interface StatusChangeDeps {
     Store,
     'versions' | 'strategies' | 'predictions' | 'unexecuted' | 'journal' | 'failures'
   >;
-  executions: Pick<ExecutionJournal, 'inFlight'>;
 }
 
 /**
@@ -38,7 +36,7 @@ export function versionStatusChanged(
   deps: StatusChangeDeps,
   change: StatusChange,
 ): StatusChanged | null {
-  const { store, executions } = deps;
+  const { store } = deps;
   const { profileId, strategyId, versionId, ended } = change;
   const stored = store.versions.get(profileId, versionId);
   if (!stored) return null;
@@ -47,8 +45,7 @@ export function versionStatusChanged(
     type: 'version-status-changed',
     ...change,
     version: versionSummary(stored),
-    strategy:
-      strategyListItems(store, executions, profileId).find((s) => s.id === strategyId) ?? null,
+    strategy: strategyListItems(store, profileId).find((s) => s.id === strategyId) ?? null,
     appStatus: {
       runningVersions: store.versions.countActive(),
       lastSyncAt: store.strategies.lastSyncedAt(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersionWithDraft } from '../../../electron/core/desk/draft-vs-version';
+import { compareVersionWithDraft } from '../../../../electron/core/versions/draft-vs-version';
 
 describe('an unexecuted version against the draft that would replace it', () => {
   it('names what only one of them targets, and where weights differ, differences first', () => {

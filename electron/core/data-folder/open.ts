@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { holdDataFolder, type DataFolderHold } from '../data-folder/holder';
-import { lockDataFolder, type DataFolderLock } from '../data-folder/lock';
-import { secureDataFolder } from '../data-folder/permissions';
-import { dataFolderFailure } from '../data-folder/unwritable';
+import { holdDataFolder, type DataFolderHold } from './holder';
+import { lockDataFolder, type DataFolderLock } from './lock';
+import { secureDataFolder } from './permissions';
+import { dataFolderFailure } from './unwritable';
 import { openLog, type DeskLog } from '../log/logger';
 import { openStore, type Store } from '../store';
 

@@ -1,5 +1,6 @@
 import type { SecretStore } from '../secrets';
-import { KeychainFailure } from './errors';
+import type { Store } from '../store';
+import { KeychainFailure } from '../desk/errors';
 
 /**
  * The secret store as the desk uses it: a keychain failure becomes a KeychainFailure, so it
@@ -50,4 +51,28 @@ export function rememberingSecrets(
       return deleted;
     },
   };
+}
+
+/**
+ * What the log is cleaned of: the secret of every profile there is (read from the keychain once,
+ * then kept as the desk itself sets and deletes them, in `seen`) and every live token. A removed
+ * profile's secret is no longer looked for. Answers are not cleaned here: the service client
+ * takes echoes out of the service's words where they enter (api/errors.ts, redactError).
+ */
+export async function secretsToRedact(
+  store: Pick<Store, 'profiles'>,
+  keychain: Pick<SecretStore, 'get'>,
+  seen: Map<string, string | null>,
+  liveTokens: () => string[],
+): Promise<string[]> {
+  const profiles = store.profiles.list();
+  const unread = profiles.filter((p) => !seen.has(p.id));
+  await Promise.all(
+    unread.map(async (p) => {
+      const secret = await keychain.get(p.id).catch(() => null);
+      if (!seen.has(p.id)) seen.set(p.id, secret);
+    }),
+  );
+  const stored = profiles.flatMap((p) => seen.get(p.id) || []);
+  return [...stored, ...liveTokens()];
 }

@@ -1,3 +1,4 @@
+import type { DeskEvent } from '../../../shared/contract';
 import {
   createServiceClient,
   isServiceError,
@@ -8,11 +9,8 @@ import { ServiceError } from '../api';
 import type { SecretStore } from '../secrets';
 import type { Store } from '../store';
 
-export type ConnectivityListener = (
-  profileId: string,
-  online: boolean,
-  message: string | null,
-) => void;
+/** Where a change of a profile's connectivity is announced (the desk's events). */
+export type Emit = (event: DeskEvent) => void;
 
 /** Said (online) while a request has waited past the client's slow threshold. */
 export const SLOW_SERVICE_MESSAGE = 'The service is slow to answer';
@@ -36,7 +34,7 @@ export class Connections {
   constructor(
     private readonly store: Store,
     private readonly secrets: SecretStore,
-    private readonly onConnectivity: ConnectivityListener,
+    private readonly emit: Emit,
     private readonly clientOptions: Partial<ServiceClientOptions> = {},
   ) {}
 
@@ -139,7 +137,7 @@ export class Connections {
     if (problem === null) this.refused.delete(profileId);
     else this.refused.set(profileId, problem);
     // The screens refresh the status on this event: the status bar shows the problem or clears it.
-    this.onConnectivity(profileId, this.isOnline(profileId), this.offline.get(profileId) ?? null);
+    this.announce(profileId, this.isOnline(profileId), this.offline.get(profileId) ?? null);
   }
 
   /** The access tokens the clients hold now (redacted from errors before they cross). */
@@ -187,25 +185,30 @@ export class Connections {
     await Promise.allSettled(all.map((c) => c.close()));
   }
 
+  /** The profile went offline or online, or its service turned slow or refused its details. */
+  private announce(profileId: string, online: boolean, message: string | null): void {
+    this.emit({ type: 'connectivity-changed', profileId, online, message });
+  }
+
   private markOnline(profileId: string): void {
     if (!this.offline.delete(profileId)) return;
-    this.onConnectivity(profileId, true, null);
+    this.announce(profileId, true, null);
     for (const wake of [...(this.waiters.get(profileId) ?? [])]) wake();
   }
 
   private markSlow(profileId: string, slow: boolean): void {
     if (slow) {
       this.slow.add(profileId);
-      if (this.isOnline(profileId)) this.onConnectivity(profileId, true, SLOW_SERVICE_MESSAGE);
+      if (this.isOnline(profileId)) this.announce(profileId, true, SLOW_SERVICE_MESSAGE);
     } else if (this.slow.delete(profileId) && this.isOnline(profileId)) {
-      this.onConnectivity(profileId, true, null);
+      this.announce(profileId, true, null);
     }
   }
 
   private markOffline(profileId: string, message: string): void {
     const was = this.offline.has(profileId);
     this.offline.set(profileId, message);
-    if (!was) this.onConnectivity(profileId, false, message);
+    if (!was) this.announce(profileId, false, message);
   }
 }
 

@@ -1,23 +1,21 @@
 import { createHash } from 'node:crypto';
-import {
-  comparePrediction,
-  isUncertain,
-  predictExecution,
-  validOrThrow,
-  type ExecutionPrediction,
-} from '../../../shared/draft';
-import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
+import { predictExecution, validOrThrow, type ExecutionPrediction } from '../../../shared/draft';
+import type { ExecuteRequest } from '../../../shared/domain/resources';
 import { isServiceError } from '../api';
 import { DeskError } from '../../../shared/views';
-import type { ExecutePreview, PredictionOutcomeView, TargetCheckView } from '../../../shared/views';
-import { DraftExecutedError } from '../execute';
+import type { ExecutePreview, TargetCheckView } from '../../../shared/views';
 import type { Draft, Store, TargetState } from '../store';
-import type { Connections } from './connections';
-import { notFound } from './errors';
-import { runningVersionId } from './strategies';
-import type { StrategySync } from './strategy-sync';
-import { storeVersionRead } from './tracking';
-import { currentTargetOf, strategyView, targetCheckOf, type ViewStore } from './views';
+import type { Connections } from '../profiles/connections';
+import { notFound } from '../desk/errors';
+import type { StrategySync } from '../strategies/sync';
+import {
+  currentTargetOf,
+  runningVersionId,
+  strategyView,
+  targetCheckOf,
+  type ViewStore,
+} from '../views/strategy';
+import { DraftExecutedError } from './errors';
 
 /**
  * The Execute confirmation and what it promises. Opening it re-reads the strategy and the
@@ -93,7 +91,7 @@ async function targetUnknownToService(
     const version = await deps.connections.call(profileId, (c) =>
       c.getVersion(strategyId, known.id, { orders: true, positions: true }),
     );
-    storeVersionRead(deps.store, profileId, version, { syncedAt: deps.now() });
+    deps.store.versions.recordRead(profileId, version, { syncedAt: deps.now() });
     return false;
   } catch (error) {
     if (!isServiceError(error, 'not-found')) throw error;
@@ -228,58 +226,4 @@ function notAcknowledged(prediction: ExecutionPrediction): DeskError {
     kind: 'stale-not-acknowledged',
     message: `${why}. Acknowledge that the predicted actions are uncertain before executing. Nothing was sent.`,
   });
-}
-
-/**
- * After a 202, however it came (the first send, a retry after a crash): the prediction linked to
- * the execution when it was journaled is compared with the service's positions and answered.
- * Runs in the transaction that marks the execution accepted.
- */
-export function answerPrediction(
-  store: Pick<Store, 'predictions'>,
-  journalId: string,
-  version: Version,
-): void {
-  const record = store.predictions.forJournal(journalId);
-  if (!record || record.versionId !== null) return;
-  const differences = comparePrediction(record.prediction, version.positions ?? []);
-  store.predictions.recordAnswer(record.id, version.id, differences);
-}
-
-export function predictionOutcome(
-  deps: ConfirmationDeps,
-  profileId: string,
-  versionId: string,
-): PredictionOutcomeView | null {
-  const record = deps.store.predictions.forVersion(profileId, versionId);
-  if (!record || record.versionId === null || record.differences === null) return null;
-  // Records made before doubts were part of the prediction: their target state says it.
-  const uncertain = record.targetState !== 'known' || record.prediction.some(isUncertain);
-  return {
-    versionId: record.versionId,
-    targetState: record.targetState,
-    uncertain,
-    knownVersionId: record.knownVersionId,
-    differences: record.differences.map((d) => ({ ...d, expected: d.expected ?? uncertain })),
-    comparedAt: record.comparedAt ?? record.createdAt,
-  };
-}
-
-/**
- * When a version the app follows ends: reads the strategy at once and, when that version is the
- * known target, notes the strategy's update time as the one it settled on. A version whose orders
- * carry no end time (all IGNORED, or none) is then still told apart from a later change made
- * elsewhere. Offline or refused, nothing is noted and such a target stays in doubt.
- */
-export async function settleTarget(
-  store: Pick<Store, 'strategies' | 'versions' | 'predictions'>,
-  strategySync: Pick<StrategySync, 'read'>,
-  ended: { profileId: string; strategyId: string; versionId: string },
-): Promise<void> {
-  const { profileId, strategyId, versionId } = ended;
-  if (!store.strategies.get(profileId, strategyId)) return;
-  const fresh = await strategySync.read(profileId, strategyId).catch(() => null);
-  if (!fresh) return;
-  if (store.versions.latestExecuted(profileId, strategyId)?.id === versionId)
-    store.predictions.recordBaseline(profileId, strategyId, versionId, fresh.updated_at);
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Version, VersionStatus } from '../../../shared/domain/resources';
+import type { Version, VersionStatus } from '../../../../shared/domain/resources';
 import {
   VersionTracker,
   type TrackedVersion,
   type TrackerEvent,
-} from '../../../electron/core/tracker';
+} from '../../../../electron/core/tracking/tracker';
 
 const SID = '11111111-1111-4111-8111-111111111111';
 

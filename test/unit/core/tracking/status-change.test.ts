@@ -3,8 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   SETTLED_STRATEGY_MAX_LINES,
   versionStatusChanged,
-} from '../../../electron/core/desk/status-change';
-import { openTemp, seedStrategy, strategyResponse, ts, versionResponse } from '../store/fixtures';
+} from '../../../../electron/core/tracking/status-change';
+import {
+  openTemp,
+  seedStrategy,
+  strategyResponse,
+  ts,
+  versionResponse,
+} from '../../store/fixtures';
 
 /**
  * A version's end carries the strategy as it ended, so its page needs no read; a strategy too
@@ -30,7 +36,7 @@ function ended(holdings: number) {
   const version = versionResponse(strategyId, { orders: 1, positions: 3 }, { status: 'COMPLETE' });
   temp.store.versions.upsert(profileId, version, { origin: 'created' });
   return versionStatusChanged(
-    { store: temp.store, executions: { inFlight: () => [] } },
+    { store: temp.store },
     {
       profileId,
       strategyId,
