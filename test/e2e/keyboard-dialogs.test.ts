@@ -161,7 +161,7 @@ describe('keyboard and dialogs', () => {
       const notice = page.getByText(/^Imported many\.csv:/);
       await notice.waitFor();
       expect(await notice.textContent()).toBe(
-        'Imported many.csv: Read 1,000 rows. 1,000 added, 0 updated.',
+        'Imported many.csv: Read 1,000 rows: 1,000 added, 0 updated.',
       );
       await screenshot(page, 'keyboard-03-import-counts');
       expect(problems).toEqual([]);
