@@ -26,6 +26,21 @@ export const CONTRACT_METHODS = {
   ],
   reports: ['exportOrders'],
   activity: ['list', 'get', 'verify', 'lastCheck', 'removedProfiles', 'export'],
+  models: [
+    'list',
+    'get',
+    'create',
+    'update',
+    'saveRevision',
+    'revision',
+    'compare',
+    'importCsv',
+    'exportCsv',
+    'assign',
+    'unassign',
+    'followers',
+    'ofStrategy',
+  ],
   app: ['status'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 

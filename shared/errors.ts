@@ -31,6 +31,8 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
   'delete-not-confirmed':
     'A version is deleted only once the app has shown what it holds: nothing was deleted; look at it first.',
   'not-found': 'This is not in the app.',
+  'model-not-found': 'This model is not in the app.',
+  'invalid-model': 'These rows cannot be saved as a model revision as they are.',
   internal: 'Something went wrong inside the app. Please try again.',
   network: 'The service cannot be reached.',
   timeout: 'The service took too long to answer.',

@@ -109,6 +109,21 @@ export function createFakeDesk() {
       removedProfiles: track('activity.removedProfiles', async () => []),
       export: notBuilt('activity.export'),
     },
+    models: {
+      list: notBuilt('models.list'),
+      get: notBuilt('models.get'),
+      create: notBuilt('models.create'),
+      update: notBuilt('models.update'),
+      saveRevision: notBuilt('models.saveRevision'),
+      revision: notBuilt('models.revision'),
+      compare: notBuilt('models.compare'),
+      importCsv: notBuilt('models.importCsv'),
+      exportCsv: notBuilt('models.exportCsv'),
+      assign: notBuilt('models.assign'),
+      unassign: notBuilt('models.unassign'),
+      followers: notBuilt('models.followers'),
+      ofStrategy: notBuilt('models.ofStrategy'),
+    },
     app: {
       status: track('app.status', async () => {
         return {

@@ -24,6 +24,7 @@ import { appStatusHandlers } from './app-status';
 import { draftHandlers } from './drafts';
 import { EventHub } from './events';
 import { guarded } from './guarded';
+import { modelHandlers } from './models';
 import { profileHandlers } from './profiles';
 import { reportHandlers, type ChooseExportPath } from './reports';
 import { strategyHandlers } from './strategies';
@@ -167,6 +168,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     }),
     reports: reportHandlers({ store, emit, choosePath, partial }),
     activity: activityHandlers({ store, checks: activityChecks, choosePath, partial, emit, now }),
+    models: modelHandlers({ store, choosePath }),
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
   };
 

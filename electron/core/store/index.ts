@@ -10,3 +10,9 @@ export { type OrderReportQuery, type OrderReportRow } from './repositories/repor
 export type { PredictionRecord, TargetState } from './repositories/predictions';
 export type { UnexecutedRecord, UnexecutedSource } from './repositories/unexecuted';
 export type { FolderHolder } from './repositories/holder';
+export type {
+  StoredModel,
+  StoredModelRow,
+  StoredRevision,
+  StoredAssignment,
+} from './repositories/models';

@@ -15,6 +15,7 @@ import { draftsRepository, type DraftsRepository } from './repositories/drafts';
 import { failuresRepository, type FailuresRepository } from './repositories/failures';
 import { holderRepository, type HolderRepository } from './repositories/holder';
 import { journalRepository, type JournalRepository } from './repositories/journal';
+import { modelsRepository, type ModelsRepository } from './repositories/models';
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
 import {
@@ -56,6 +57,8 @@ export interface Store {
   readonly holder: HolderRepository;
   /** The append-only activity log (electron/core/activity). */
   readonly activity: ActivityRepository;
+  /** The model library (app-wide) and which strategies follow a model. */
+  readonly models: ModelsRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -121,6 +124,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     failures: failuresRepository(ctx),
     holder: holderRepository(ctx),
     activity: activityRepository(ctx),
+    models: modelsRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

@@ -113,6 +113,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     versions: area('versions'),
     reports: area('reports'),
     activity: area('activity'),
+    models: area('models'),
     app: area('app'),
     events: {
       subscribe(listener: (event: DeskEvent) => void) {

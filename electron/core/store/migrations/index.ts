@@ -9,6 +9,7 @@ import statusBarIndexes from './005-status-bar-indexes';
 import claims from './006-claims';
 import unexecutedVersions from './007-unexecuted-versions';
 import failuresAcknowledged from './008-failures-acknowledged';
+import models from './010-models';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -22,6 +23,8 @@ export const MIGRATIONS: readonly Migration[] = [
   claims,
   unexecutedVersions,
   failuresAcknowledged,
+  // 009 is the book's (merged between by the lead).
+  models,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
