@@ -109,7 +109,6 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const tracking = new Tracking({
     store,
     connections,
-    strategySync,
     events,
     log,
     now,
@@ -120,15 +119,16 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       credentialsProbeMs: options.credentialsProbeMs,
     }),
   });
-  const execution = new Execution({ store, connections, strategySync, tracking, emit, now });
+  const { tracker } = tracking;
+  const execution = new Execution({ store, connections, tracker, emit, now });
   const activityChecks = new ActivityChecks(store.activity, now);
   store.activity.onAppended((row) => emit(activityAppended(store, row)));
-  const unexecuted = new UnexecutedVersions({ store, connections, strategySync, now });
+  const unexecuted = new UnexecutedVersions({ store, connections, now });
   const versionImport = new VersionImport({
     store,
     connections,
     strategySync,
-    tracking,
+    tracker,
     unexecuted,
     now,
   });
@@ -158,8 +158,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     versions: versionHandlers({
       store,
       connections,
-      strategySync,
-      tracking,
+      tracker,
       versionImport,
       execution,
       unexecuted,
