@@ -78,6 +78,12 @@ export type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
   /** The desk's store, for tests and the hosts' diagnostics. */
   readonly store: Store;
+  /**
+   * The one execution flow (execution/execute.ts): `versions.execute` sends a draft's rows
+   * through it, and a batch (one model's rows for many strategies) sends each strategy's rows
+   * through the same `execute`, with every guarantee (journal, claim, activity entry, checks).
+   */
+  readonly execution: Execution;
   /** The client secret of every profile there is and every live token: redacted from the log. */
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
@@ -186,6 +192,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   return {
     ...guarded(handlers, log),
     store,
+    execution,
     dataFolder,
     knownSecrets,
     log,

@@ -114,20 +114,34 @@ async function readStrategy(
   return strategy;
 }
 
+/** The confirmation of a draft: what executing it does now, and the plan key to send it with. */
 export async function prepareExecution(
   deps: ConfirmationDeps,
   draftId: string,
 ): Promise<ExecutePreview> {
   const draft = deps.store.drafts.get(draftId);
   if (!draft) throw notFound('This draft');
-  const { profileId, strategyId } = draft;
+  return prepareTarget(deps, draft, draftId);
+}
+
+/**
+ * The confirmation of a strategy's target rows (a draft's, or a batch's for one strategy):
+ * reads the known target and the strategy fresh, and predicts the request from them.
+ * `draftId`: the draft they come from, whose earlier version "Execute again" names.
+ */
+export async function prepareTarget(
+  deps: ConfirmationDeps,
+  request: ExecutionTarget,
+  draftId: string | null,
+): Promise<ExecutePreview> {
+  const { profileId, strategyId } = request;
   const profile = deps.store.profiles.get(profileId);
   if (!profile) throw notFound('This profile');
   if (!deps.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
   // The version first, then the strategy: holdings read after the version's state are compared.
   const targetUnconfirmed = await targetUnknownToService(deps, profileId, strategyId);
   await readStrategy(deps, profileId, strategyId);
-  const plan = planOf(deps, draft, targetUnconfirmed);
+  const plan = planOf(deps, request, targetUnconfirmed);
   const target = plan.target;
   const source = target ? deps.store.versions.get(profileId, target.versionId) : null;
   return {
@@ -158,7 +172,7 @@ export async function prepareExecution(
     oldCash: plan.prediction.oldCash,
     newCash: plan.prediction.newCash,
     changesNothing: plan.prediction.changesNothing,
-    earlierVersionId: deps.store.journal.executedVersionOf(draftId),
+    earlierVersionId: draftId === null ? null : deps.store.journal.executedVersionOf(draftId),
   };
 }
 

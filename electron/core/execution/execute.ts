@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeskEvent } from '../../../shared/contract';
+import type { ExecutePreview } from '../../../shared/views';
 import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
 import { comparePrediction } from '../../../shared/draft';
 import { isServiceError } from '../api';
@@ -7,7 +8,12 @@ import { journalEntryView } from '../../../shared/version-views';
 import { notFound, toDeskError } from '../desk/errors';
 import type { JournalEntry, Store } from '../store';
 import type { Follower } from '../tracking/tracker';
-import { confirmedRequest, type ConfirmationDeps } from './confirmation';
+import {
+  confirmedRequest,
+  prepareTarget,
+  type ConfirmationDeps,
+  type ExecutionTarget,
+} from './confirmation';
 import { DraftExecutedError, ExecutionBlockedError } from './errors';
 import { recordingJournal, type ExecutionConfirmation, type JournalPort } from './journal';
 import type { Confirmation, ExecutionRequest } from './request';
@@ -76,6 +82,15 @@ export class Execution {
   /** Entries of a profile whose outcome is not known yet. */
   inFlight(profileId: string): JournalEntry[] {
     return this.deps.store.journal.listInFlight(profileId);
+  }
+
+  /**
+   * What executing these rows does now (the known target and the strategy read fresh), and the
+   * plan key `execute` takes in its confirmation: a batch's review of one strategy. A draft's
+   * confirmation is `prepareExecution` (confirmation.ts), which also names its earlier version.
+   */
+  prepare(target: ExecutionTarget): Promise<ExecutePreview> {
+    return prepareTarget(this.deps, target, null);
   }
 
   /** Executes a stored draft: its rows, claimed once per draft (`execute`). */
