@@ -54,12 +54,10 @@ describe('executing rows from no draft (a batch), through the real desk, sandbox
     const sent = h.desk.store.activity.get(seq!)!;
     return {
       sent: { kind: sent.kind, payload: JSON.parse(sent.payload) as Record<string, unknown> },
-      answers: h.desk.store.activity
-        .referringTo(seq!)
-        .map((row) => ({
-          kind: row.kind,
-          payload: JSON.parse(row.payload) as { result?: string },
-        })),
+      answers: h.desk.store.activity.referringTo(seq!).map((row) => ({
+        kind: row.kind,
+        payload: JSON.parse(row.payload) as { result?: string },
+      })),
     };
   }
 
