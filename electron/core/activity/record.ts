@@ -119,8 +119,9 @@ export function recordProfileRemoved(store: Store, profileId: string, remove: ()
 }
 
 /**
- * A strategy read from the service is stored: the first time (the manager added it), that is
- * the strategy-added entry; a refresh of one already here records nothing.
+ * A strategy stored by `upsert`: the first time (the manager added it), that is the
+ * strategy-added entry; a refresh of one already here records nothing. The strategies
+ * repository keeps this entry with the rows it describes (`recordRead`, `recordStored`).
  */
 export function recordStrategyStored(
   store: Store,
@@ -128,25 +129,7 @@ export function recordStrategyStored(
   strategyId: string,
   upsert: () => void,
 ): void {
-  store.activity.record((append) => {
-    const known = store.strategies.get(profileId, strategyId) !== null;
-    upsert();
-    const stored = store.strategies.get(profileId, strategyId);
-    if (known || !stored) return;
-    append({
-      profileId,
-      kind: 'strategy-added',
-      strategyId,
-      payload: {
-        profileName: profileNameOf(store, profileId),
-        strategyName: stored.name,
-        isLiquidateOnly: stored.is_liquidate_only,
-        holdings: store.strategies
-          .holdings(profileId, strategyId)
-          .map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
-      },
-    });
-  });
+  store.strategies.recordStored(profileId, strategyId, upsert);
 }
 
 export function recordStrategyRemoved(

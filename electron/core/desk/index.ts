@@ -79,6 +79,12 @@ export type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
   /** The desk's store, for tests and the hosts' diagnostics. */
   readonly store: Store;
+  /**
+   * The one execution flow (execution/execute.ts): `versions.execute` sends a draft's rows
+   * through it, and a batch (one model's rows for many strategies) sends each strategy's rows
+   * through the same `execute`, with every guarantee (journal, claim, activity entry, checks).
+   */
+  readonly execution: Execution;
   /** The client secret of every profile there is and every live token: redacted from the log. */
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
@@ -110,7 +116,6 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const tracking = new Tracking({
     store,
     connections,
-    strategySync,
     events,
     log,
     now,
@@ -121,15 +126,16 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       credentialsProbeMs: options.credentialsProbeMs,
     }),
   });
-  const execution = new Execution({ store, connections, strategySync, tracking, emit, now });
+  const { tracker } = tracking;
+  const execution = new Execution({ store, connections, tracker, emit, now });
   const activityChecks = new ActivityChecks(store.activity, now);
   store.activity.onAppended((row) => emit(activityAppended(store, row)));
-  const unexecuted = new UnexecutedVersions({ store, connections, strategySync, now });
+  const unexecuted = new UnexecutedVersions({ store, connections, now });
   const versionImport = new VersionImport({
     store,
     connections,
     strategySync,
-    tracking,
+    tracker,
     unexecuted,
     now,
   });
@@ -159,8 +165,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     versions: versionHandlers({
       store,
       connections,
-      strategySync,
-      tracking,
+      tracker,
       versionImport,
       execution,
       unexecuted,
@@ -189,6 +194,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   return {
     ...guarded(handlers, log),
     store,
+    execution,
     dataFolder,
     knownSecrets,
     log,

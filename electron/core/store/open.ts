@@ -110,11 +110,17 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
 
   const ctx = { db, now: options.now ?? (() => new Date().toISOString()) };
   const nativeBinding = options.nativeBinding;
+  const profiles = profilesRepository(ctx);
+  const activity = activityRepository(ctx);
   return {
     path,
     schemaVersion,
-    profiles: profilesRepository(ctx),
-    strategies: strategiesRepository(ctx),
+    profiles,
+    // A strategy read is stored with its activity entry (strategy-added, the first time).
+    strategies: strategiesRepository(ctx, {
+      activity,
+      profileName: (profileId) => profiles.get(profileId)?.name ?? '',
+    }),
     versions: versionsRepository(ctx),
     drafts: draftsRepository(ctx),
     journal: journalRepository(ctx),
@@ -123,7 +129,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     unexecuted: unexecutedRepository(ctx),
     failures: failuresRepository(ctx),
     holder: holderRepository(ctx),
-    activity: activityRepository(ctx),
+    activity,
     models: modelsRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>

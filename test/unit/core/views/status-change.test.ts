@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   SETTLED_STRATEGY_MAX_LINES,
   versionStatusChanged,
-} from '../../../../electron/core/tracking/status-change';
+} from '../../../../electron/core/views/strategy';
 import {
   openTemp,
   seedStrategy,
@@ -35,17 +35,14 @@ function ended(holdings: number) {
   const { profileId, strategyId } = seedStrategy(temp.store, strategy);
   const version = versionResponse(strategyId, { orders: 1, positions: 3 }, { status: 'COMPLETE' });
   temp.store.versions.upsert(profileId, version, { origin: 'created' });
-  return versionStatusChanged(
-    { store: temp.store },
-    {
-      profileId,
-      strategyId,
-      versionId: version.id,
-      previousStatus: 'IN_PROGRESS',
-      status: 'COMPLETE',
-      ended: true,
-    },
-  );
+  return versionStatusChanged(temp.store, {
+    profileId,
+    strategyId,
+    versionId: version.id,
+    previousStatus: 'IN_PROGRESS',
+    status: 'COMPLETE',
+    ended: true,
+  });
 }
 
 describe('a version status change: the strategy as it ended', () => {
