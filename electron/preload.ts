@@ -55,6 +55,7 @@ const desk = {
   reports: area('reports'),
   activity: area('activity'),
   models: area('models'),
+  batches: area('batches'),
   app: area('app'),
   events: {
     subscribe(listener: (event: DeskEvent) => void): () => void {

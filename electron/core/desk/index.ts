@@ -4,6 +4,7 @@ import { ActivityChecks } from '../activity';
 import type { ServiceClientOptions } from '../api';
 import { openDataFolder } from '../data-folder/open';
 import type { DataFolderLock } from '../data-folder/lock';
+import { Batches } from '../batches/batches';
 import { Execution } from '../execution/execute';
 import { errorFields, type DeskLog } from '../log/logger';
 import { Connections } from '../profiles/connections';
@@ -21,6 +22,7 @@ import { UnexecutedVersions } from '../versions/unexecuted';
 import { activityAppended } from '../views/activity';
 import { activityHandlers } from './activity';
 import { appStatusHandlers } from './app-status';
+import { batchHandlers } from './batches';
 import { draftHandlers } from './drafts';
 import { EventHub } from './events';
 import { guarded } from './guarded';
@@ -85,6 +87,8 @@ export type Desk = DeskHandlers & {
    * through the same `execute`, with every guarantee (journal, claim, activity entry, checks).
    */
   readonly execution: Execution;
+  /** The batch flow (batches/): one model revision reviewed and executed for many strategies. */
+  readonly batchFlow: Batches;
   /** The client secret of every profile there is and every live token: redacted from the log. */
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
@@ -128,6 +132,13 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const { tracker } = tracking;
   const execution = new Execution({ store, connections, tracker, emit, now });
+  const batches = new Batches({
+    store,
+    execution,
+    emit,
+    subscribe: (listener) => events.subscribe(listener),
+    now,
+  });
   const activityChecks = new ActivityChecks(store.activity, now);
   store.activity.onAppended((row) => emit(activityAppended(store, row)));
   const unexecuted = new UnexecutedVersions({ store, connections, now });
@@ -174,6 +185,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     reports: reportHandlers({ store, emit, choosePath, partial }),
     activity: activityHandlers({ store, checks: activityChecks, choosePath, partial, emit, now }),
     models: modelHandlers({ store, choosePath }),
+    batches: batchHandlers({ store, batches, choosePath }),
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
   };
 
@@ -182,6 +194,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   // again, once the built-in sandbox has its new address and secret.
   removeUnfinishedExports(partial, [exportsDir, ...(options.exportFolders ?? [])], log);
   execution.reconcileAtStartup();
+  // After the journal's: a batch's item that may have gone out is settled from it; none unsent is sent.
+  batches.settleAtStartup();
   await sandbox
     .resume()
     .catch((error: unknown) =>
@@ -195,6 +209,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...guarded(handlers, log),
     store,
     execution,
+    batchFlow: batches,
     dataFolder,
     knownSecrets,
     log,

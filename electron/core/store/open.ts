@@ -11,6 +11,7 @@ import {
   schemaVersionOf,
 } from './migrations';
 import type { Migration } from './migrations';
+import { batchesRepository, type BatchesRepository } from './repositories/batches';
 import { draftsRepository, type DraftsRepository } from './repositories/drafts';
 import { failuresRepository, type FailuresRepository } from './repositories/failures';
 import { holderRepository, type HolderRepository } from './repositories/holder';
@@ -59,6 +60,8 @@ export interface Store {
   readonly activity: ActivityRepository;
   /** The model library (app-wide) and which strategies follow a model. */
   readonly models: ModelsRepository;
+  /** Batches: one model revision reviewed and executed for many strategies. */
+  readonly batches: BatchesRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -131,6 +134,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     holder: holderRepository(ctx),
     activity,
     models: modelsRepository(ctx),
+    batches: batchesRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

@@ -114,6 +114,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     reports: area('reports'),
     activity: area('activity'),
     models: area('models'),
+    batches: area('batches'),
     app: area('app'),
     events: {
       subscribe(listener: (event: DeskEvent) => void) {

@@ -10,6 +10,7 @@ import claims from './006-claims';
 import unexecutedVersions from './007-unexecuted-versions';
 import failuresAcknowledged from './008-failures-acknowledged';
 import models from './010-models';
+import batches from './011-batches';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   failuresAcknowledged,
   // 009 is the book's (merged between by the lead).
   models,
+  batches,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
