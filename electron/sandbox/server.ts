@@ -89,6 +89,7 @@ export function buildServer(
           (failRate > 0 && Math.random() < failRate)
         ) {
           const status = ctx.faults.fail_status;
+          if (status === 429) reply.header('retry-after', '1');
           return resourceError(reply, status, `The sandbox injected a ${status} fault.`);
         }
         return;

@@ -21,6 +21,8 @@ export const itemReview = z.object({
   adds: z.array(symbolWeight),
   changes: z.array(symbolWeight),
   removes: z.array(symbolWeight),
+  /** Symbols whose action cannot be predicted (the target is in doubt): the weight asked. */
+  uncertain: z.array(symbolWeight),
   /** Held symbols the execution sells whole, with the quantity held. */
   sellsWhole: z.array(z.object({ symbol: z.string(), quantity: decimalString })),
   /** Target cash before (null: no target known) and after. */

@@ -88,6 +88,7 @@ export function itemReviewOf(preview: ExecutePreview): ItemReview {
     removes: preview.positions
       .filter((p) => p.effect === 'remove' || p.effect === 'sell-held')
       .map(from),
+    uncertain: preview.positions.filter((p) => p.effect === 'uncertain').map(from),
     sellsWhole: preview.positions
       .filter((p) => p.sellsAll)
       .map((p) => ({ symbol: p.symbol, quantity: p.heldQuantity })),
