@@ -92,7 +92,11 @@ export type BatchSummary = z.infer<typeof batchSummary>;
 export const batchView = batchSummary.extend({
   /** "sells TSLA whole in 14 strategies", by the number of strategies, then the symbol. */
   sellsWhole: z.array(
-    z.object({ symbol: z.string(), strategies: z.number().int().positive(), names: z.array(z.string()) }),
+    z.object({
+      symbol: z.string(),
+      strategies: z.number().int().positive(),
+      names: z.array(z.string()),
+    }),
   ),
   /** The included strategies whose target is uncertain, each needing the manager's word. */
   acknowledgementNeeded: z.array(z.object({ strategyId: uuid, strategyName: z.string() })),

@@ -88,7 +88,8 @@ export async function killAndRestart(
     batchId,
     killedAfterMs,
     doubles: Object.values(byRun).filter((n) => n > 1).length,
-    unsentSentAfterRestart: notSent.filter((i) => (afterRestart[i.strategyId] ?? 0) > 0).length +
+    unsentSentAfterRestart:
+      notSent.filter((i) => (afterRestart[i.strategyId] ?? 0) > 0).length +
       // Nothing at all goes out after the restart: a batch never resumes on its own.
       Object.keys(afterRestart).filter((id) => !notSent.some((i) => i.strategyId === id)).length,
     sent: items.filter((i) => ['accepted', 'refused', 'unknown'].includes(i.state)).length,

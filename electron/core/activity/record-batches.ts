@@ -24,7 +24,10 @@ export function recordBatchReviewed(
   return store.activity.record((append) => {
     const items = start();
     if (items === null) return null;
-    const line = (i: StoredBatchItem) => ({ strategyId: i.strategyId, strategyName: i.strategyName });
+    const line = (i: StoredBatchItem) => ({
+      strategyId: i.strategyId,
+      strategyName: i.strategyName,
+    });
     const entry = append({
       profileId: batch.profileId,
       kind: 'batch-reviewed',

@@ -2,7 +2,11 @@ import { DeskError } from '../../../shared/errors';
 import type { DeskEvent } from '../../../shared/contract';
 import type { BatchSummary, BatchView } from '../../../shared/batches/views';
 import type { ExecutePreview } from '../../../shared/views';
-import { BatchAlreadyEnded, recordBatchEnded, recordBatchReviewed } from '../activity/record-batches';
+import {
+  BatchAlreadyEnded,
+  recordBatchEnded,
+  recordBatchReviewed,
+} from '../activity/record-batches';
 import type { Execution } from '../execution/execute';
 import type { Store, StoredBatch } from '../store';
 import { settleAtStartup } from './restart';
@@ -87,7 +91,12 @@ export class Batches {
     return this.deps.store.batches
       .list(profileId)
       .map((b) =>
-        summaryOf(this.deps.store, b, this.deps.store.batches.items(b.id), this.sender.pausedUntil(b.id)),
+        summaryOf(
+          this.deps.store,
+          b,
+          this.deps.store.batches.items(b.id),
+          this.sender.pausedUntil(b.id),
+        ),
       );
   }
 
@@ -143,7 +152,12 @@ export class Batches {
       model,
       revision,
       () => {
-        if (!store.batches.start(batch.id, { stopAtFirstFailure: input.stopAtFirstFailure, concurrency }))
+        if (
+          !store.batches.start(batch.id, {
+            stopAtFirstFailure: input.stopAtFirstFailure,
+            concurrency,
+          })
+        )
           return null;
         for (const i of items) {
           if (i.state !== 'ready') continue;
@@ -159,7 +173,8 @@ export class Batches {
     if (reviewSeq === null)
       throw new DeskError({
         kind: 'confirmation-outdated',
-        message: 'This batch was executed already (perhaps from another window): nothing more was sent.',
+        message:
+          'This batch was executed already (perhaps from another window): nothing more was sent.',
       });
     const started = this.batch(batch.id);
     void this.sender.send(started, () => this.checkEnd(batch.id));
@@ -173,7 +188,12 @@ export class Batches {
     if (!this.sender.cancel(batchId) && batch.state === 'reviewed')
       store.transaction(() => {
         if (store.batches.setState(batchId, 'reviewed', 'cancelled'))
-          store.batches.moveAll(batchId, 'ready', 'not-sent', 'Cancelled before it was sent: review it again.');
+          store.batches.moveAll(
+            batchId,
+            'ready',
+            'not-sent',
+            'Cancelled before it was sent: review it again.',
+          );
       });
     return this.get(batchId);
   }
@@ -233,7 +253,7 @@ export class Batches {
     const batch = store.batches.get(batchId);
     if (!batch) return;
     const items = store.batches.items(batchId);
-    const item = position === null ? null : items.find((i) => i.position === position) ?? null;
+    const item = position === null ? null : (items.find((i) => i.position === position) ?? null);
     this.deps.emit({
       type: 'batch-progress',
       profileId: batch.profileId,

@@ -50,12 +50,15 @@ function modelCells(store: CsvStore, batch: StoredBatch) {
   };
 }
 
-export function batchOrdersCsv(store: CsvStore, batch: StoredBatch): { text: string; rows: number } {
+export function batchOrdersCsv(
+  store: CsvStore,
+  batch: StoredBatch,
+): { text: string; rows: number } {
   const m = modelCells(store, batch);
   const extra =
-    ',' +
-    [batch.id, batch.modelId, m.name, m.number, m.hash].map((v) => csvCell(v)).join(',');
-  const header = ORDER_REPORT_HEADER.slice(0, -CRLF.length) + ',' + BATCH_ORDER_EXTRA_COLUMNS.join(',') + CRLF;
+    ',' + [batch.id, batch.modelId, m.name, m.number, m.hash].map((v) => csvCell(v)).join(',');
+  const header =
+    ORDER_REPORT_HEADER.slice(0, -CRLF.length) + ',' + BATCH_ORDER_EXTRA_COLUMNS.join(',') + CRLF;
   let text = header;
   let rows = 0;
   for (const item of store.batches.items(batch.id)) {
@@ -71,7 +74,10 @@ export function batchOrdersCsv(store: CsvStore, batch: StoredBatch): { text: str
   return { text, rows };
 }
 
-export function batchSummaryCsv(store: CsvStore, batch: StoredBatch): { text: string; rows: number } {
+export function batchSummaryCsv(
+  store: CsvStore,
+  batch: StoredBatch,
+): { text: string; rows: number } {
   const m = modelCells(store, batch);
   let text = BATCH_SUMMARY_COLUMNS.join(',') + CRLF;
   const items = store.batches.items(batch.id);
@@ -88,7 +94,9 @@ export function batchSummaryCsv(store: CsvStore, batch: StoredBatch): { text: st
       item.position + 1,
       item.strategyId,
       item.strategyName,
-      view.failedOrPartial ? `${BATCH_ITEM_STATE_LABELS[item.state]}, failed or partial` : BATCH_ITEM_STATE_LABELS[item.state],
+      view.failedOrPartial
+        ? `${BATCH_ITEM_STATE_LABELS[item.state]}, failed or partial`
+        : BATCH_ITEM_STATE_LABELS[item.state],
       view.reason,
       item.versionId,
       view.versionStatus,

@@ -24,7 +24,11 @@ import { freshReads } from './reads';
 export interface ReviewDeps {
   store: Store;
   /** The one execution flow's review of one strategy (execution/execute.ts). */
-  prepare(target: { profileId: string; strategyId: string; rows: DraftRowInput[] }): Promise<ExecutePreview>;
+  prepare(target: {
+    profileId: string;
+    strategyId: string;
+    rows: DraftRowInput[];
+  }): Promise<ExecutePreview>;
   readConcurrency: number;
 }
 
@@ -153,7 +157,10 @@ export class BatchReview {
     const modelRows = store.models.rows(revision.id);
     const ids = [...new Set(request.strategyIds)];
     if (ids.length === 0)
-      throw new DeskError({ kind: 'invalid-input', message: 'Choose at least one strategy to review.' });
+      throw new DeskError({
+        kind: 'invalid-input',
+        message: 'Choose at least one strategy to review.',
+      });
     const missing = ids.filter((id) => !store.strategies.get(profileId, id));
     if (missing.length > 0)
       throw new DeskError({

@@ -71,9 +71,19 @@ function settledFailure(error: unknown): {
       errorKind: desk.kind,
     };
   if (isKind(desk, 'stale-not-acknowledged'))
-    return { state: 'skipped', exclusionKind: 'not-acknowledged', reason: desk.message, errorKind: desk.kind };
+    return {
+      state: 'skipped',
+      exclusionKind: 'not-acknowledged',
+      reason: desk.message,
+      errorKind: desk.kind,
+    };
   if (error instanceof ExecutionBlockedError)
-    return { state: 'skipped', exclusionKind: 'blocked', reason: error.message, errorKind: desk.kind };
+    return {
+      state: 'skipped',
+      exclusionKind: 'blocked',
+      reason: error.message,
+      errorKind: desk.kind,
+    };
   if (isServiceError(error, 'unexecuted-version'))
     return {
       state: 'refused',

@@ -78,7 +78,11 @@ function failureOf(version: StoredVersion | null): string | null {
 const reasons = (orders: readonly { symbol: string; status_reason: string | null }[]) =>
   orders.map((o) => `${o.symbol} (${o.status_reason ?? 'no reason given'})`).join('; ');
 
-export function itemView(store: ViewStore, batch: StoredBatch, item: StoredBatchItem): BatchItemView {
+export function itemView(
+  store: ViewStore,
+  batch: StoredBatch,
+  item: StoredBatchItem,
+): BatchItemView {
   const version = versionOf(store, batch.profileId, item);
   const failure = failureOf(version);
   return {
@@ -130,8 +134,17 @@ export function summaryOf(
 }
 
 /** Exact totals of the orders of the batch's versions, bought and sold, ordered and filled. */
-export function totalsOf(store: ViewStore, batch: StoredBatch, items: readonly StoredBatchItem[]): BatchTotals {
-  const sum = { buyOrdered: new Decimal(0), sellOrdered: new Decimal(0), buyFilled: new Decimal(0), sellFilled: new Decimal(0) };
+export function totalsOf(
+  store: ViewStore,
+  batch: StoredBatch,
+  items: readonly StoredBatchItem[],
+): BatchTotals {
+  const sum = {
+    buyOrdered: new Decimal(0),
+    sellOrdered: new Decimal(0),
+    buyFilled: new Decimal(0),
+    sellFilled: new Decimal(0),
+  };
   for (const item of items) {
     for (const order of versionOf(store, batch.profileId, item)?.orders ?? []) {
       const buy = order.side === 'BUY';
@@ -153,7 +166,11 @@ export function totalsOf(store: ViewStore, batch: StoredBatch, items: readonly S
   };
 }
 
-export function batchViewOf(store: ViewStore, batch: StoredBatch, pausedUntil: string | null): BatchView {
+export function batchViewOf(
+  store: ViewStore,
+  batch: StoredBatch,
+  pausedUntil: string | null,
+): BatchView {
   const items = store.batches.items(batch.id);
   const ready = items.filter((i) => INCLUDED.has(i.state));
   return {
@@ -168,7 +185,11 @@ export function batchViewOf(store: ViewStore, batch: StoredBatch, pausedUntil: s
 }
 
 /** Whether every version the batch created has ended (those it could not follow aside). */
-export function versionsEnded(store: ViewStore, batch: StoredBatch, items: readonly StoredBatchItem[]): boolean {
+export function versionsEnded(
+  store: ViewStore,
+  batch: StoredBatch,
+  items: readonly StoredBatchItem[],
+): boolean {
   return items.every((i) => {
     if (i.state === 'ready' || i.state === 'sending') return false;
     if (i.state !== 'accepted' || i.versionId === null) return true;
@@ -178,12 +199,19 @@ export function versionsEnded(store: ViewStore, batch: StoredBatch, items: reado
 }
 
 /** The version statuses of the batch's versions, for its end entry. */
-export function versionStatusCounts(store: ViewStore, batch: StoredBatch, items: readonly StoredBatchItem[]) {
+export function versionStatusCounts(
+  store: ViewStore,
+  batch: StoredBatch,
+  items: readonly StoredBatchItem[],
+) {
   const counts: Record<string, number> = {};
   for (const i of items) {
     if (i.versionId === null) continue;
     const version = versionOf(store, batch.profileId, i);
-    const key = failureOf(version) !== null && version?.status === 'COMPLETE' ? 'PARTIAL' : (version?.status ?? 'UNKNOWN');
+    const key =
+      failureOf(version) !== null && version?.status === 'COMPLETE'
+        ? 'PARTIAL'
+        : (version?.status ?? 'UNKNOWN');
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;

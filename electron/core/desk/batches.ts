@@ -13,13 +13,19 @@ export interface BatchServices {
 }
 
 /** The `batches` area: each handler passes the call to the batch flow (core/batches). */
-export function batchHandlers({ store, batches, choosePath }: BatchServices): DeskHandlers['batches'] {
+export function batchHandlers({
+  store,
+  batches,
+  choosePath,
+}: BatchServices): DeskHandlers['batches'] {
   const exported = async (batchId: string, what: 'orders' | 'summary') => {
     const batch = store.batches.get(batchId);
-    if (!batch) throw new DeskError({ kind: 'not-found', message: 'This batch is not in this app.' });
+    if (!batch)
+      throw new DeskError({ kind: 'not-found', message: 'This batch is not in this app.' });
     const path = await choosePath(batchCsvName(batch, what));
     if (path === null) return null;
-    const content = what === 'orders' ? batchOrdersCsv(store, batch) : batchSummaryCsv(store, batch);
+    const content =
+      what === 'orders' ? batchOrdersCsv(store, batch) : batchSummaryCsv(store, batch);
     const written = await writeBatchCsv(path, content);
     return { exportId: randomUUID(), path, ...written };
   };

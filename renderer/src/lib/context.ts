@@ -1,5 +1,6 @@
 import { createContext } from 'svelte';
 import type { DeskApi } from '../../../shared/contract';
+import type { Batches } from './stores/batches.svelte';
 import type { Connectivity } from './stores/connectivity.svelte';
 import type { Profiles } from './stores/profiles.svelte';
 import type { DeskSession } from './stores/session.svelte';
@@ -12,6 +13,7 @@ export interface DeskContext {
   profiles: Profiles;
   strategies: Strategies;
   connectivity: Connectivity;
+  batches: Batches;
 }
 
 const [getContext, setContext] = createContext<DeskContext>();
@@ -24,6 +26,7 @@ export function setDeskContext(session: DeskSession): DeskContext {
     profiles: session.profiles,
     strategies: session.strategies,
     connectivity: session.connectivity,
+    batches: session.batches,
   });
 }
 

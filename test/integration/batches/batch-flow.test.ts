@@ -100,7 +100,11 @@ describe('a batch: one review for many, executed and followed together', () => {
     // No target known here: what the service does with each symbol cannot be predicted.
     expect(fresh.review?.uncertain).toHaveLength(6);
     // "sells JPM whole in 1 strategy" is at the top, with the others'.
-    expect(batch.sellsWhole).toContainEqual({ symbol: 'JPM', strategies: 1, names: ['Core Equity'] });
+    expect(batch.sellsWhole).toContainEqual({
+      symbol: 'JPM',
+      strategies: 1,
+      names: ['Core Equity'],
+    });
     expect(batch.sellsWhole.map((s) => s.symbol)).toContain('JNJ');
     // A row opens the full confirmation: the same preview a draft's Execute… shows.
     const preview = await h.desk.batches.preview({ batchId: batch.id, strategyId: CORE });
@@ -153,7 +157,9 @@ describe('a batch: one review for many, executed and followed together', () => {
       excluded: [],
     });
     expect((payload.included as unknown[]).length).toBe(3);
-    expect(reviewDetail.summary).toMatch(/reviewed and executed: 3 strategies included, 0 excluded/);
+    expect(reviewDetail.summary).toMatch(
+      /reviewed and executed: 3 strategies included, 0 excluded/,
+    );
     // Each execution's entry refers to the review's.
     const core = itemOf(done, CORE);
     const sentSeq = h.desk.store.activity.executionSentSeq(core.journalId!)!;
@@ -171,14 +177,23 @@ describe('a batch: one review for many, executed and followed together', () => {
 
     // Executed once: a second window's execute is refused and sends nothing.
     const again = await rejection(
-      h.desk.batches.execute({ batchId: batch.id, unticked: [], acknowledged: [], stopAtFirstFailure: false }),
+      h.desk.batches.execute({
+        batchId: batch.id,
+        unticked: [],
+        acknowledged: [],
+        stopAtFirstFailure: false,
+      }),
     );
     expect(again.kind).toBe('confirmation-outdated');
   });
 
   it('excludes with the reason: in sync, an unexecuted version in the way, a rebalance running, a scope missing', async () => {
     const revisionId = (await h.desk.models.get({ modelId })).latest!.id;
-    const batch = await h.desk.batches.review({ profileId, revisionId, strategyIds: [CORE, DIVIDEND] });
+    const batch = await h.desk.batches.review({
+      profileId,
+      revisionId,
+      strategyIds: [CORE, DIVIDEND],
+    });
     expect(itemOf(batch, CORE)).toMatchObject({ state: 'excluded', exclusion: 'in-sync' });
     // The refusal named the version in the way: now known, it excludes the strategy up front.
     const dividend = itemOf(batch, DIVIDEND);
@@ -205,16 +220,26 @@ describe('a batch: one review for many, executed and followed together', () => {
         revisionId: await revision({ AAPL: '21' }),
         strategyIds: [CORE],
       });
-      expect(itemOf(next, CORE)).toMatchObject({ state: 'excluded', exclusion: 'rebalance-running' });
+      expect(itemOf(next, CORE)).toMatchObject({
+        state: 'excluded',
+        exclusion: 'rebalance-running',
+      });
     } finally {
       await sandboxAdmin(baseUrl, 'PUT', '/sandbox/timing', { step_ms: 5 });
     }
 
     // A client without the execute scope: every strategy excluded, none read.
     const profile = h.desk.store.profiles.get(profileId)!;
-    h.desk.store.profiles.setGrantedScopes(profileId, ['strategies:read', 'strategy_versions:read']);
+    h.desk.store.profiles.setGrantedScopes(profileId, [
+      'strategies:read',
+      'strategy_versions:read',
+    ]);
     try {
-      const noScope = await h.desk.batches.review({ profileId, revisionId, strategyIds: [CORE, FRESH] });
+      const noScope = await h.desk.batches.review({
+        profileId,
+        revisionId,
+        strategyIds: [CORE, FRESH],
+      });
       expect(noScope.items.map((i) => i.exclusion)).toEqual(['scope-missing', 'scope-missing']);
       expect(noScope.items[0]!.reason).toMatch(/strategy_versions:execute/);
     } finally {

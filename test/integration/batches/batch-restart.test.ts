@@ -56,7 +56,9 @@ describe('a batch killed mid-send, then the app restarted', () => {
       const batch = await h.desk.batches.get({ batchId: result.batchId! });
       expect(batch.counts.ready + batch.counts.sending, context).toBe(0);
       if (result.killedAfterMs !== null && batch.state === 'stopped') {
-        expect(batch.words, context).toBe(`stopped after ${result.sent} of 2: review the rest again`);
+        expect(batch.words, context).toBe(
+          `stopped after ${result.sent} of 2: review the rest again`,
+        );
       }
       // A review made before the restart is never sent after it either.
       await clearAfterRun(h, profileId);
@@ -72,7 +74,12 @@ describe('a batch killed mid-send, then the app restarted', () => {
     const expired = await h.desk.batches.get({ batchId: batch.id });
     expect(expired.state).toBe('expired');
     await expect(
-      h.desk.batches.execute({ batchId: batch.id, unticked: [], acknowledged: [], stopAtFirstFailure: false }),
+      h.desk.batches.execute({
+        batchId: batch.id,
+        unticked: [],
+        acknowledged: [],
+        stopAtFirstFailure: false,
+      }),
     ).rejects.toMatchObject({ kind: 'confirmation-outdated' });
   });
 });

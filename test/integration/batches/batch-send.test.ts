@@ -105,7 +105,10 @@ describe('sending a batch', () => {
     );
     const before = await acceptedAtService(baseUrl);
     const done = await executeToEnd(h, batch);
-    expect(itemOf(done, CORE)).toMatchObject({ state: 'skipped', exclusion: 'changed-since-review' });
+    expect(itemOf(done, CORE)).toMatchObject({
+      state: 'skipped',
+      exclusion: 'changed-since-review',
+    });
     expect(itemOf(done, CORE).reason).toMatch(/Changed since the review/);
     expect(gained(before, await acceptedAtService(baseUrl))).toEqual({});
   });
@@ -158,8 +161,18 @@ describe('sending a batch', () => {
     const batch = await review([CORE]);
     const before = await acceptedAtService(baseUrl);
     const calls = await Promise.allSettled([
-      h.desk.batches.execute({ batchId: batch.id, unticked: [], acknowledged: [], stopAtFirstFailure: false }),
-      h.desk.batches.execute({ batchId: batch.id, unticked: [], acknowledged: [], stopAtFirstFailure: false }),
+      h.desk.batches.execute({
+        batchId: batch.id,
+        unticked: [],
+        acknowledged: [],
+        stopAtFirstFailure: false,
+      }),
+      h.desk.batches.execute({
+        batchId: batch.id,
+        unticked: [],
+        acknowledged: [],
+        stopAtFirstFailure: false,
+      }),
     ]);
     expect(calls.map((c) => c.status).sort()).toEqual(['fulfilled', 'rejected']);
     await h.desk.batchFlow.sending(batch.id);
@@ -173,12 +186,19 @@ describe('sending a batch', () => {
     const twice = await acceptedAtService(baseUrl);
     await Promise.all(
       [first, second].map((b) =>
-        h.desk.batches.execute({ batchId: b.id, unticked: [], acknowledged: [], stopAtFirstFailure: false }),
+        h.desk.batches.execute({
+          batchId: b.id,
+          unticked: [],
+          acknowledged: [],
+          stopAtFirstFailure: false,
+        }),
       ),
     );
     await Promise.all([first, second].map((b) => h.desk.batchFlow.sending(b.id)));
     const states = await Promise.all(
-      [first, second].map(async (b) => itemOf(await h.desk.batches.get({ batchId: b.id }), CORE).state),
+      [first, second].map(
+        async (b) => itemOf(await h.desk.batches.get({ batchId: b.id }), CORE).state,
+      ),
     );
     expect(states.sort()).toEqual(['accepted', 'skipped']);
     expect(gained(twice, await acceptedAtService(baseUrl))).toEqual({ [CORE]: 1 });

@@ -1,6 +1,7 @@
 import type { DeskApi, DeskEvent } from '../../../../shared/contract';
 import type { DeskError, ProfileView } from '../../../../shared/views';
 import { asDeskError } from '../errors';
+import { Batches } from './batches.svelte';
 import { Connectivity } from './connectivity.svelte';
 import { Profiles } from './profiles.svelte';
 import { Strategies } from './strategies.svelte';
@@ -22,6 +23,8 @@ export class DeskSession {
   readonly profiles: Profiles;
   readonly strategies: Strategies;
   readonly connectivity: Connectivity;
+  /** The batch shown and its progress (models' batches). */
+  readonly batches: Batches;
 
   private unsubscribe: (() => void) | undefined;
 
@@ -29,6 +32,7 @@ export class DeskSession {
     this.connectivity = new Connectivity(api, () => this.profiles.selectedId);
     this.profiles = new Profiles(api, () => void this.connectivity.refresh());
     this.strategies = new Strategies(api);
+    this.batches = new Batches(api);
   }
 
   async start(): Promise<void> {
@@ -110,6 +114,10 @@ export class DeskSession {
         // The event carries the status bar's figures and the strategy's sidebar line: no reads.
         this.connectivity.applyFigures(event.appStatus);
         this.strategies.applyLine(event.profileId, event.strategy);
+        this.batches.apply(event);
+        return;
+      case 'batch-progress':
+        this.batches.apply(event);
         return;
       case 'connectivity-changed':
         this.connectivity.applyChange(event);
