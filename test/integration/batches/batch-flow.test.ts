@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { DeskError } from '../../../shared/errors';
@@ -174,6 +175,33 @@ describe('a batch: one review for many, executed and followed together', () => {
       versionStatuses: { COMPLETE: 2 },
     });
     expect((await h.desk.activity.verify({})).ok).toBe(true);
+
+    // Both exports: every order of the batch with its batch, model and revision; one row per strategy.
+    const orders = (await h.desk.batches.exportOrders({ batchId: batch.id }))!;
+    const lines = readFileSync(orders.path, 'utf8').split('\r\n').filter(Boolean);
+    expect(lines[0]).toMatch(
+      /^strategy_id,strategy_name,version_id,.*,batch_id,model_id,model_name,revision_number,revision_hash$/,
+    );
+    const versionOrders = [CORE, FRESH].reduce(
+      (n, id) =>
+        n +
+        h.desk.store.versions.get(profileId, itemOf(done, id).versionId!, { orders: true })!.orders!
+          .length,
+      0,
+    );
+    expect(orders.rows).toBe(versionOrders);
+    expect(lines).toHaveLength(versionOrders + 1);
+    expect(lines[1]).toContain(
+      `,${batch.id},${modelId},Core model,${batch.revisionNumber},${batch.revisionHash}`,
+    );
+    const summary = (await h.desk.batches.exportSummary({ batchId: batch.id }))!;
+    const rows = readFileSync(summary.path, 'utf8').split('\r\n').filter(Boolean);
+    expect(rows[0]).toBe(
+      'batch_id,model_name,revision_number,position,strategy_id,strategy_name,outcome,reason,version_id,version_status,orders,orders_filled,orders_failed',
+    );
+    expect(rows).toHaveLength(4);
+    expect(rows[1]).toMatch(new RegExp(`^${batch.id},Core model,\\d+,1,${CORE},Core Equity,sent,`));
+    expect(rows[2]).toContain(',Dividend Growth,refused,');
 
     // Executed once: a second window's execute is refused and sends nothing.
     const again = await rejection(
