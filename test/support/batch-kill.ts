@@ -32,9 +32,9 @@ export async function killAndRestart(
   revisionId: string,
   strategyIds: readonly string[],
   delayMs: number,
-  options: { concurrency?: number; settleMs?: number } = {},
+  options: { concurrency?: number; settleMs?: number; baseUrl?: string } = {},
 ): Promise<KillRun> {
-  const baseUrl = h.sandbox()!.baseUrl;
+  const baseUrl = options.baseUrl ?? h.sandbox()!.baseUrl;
   const before = await acceptedAtService(baseUrl);
   await h.desk.close();
   const child = spawn(
