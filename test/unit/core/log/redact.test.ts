@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError, redactError } from '../../../electron/core/api/errors';
-import { REDACTED, redactDeep } from '../../../electron/core/log/redact';
-import { dispatchCall } from '../../../electron/transport/dispatch';
-import { listChannels, type DeskHandlers } from '../../../shared/contract';
+import { ServiceError, redactError } from '../../../../electron/core/api/errors';
+import { REDACTED, redactDeep } from '../../../../electron/core/log/redact';
+import { dispatchCall } from '../../../../electron/transport/dispatch';
+import { listChannels, type DeskHandlers } from '../../../../shared/contract';
 
 describe('redactDeep (the log)', () => {
   it('replaces a secret in every string however deep, keys too, and leaves other values', () => {

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { holderStillRuns } from '../../../electron/core/data-folder/holder';
-import type { FolderHolder } from '../../../electron/core/store';
+import { holderStillRuns } from '../../../../electron/core/data-folder/holder';
+import type { FolderHolder } from '../../../../electron/core/store';
 
 const holder = (change: Partial<FolderHolder>): FolderHolder => ({
   holder: 'h',

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY_KINDS, type ActivityKind } from '../../../shared/activity/kinds';
-import type { ActivityEntrySummary, ActivityFilter } from '../../../shared/activity/views';
+import { ACTIVITY_KINDS, type ActivityKind } from '../../../../shared/activity/kinds';
+import type { ActivityEntrySummary, ActivityFilter } from '../../../../shared/activity/views';
 import {
   EntryWindow,
   PAGE_SIZE,
   matchesFilter,
   type PageRequest,
-} from '../../../renderer/src/activity/entry-window';
-import { readFilter } from '../../../renderer/src/activity/filter';
+} from '../../../../renderer/src/activity/entry-window';
+import { readFilter } from '../../../../renderer/src/activity/filter';
 
 /** The rows of the view, read a page at a time while the log grows at the top. */
 

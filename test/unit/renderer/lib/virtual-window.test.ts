@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scrollForKey, visibleWindow } from '../../../renderer/src/lib/virtual/window';
-import { parseDateRange } from '../../../renderer/src/reports/range';
+import { scrollForKey, visibleWindow } from '../../../../renderer/src/lib/virtual/window';
+import { parseDateRange } from '../../../../renderer/src/reports/range';
 
 describe('visibleWindow', () => {
   it('covers the viewport, stays in bounds and accounts for every row', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { DeletePreview } from '../../../shared/unexecuted';
-import { formatDateTime } from '../../../renderer/src/lib/format';
+import type { DeletePreview } from '../../../../shared/unexecuted';
+import { formatDateTime } from '../../../../renderer/src/lib/format';
 import {
   comparisonSummary,
   deleteLabel,
   inTheWayText,
-} from '../../../renderer/src/versions/unexecuted';
+} from '../../../../renderer/src/versions/unexecuted';
 
 const ID = 'a1c3e5f7-9b2d-4f6a-8c0e-3d5b7f9a1c03';
 const AT = '2026-12-20T10:00:00.000000Z';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SseParser } from '../../../renderer/src/bridge/event-stream';
+import { SseParser } from '../../../../renderer/src/bridge/event-stream';
 
 describe('SseParser', () => {
   it('yields each event once, however the stream is cut into chunks', () => {

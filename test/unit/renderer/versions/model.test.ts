@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../../../shared/decimal';
-import type { Order } from '../../../shared/domain/resources';
+import { Decimal } from '../../../../shared/decimal';
+import type { Order } from '../../../../shared/domain/resources';
 import {
   TotalsAccumulator,
   compareVersions,
@@ -12,7 +12,7 @@ import {
   seenTimes,
   stepLine,
   versionStatusLabel,
-} from '../../../renderer/src/versions/model';
+} from '../../../../renderer/src/versions/model';
 
 const order = (over: Partial<Order>): Order => ({
   id: '00000000-0000-4000-8000-000000000001',

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataFolderError, dataFolderFailure } from '../../../electron/core/data-folder/unwritable';
+import {
+  DataFolderError,
+  dataFolderFailure,
+} from '../../../../electron/core/data-folder/unwritable';
 
 const failing = (code: string) => Object.assign(new Error(`${code}: raw words`), { code });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortenIds } from '../../../renderer/src/lib/format';
+import { shortenIds } from '../../../../renderer/src/lib/format';
 
 describe('shortenIds', () => {
   it('shortens every version id of a sentence to its first eight digits, nothing else', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { errorFields, openLog } from '../../../electron/core/log/logger';
+import { errorFields, openLog } from '../../../../electron/core/log/logger';
 
 let dataDir: string;
 beforeEach(() => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ProfileView } from '../../../shared/views';
+import type { ProfileView } from '../../../../shared/views';
 import {
   missingScopes,
   SCOPE_LABELS,
   scopeBlockedReason,
-} from '../../../renderer/src/lib/capabilities';
-import { SCOPES } from '../../../shared/domain/resources';
+} from '../../../../renderer/src/lib/capabilities';
+import { SCOPES } from '../../../../shared/domain/resources';
 
 function profile(grantedScopes: string[] | null): ProfileView {
   return {

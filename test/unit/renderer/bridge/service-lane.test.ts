@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLane } from '../../../renderer/src/bridge/service-lane';
+import { createLane } from '../../../../renderer/src/bridge/service-lane';
 
 describe('the service lane', () => {
   it('runs at most its width at once, the rest in the order they came, failures included', async () => {

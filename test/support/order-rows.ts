@@ -1,4 +1,4 @@
-import type { OrderReportRow } from '../../../electron/core/reports/index';
+import type { OrderReportRow } from '../../electron/core/reports/index';
 
 /** A realistic filled order; tests override the cells they are about. */
 export function orderRow(overrides: Partial<OrderReportRow> = {}): OrderReportRow {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type Store, type StoreOptions } from '../../../electron/core/store';
-import type { Order, Strategy, Version } from '../../../shared/domain/resources';
+import { openStore, type Store, type StoreOptions } from '../../electron/core/store';
+import type { Order, Strategy, Version } from '../../shared/domain/resources';
 
 /** A temp folder for a test's SQLite files; `cleanup` removes it. */
 export function tempFolder(): {

@@ -1,18 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createDraftAnalyzer } from '../../../shared/draft/analyzer';
-import { diffDraft } from '../../../shared/draft/diff';
-import { validateDraft } from '../../../shared/draft/validate';
-import type { DraftRow } from '../../../shared/views';
-import { Autosave, type SaveState } from '../../../renderer/src/drafts/autosave';
-import { DraftModel } from '../../../renderer/src/drafts/draft-model';
-import { changesNothing, classifyExecuteError } from '../../../renderer/src/drafts/execute-plan';
+import { createDraftAnalyzer } from '../../../../shared/draft/analyzer';
+import { diffDraft } from '../../../../shared/draft/diff';
+import { validateDraft } from '../../../../shared/draft/validate';
+import type { DraftRow } from '../../../../shared/views';
+import { Autosave, type SaveState } from '../../../../renderer/src/drafts/autosave';
+import { DraftModel } from '../../../../renderer/src/drafts/draft-model';
+import { changesNothing, classifyExecuteError } from '../../../../renderer/src/drafts/execute-plan';
 import {
   DeskError,
   type DeskErrorDetailsByKind,
   type DeskErrorKind,
   type DeskErrorWire,
-} from '../../../shared/views';
+} from '../../../../shared/views';
 
 const target = [
   { symbol: 'AAPL', weight: '15' },

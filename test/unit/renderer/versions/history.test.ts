@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { VersionSummary } from '../../../shared/views';
-import { withSummary } from '../../../renderer/src/versions/history';
+import type { VersionSummary } from '../../../../shared/views';
+import { withSummary } from '../../../../renderer/src/versions/history';
 
 const line = (
   id: string,

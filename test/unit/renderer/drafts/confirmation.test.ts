@@ -3,8 +3,8 @@ import {
   actionLabel,
   environmentLabel,
   summarize,
-} from '../../../renderer/src/drafts/confirmation';
-import type { ExecutePreview, PredictedPositionView } from '../../../shared/views';
+} from '../../../../renderer/src/drafts/confirmation';
+import type { ExecutePreview, PredictedPositionView } from '../../../../shared/views';
 
 const position = (over: Partial<PredictedPositionView>): PredictedPositionView => ({
   symbol: 'KO',
