@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkChains } from '../../../electron/core/activity/verify';
 import { openStore, type Store } from '../../../electron/core/store';
 import { seedActivity } from '../../support/activity-seed';
-import { tempFolder } from '../store/fixtures';
+import { tempFolder } from '../../support/store-fixtures';
 
 const PROFILE = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';

@@ -5,7 +5,7 @@ import { csvCell } from '../../../electron/core/csv/cell';
 import { verifyActivityExport } from '../../../electron/core/activity/verify-export';
 import { openStore, type Store } from '../../../electron/core/store';
 import { seedActivity } from '../../support/activity-seed';
-import { tempFolder } from '../store/fixtures';
+import { tempFolder } from '../../support/store-fixtures';
 
 const PROFILE = '11111111-1111-4111-8111-111111111111';
 const CORE = '33333333-3333-4333-8333-333333333333';

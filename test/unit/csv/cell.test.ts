@@ -7,7 +7,7 @@ import {
   csvTextCell,
   isFormulaLike,
 } from '../../../electron/core/csv/cell';
-import { parseCsv } from '../reports/rfc4180';
+import { parseCsv } from '../../support/rfc4180';
 
 /** What a spreadsheet may pass over before a formula: spaces of every kind and invisible marks. */
 const SKIPPABLE = [

@@ -6,8 +6,8 @@ import {
   formatOrderReportRow,
   type OrderReportRow,
 } from '../../../electron/core/reports/index';
-import { parseCsv } from './rfc4180';
-import { orderRow } from './rows';
+import { parseCsv } from '../../support/rfc4180';
+import { orderRow } from '../../support/order-rows';
 
 /** The cells of one formatted row, parsed back. */
 function cells(row: OrderReportRow): Record<string, string | undefined> {

@@ -12,7 +12,7 @@ import {
   writeOrderReport,
   type OrderReportRow,
 } from '../../../electron/core/reports/index';
-import { parseCsv } from './rfc4180';
+import { parseCsv } from '../../support/rfc4180';
 
 const numeric = new Set<string>(ORDER_REPORT_NUMERIC_COLUMNS);
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DraftRow } from '../../../electron/core/store';
-import { openTemp, seedStrategy } from './fixtures';
+import { openTemp, seedStrategy } from '../../support/store-fixtures';
 
 const rows = (n: number, tag = ''): DraftRow[] =>
   Array.from({ length: n }, (_, i) => ({

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../electron/core/store';
-import { openTemp, seedStrategy } from './fixtures';
+import { openTemp, seedStrategy } from '../../support/store-fixtures';
 
 describe('execution journal repository', () => {
   let t: ReturnType<typeof openTemp>;

@@ -20,7 +20,7 @@ import {
   openStore,
   type Migration,
 } from '../../../electron/core/store';
-import { tempFolder } from './fixtures';
+import { tempFolder } from '../../support/store-fixtures';
 
 /** The StoreError opening `path` fails with (the test fails if it opens). */
 async function openError(path: string, options = {}): Promise<StoreError> {

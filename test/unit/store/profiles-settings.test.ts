@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTemp, seedStrategy, versionResponse } from './fixtures';
+import { openTemp, seedStrategy, versionResponse } from '../../support/store-fixtures';
 
 describe('profiles repository', () => {
   let t: ReturnType<typeof openTemp>;

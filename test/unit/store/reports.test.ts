@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ORDER_REPORT_COLUMNS } from '../../../electron/core/reports';
-import { openTemp, seedStrategy, strategyResponse, ts, versionResponse } from './fixtures';
+import {
+  openTemp,
+  seedStrategy,
+  strategyResponse,
+  ts,
+  versionResponse,
+} from '../../support/store-fixtures';
 
 describe('order report rows', () => {
   let t: ReturnType<typeof openTemp>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTemp, seedStrategy, strategyResponse, ts } from './fixtures';
+import { openTemp, seedStrategy, strategyResponse, ts } from '../../support/store-fixtures';
 
 describe('strategies repository', () => {
   let t: ReturnType<typeof openTemp>;

@@ -11,7 +11,7 @@ import {
   strategyResponse,
   ts,
   versionResponse,
-} from './fixtures';
+} from '../../support/store-fixtures';
 
 /** Every row of the version's tables, straight from the file, for exact comparisons. */
 function dump(path: string) {

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, openStore } from '../../../../electron/core/store';
-import { seedStrategy, tempFolder, versionResponse } from '../fixtures';
+import { seedStrategy, tempFolder, versionResponse } from '../../../support/store-fixtures';
 
 const EXPECTED_COLUMNS: Record<string, string[]> = {
   profiles: [

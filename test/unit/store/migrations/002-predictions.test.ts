@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openStore } from '../../../../electron/core/store';
 import type { PredictedPosition } from '../../../../shared/draft';
-import { seedStrategy, tempFolder } from '../fixtures';
+import { seedStrategy, tempFolder } from '../../../support/store-fixtures';
 
 const predicted: PredictedPosition[] = [
   {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openStore } from '../../../../electron/core/store';
-import { seedStrategy, tempFolder, ts, versionResponse } from '../fixtures';
+import { seedStrategy, tempFolder, ts, versionResponse } from '../../../support/store-fixtures';
 
 describe('migration 003-status-seen', () => {
   let folder: ReturnType<typeof tempFolder>;

@@ -1,7 +1,13 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openStore, type Store } from '../../../../electron/core/store';
-import { seedStrategy, strategyResponse, tempFolder, ts, versionResponse } from '../fixtures';
+import {
+  seedStrategy,
+  strategyResponse,
+  tempFolder,
+  ts,
+  versionResponse,
+} from '../../../support/store-fixtures';
 
 /** How SQLite answers the query: "SCAN" reads every row, "SEARCH … USING … INDEX" does not. */
 function planOf(path: string, sql: string): string {

@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openStore, type Store } from '../../../../electron/core/store';
-import { seedStrategy, strategyResponse, tempFolder, ts, versionResponse } from '../fixtures';
+import {
+  seedStrategy,
+  strategyResponse,
+  tempFolder,
+  ts,
+  versionResponse,
+} from '../../../support/store-fixtures';
 
 describe('migration 007-unexecuted-versions', () => {
   let folder: ReturnType<typeof tempFolder>;

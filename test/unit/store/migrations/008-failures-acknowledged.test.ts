@@ -8,7 +8,7 @@ import {
   tempFolder,
   ts,
   versionResponse,
-} from '../fixtures';
+} from '../../../support/store-fixtures';
 
 /** How SQLite answers the query: "SCAN" reads every row, "SEARCH … USING … INDEX" does not. */
 function planOf(path: string, sql: string): string {
