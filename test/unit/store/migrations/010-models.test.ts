@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openStore } from '../../../../electron/core/store';
-import { seedStrategy, tempFolder } from '../fixtures';
+import { seedStrategy, tempFolder } from '../../../support/store-fixtures';
 
 const HASH = 'a'.repeat(64);
 
