@@ -469,9 +469,15 @@ export const deskEvent = z.discriminatedUnion('type', [
 ]);
 export type DeskEvent = z.infer<typeof deskEvent>;
 
+export type DeskEventType = DeskEvent['type'];
+/** The event of one type, with its data typed. */
+export type DeskEventOf<T extends DeskEventType> = Extract<DeskEvent, { type: T }>;
+
 export interface DeskEvents {
   /** Calls the listener for every event; returns the unsubscribe function. */
   subscribe(listener: (event: DeskEvent) => void): () => void;
+  /** Calls the handler for every event of one type, typed; returns the unsubscribe function. */
+  on<T extends DeskEventType>(type: T, handler: (event: DeskEventOf<T>) => void): () => void;
 }
 
 /** Every channel with its schemas, for the generic IPC and HTTP layers. */

@@ -1,30 +1,47 @@
-import type { DeskApi, DeskEvent } from '../../../../shared/contract';
+import type { DeskApi, DeskEvent, DeskEventOf } from '../../../../shared/contract';
 import type { DeskError, ProfileView } from '../../../../shared/views';
 import { asDeskError } from '../errors';
 import { Batches } from './batches.svelte';
+import { Audience } from './audience';
 import { Connectivity } from './connectivity.svelte';
+import { Journal } from './journal.svelte';
 import { Profiles } from './profiles.svelte';
 import { Strategies } from './strategies.svelte';
+import { StrategyDetail } from './strategy-detail.svelte';
 
 type Phase = 'loading' | 'welcome' | 'ready' | 'fatal';
 /** What the main area shows: the selected strategy, the profile's settings, or a new profile form. */
 export type Screen = 'strategy' | 'profile' | 'add-profile';
+/** The strategy pane's tabs, in order. */
+export const STRATEGY_TABS = ['Overview', 'Drafts', 'Versions', 'Reports', 'Activity'] as const;
+export type StrategyTabName = (typeof STRATEGY_TABS)[number];
 
 /**
- * The app's frame: which phase it is in and what the main area shows. It owns the stores and
- * routes the desk's events to them; moves that span several stores (choosing a profile, removing
- * the last one) live here.
+ * The app's frame: which phase it is in and what the main area shows (the screen, the open
+ * strategy's tab and version). It owns the stores and is the renderer's one subscriber to the
+ * desk's events, routing each to the stores that own its data (`route`); moves that span several
+ * stores (choosing a profile, removing the last one) live here.
  */
 export class DeskSession {
   phase = $state<Phase>('loading');
   fatal = $state<DeskError | null>(null);
   screen = $state<Screen>('strategy');
+  /** The open strategy's tab, and the version its Versions tab shows in detail (null: the list). */
+  tab = $state<StrategyTabName>('Overview');
+  versionId = $state<string | null>(null);
+  /** The strategy open in the main area, while its pane is open. */
+  detail = $state.raw<StrategyDetail | null>(null);
 
   readonly profiles: Profiles;
   readonly strategies: Strategies;
   readonly connectivity: Connectivity;
   /** The batch shown and its progress (models' batches). */
   readonly batches: Batches;
+  readonly journal: Journal;
+  /** Screens that show a profile's activity log as it grows (the Activity views). */
+  readonly activityHeard = new Audience<DeskEventOf<'activity-appended'>>();
+  /** CSV exports under way, told how many rows are written. */
+  readonly exportProgress = new Audience<DeskEventOf<'export-progress'>>();
 
   private unsubscribe: (() => void) | undefined;
 
@@ -33,11 +50,12 @@ export class DeskSession {
     this.profiles = new Profiles(api, () => void this.connectivity.refresh());
     this.strategies = new Strategies(api);
     this.batches = new Batches(api);
+    this.journal = new Journal(api);
   }
 
   async start(): Promise<void> {
     try {
-      this.unsubscribe = this.api.events.subscribe((event) => this.onEvent(event));
+      this.unsubscribe = this.api.events.subscribe((event) => this.route(event));
       await this.profiles.reload();
       this.connectivity.start();
       const first = this.profiles.remembered();
@@ -103,17 +121,45 @@ export class DeskSession {
     await this.adoptProfile(await this.api.profiles.useSandbox({}), 'strategy');
   }
 
-  private onEvent(event: DeskEvent): void {
+  /** Opens a strategy's pane: its view is read, and the events about it update it in place. */
+  openDetail(profileId: string, strategyId: string): StrategyDetail {
+    const detail = new StrategyDetail(
+      this.api,
+      { profileId, strategyId },
+      {
+        synced: (at) => this.connectivity.noteSynced(at),
+        linesChanged: () => void this.strategies.load(),
+        figuresChanged: () => void this.connectivity.refresh(),
+      },
+    );
+    this.detail = detail;
+    this.tab = 'Overview';
+    this.versionId = null;
+    void detail.load();
+    return detail;
+  }
+
+  closeDetail(detail: StrategyDetail): void {
+    if (this.detail === detail) this.detail = null;
+  }
+
+  /** Shows a version's detail in the open strategy's Versions tab. */
+  openVersion(versionId: string): void {
+    this.versionId = versionId;
+    this.tab = 'Versions';
+  }
+
+  /**
+   * Every desk event, to the stores that own what it carries: each updates in place, and none
+   * reads again what the event carries. A new event type fails to compile until it has its case.
+   */
+  route(event: DeskEvent): void {
     switch (event.type) {
-      // The Activity view listens for its own entries; nothing here changes with one.
-      case 'activity-appended':
-      case 'export-progress':
-      case 'menu-command':
-        return;
       case 'version-status-changed':
-        // The event carries the status bar's figures and the strategy's sidebar line: no reads.
+        // The status bar's figures, the strategy's sidebar line, the open strategy: no reads.
         this.connectivity.applyFigures(event.appStatus);
         this.strategies.applyLine(event.profileId, event.strategy);
+        this.detail?.applyStatusChange(event);
         this.batches.apply(event);
         return;
       case 'batch-progress':
@@ -121,10 +167,35 @@ export class DeskSession {
         return;
       case 'connectivity-changed':
         this.connectivity.applyChange(event);
+        this.detail?.applyConnectivity(event);
+        return;
+      case 'journal-changed':
+        this.journal.apply(event.profileId, event.inFlight);
+        this.strategies.applyJournal(event.profileId, event.inFlight);
+        // The status bar counts unknown executions of every profile: it asks for its figures.
+        void this.connectivity.refresh();
+        return;
+      case 'version-tracking-changed':
+        this.detail?.applyTracking(event);
+        void this.connectivity.refresh();
+        return;
+      case 'activity-appended':
+        this.activityHeard.tell(event);
+        return;
+      case 'export-progress':
+        this.exportProgress.tell(event);
+        return;
+      case 'menu-command':
+        // File › Export CSV… opens the open strategy's Reports tab.
+        if (event.command === 'export-csv' && this.detail) this.tab = 'Reports';
         return;
       default:
-        void this.connectivity.refresh();
-        if (event.profileId === this.strategies.profileId) void this.strategies.load();
+        unrouted(event);
     }
   }
+}
+
+/** Compiles only when every event type has its case above (the bridges let no other through). */
+function unrouted(event: never): void {
+  void event;
 }

@@ -5,7 +5,7 @@ import { ExecutionBlockedError } from '../../../../electron/core/execution/error
 import { Execution, type ExecutePort } from '../../../../electron/core/execution/execute';
 import type { Connections } from '../../../../electron/core/profiles/connections';
 import type { Store } from '../../../../electron/core/store';
-import { openTemp, seedStrategy, strategyResponse } from '../../store/fixtures';
+import { openTemp, seedStrategy, strategyResponse } from '../../../support/store-fixtures';
 
 let PID = '';
 const SID = '22222222-2222-4222-8222-222222222222';

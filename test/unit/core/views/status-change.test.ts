@@ -10,7 +10,7 @@ import {
   strategyResponse,
   ts,
   versionResponse,
-} from '../../store/fixtures';
+} from '../../../support/store-fixtures';
 
 /**
  * A version's end carries the strategy as it ended, so its page needs no read; a strategy too
