@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { bulkStrategiesBody, createBulkStrategies } from './bulk-strategies';
 import type { SandboxContext } from './context';
 import { createUnexecutedVersion } from './engine';
 import { isRecognizedSymbol } from './prices';
@@ -62,6 +63,17 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
       cash: s.cash,
     })),
   }));
+
+  // Many strategies with holdings at once, for tests and benchmarks of the book.
+  app.post('/sandbox/strategies', async (request, reply) => {
+    const body = readBody(request, reply, bulkStrategiesBody);
+    if (!body) return reply;
+    const created = createBulkStrategies(ctx.state, body);
+    ctx.changed();
+    return reply.code(201).send({
+      data: { ids: created.ids, executed_version_ids: created.versionIds },
+    });
+  });
 
   app.post('/sandbox/strategies/:id/unexecuted-versions', async (request: Req, reply) => {
     const id = request.params.id;

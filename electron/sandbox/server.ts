@@ -7,7 +7,7 @@ import Fastify, {
 import { registerAdminRoutes } from './admin';
 import { registerApiRoutes } from './api-routes';
 import type { SandboxContext } from './context';
-import { consume, dripped, takeReply, truncated, withWrongTypes } from './faults';
+import { consume, dripped, failsStrategy, takeReply, truncated, withWrongTypes } from './faults';
 import { withOffsetTimestamps } from './offset-timestamps';
 import { oauthError, resourceError, routeKind } from './replies';
 import { registerTokenRoute } from './token-route';
@@ -82,7 +82,11 @@ export function buildServer(
         const canned = takeReply(ctx.faults);
         if (canned) return reply.code(canned.status).type(canned.content_type).send(canned.body);
         const failRate = ctx.faults.fail_rate;
-        if (consume(ctx.faults, 'fail_next') || (failRate > 0 && Math.random() < failRate)) {
+        if (
+          consume(ctx.faults, 'fail_next') ||
+          (failRate > 0 && Math.random() < failRate) ||
+          failsStrategy(ctx.faults, request.url)
+        ) {
           const status = ctx.faults.fail_status;
           return resourceError(reply, status, `The sandbox injected a ${status} fault.`);
         }
