@@ -54,6 +54,7 @@ const desk = {
   versions: area('versions'),
   reports: area('reports'),
   activity: area('activity'),
+  book: area('book'),
   app: area('app'),
   events: {
     subscribe(listener: (event: DeskEvent) => void): () => void {

@@ -24,6 +24,22 @@ export const CONTRACT_METHODS = {
   ],
   reports: ['exportOrders'],
   activity: ['list', 'get', 'verify', 'lastCheck', 'removedProfiles', 'export'],
+  book: [
+    'summary',
+    'rows',
+    'changeTags',
+    'refresh',
+    'cancelRefresh',
+    'addMany',
+    'cancelAdd',
+    'addOutcomes',
+    'copyOutcomes',
+    'exposure',
+    'exportStrategies',
+    'exportHoldings',
+    'settings',
+    'saveSettings',
+  ],
   app: ['status'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 

@@ -27,6 +27,8 @@ import {
   activityPage,
   removedProfileLog,
 } from './activity/views';
+import { bookContract } from './book/contract';
+import { bookCounts, bookJob, bookRow } from './book/views';
 
 /**
  * The one contract between the renderer and the main process. Each method is
@@ -202,6 +204,8 @@ export const contract = {
       exportResult.nullable(),
     ),
   },
+  /** Every strategy of a profile at a glance (docs/book.md). */
+  book: bookContract,
   app: {
     status: method(none, appStatus),
   },
@@ -287,6 +291,15 @@ export const deskEvent = z.discriminatedUnion('type', [
     versionId: uuid,
     trackingProblem: trackingProblem.nullable(),
   }),
+  /** The book's reads stored strategies: their rows as the book shows them now, and its counts. */
+  z.object({
+    type: z.literal('book-rows-changed'),
+    profileId: uuid,
+    rows: z.array(bookRow),
+    counts: bookCounts,
+  }),
+  /** A refresh or an add of the book moved on (progress, a pause for a 429, its end). */
+  z.object({ type: z.literal('book-job-changed'), profileId: uuid, job: bookJob }),
   /** A command chosen in the desktop app's native menu (File › Export CSV…). */
   z.object({ type: z.literal('menu-command'), command: z.enum(['export-csv']) }),
 ]);

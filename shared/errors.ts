@@ -16,6 +16,7 @@ export const DESK_ERROR_KINDS = [
   'confirmation-outdated',
   'stale-not-acknowledged',
   'executed-before',
+  'busy',
   'not-found',
   'internal',
   // The service, as the client saw it.
@@ -91,6 +92,7 @@ export interface DeskErrorDetailsByKind {
   'confirmation-outdated': NoDetails;
   'stale-not-acknowledged': NoDetails;
   'executed-before': { versionId: string };
+  busy: NoDetails;
   'not-found': Partial<ServiceErrorDetails>;
   internal: NoDetails;
   network: ServiceErrorDetails;
@@ -142,6 +144,7 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
     'The strategy may have been changed elsewhere: acknowledge it before executing. Nothing was sent.',
   'executed-before':
     'This draft was already executed: choose "Execute again" to execute it once more.',
+  busy: 'The same work is already under way: wait for it to end, or cancel it.',
   'not-found': 'This is not in the app.',
   internal: 'Something went wrong inside the app. Please try again.',
   network: 'The service cannot be reached.',

@@ -107,6 +107,22 @@ export function createFakeDesk() {
       removedProfiles: track('activity.removedProfiles', async () => []),
       export: notBuilt('activity.export'),
     },
+    book: {
+      summary: notBuilt('book.summary'),
+      rows: notBuilt('book.rows'),
+      changeTags: notBuilt('book.changeTags'),
+      refresh: notBuilt('book.refresh'),
+      cancelRefresh: notBuilt('book.cancelRefresh'),
+      addMany: notBuilt('book.addMany'),
+      cancelAdd: notBuilt('book.cancelAdd'),
+      addOutcomes: notBuilt('book.addOutcomes'),
+      copyOutcomes: notBuilt('book.copyOutcomes'),
+      exposure: notBuilt('book.exposure'),
+      exportStrategies: notBuilt('book.exportStrategies'),
+      exportHoldings: notBuilt('book.exportHoldings'),
+      settings: notBuilt('book.settings'),
+      saveSettings: notBuilt('book.saveSettings'),
+    },
     app: {
       status: track('app.status', async () => {
         return {

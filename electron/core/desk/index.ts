@@ -11,8 +11,10 @@ import type { SecretStore } from '../secrets';
 import { unusedExportPath } from '../reports/unused-path';
 import { openStore, type Store } from '../store';
 import type { Backoff } from '../tracker';
+import { Book } from '../book';
 import { activityHandlers, activitySummary } from './activity';
 import { appStatusHandlers } from './app-status';
+import { bookHandlers } from './book';
 import { Connections } from './connections';
 import { draftHandlers } from './drafts';
 import { toDeskError } from './errors';
@@ -187,6 +189,14 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     sandbox: options.sandbox ?? null,
     dataDir: options.dataDir,
   });
+  const book = new Book({
+    store,
+    fetch: (profileId, strategyId, signal) => strategySync.fetch(profileId, strategyId, signal),
+    storeAll: (profileId, strategies) => strategySync.storeAll(profileId, strategies),
+    watchWaits: (profileId, watch) => connections.watchWaits(profileId, watch),
+    emit,
+    now,
+  });
   const exportsDir = join(options.dataDir, 'exports');
   const choosePath: ChooseExportPath =
     options.chooseExportPath ??
@@ -217,6 +227,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     }),
     reports: reportHandlers({ store, emit, choosePath }),
     activity: activityHandlers({ store, checks: activityChecks, choosePath, emit, now }),
+    book: bookHandlers({ store, book, emit, choosePath, now }),
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
   };
 
@@ -254,6 +265,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       if (closed) return;
       closed = true;
       tracking.stopAll();
+      book.close();
       events.clear();
       await connections.closeAll();
       await sandbox.close();

@@ -11,6 +11,7 @@ import {
   schemaVersionOf,
 } from './migrations';
 import type { Migration } from './migrations';
+import { bookRepository, type BookRepository } from './repositories/book';
 import { draftsRepository, type DraftsRepository } from './repositories/drafts';
 import { journalRepository, type JournalRepository } from './repositories/journal';
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
@@ -47,6 +48,8 @@ export interface Store {
   readonly predictions: PredictionsRepository;
   /** The append-only activity log (electron/core/activity). */
   readonly activity: ActivityRepository;
+  /** The book's derived rows, tags and failed reads (electron/core/book). */
+  readonly book: BookRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -109,6 +112,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     settings: settingsRepository(ctx),
     predictions: predictionsRepository(ctx),
     activity: activityRepository(ctx),
+    book: bookRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

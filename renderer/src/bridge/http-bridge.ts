@@ -111,6 +111,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     versions: area('versions'),
     reports: area('reports'),
     activity: area('activity'),
+    book: area('book'),
     app: area('app'),
     events: {
       subscribe(listener: (event: DeskEvent) => void) {

@@ -86,14 +86,15 @@ describe('openStore', () => {
     const path = folder.file();
     openStore(path).close();
     const db = new Database(path);
-    db.pragma('user_version = 7');
+    const newer = LATEST_SCHEMA_VERSION + 2;
+    db.pragma(`user_version = ${newer}`);
     db.close();
     const before = readFileSync(path);
 
     const error = await openError(path);
     expect(error.code).toBe('newer-schema');
     expect(error.message).toBe(
-      `This data folder was written by a newer Strategy desk (schema 7; this app knows up to ` +
+      `This data folder was written by a newer Strategy desk (schema ${newer}; this app knows up to ` +
         `${LATEST_SCHEMA_VERSION}). Update the app to open it, or choose another data folder.`,
     );
     expect(readFileSync(path).equals(before)).toBe(true);

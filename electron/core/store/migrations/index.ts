@@ -6,6 +6,7 @@ import predictions from './002-predictions';
 import statusSeen from './003-status-seen';
 import activity from './004-activity';
 import statusBarIndexes from './005-status-bar-indexes';
+import book from './010-book';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   statusSeen,
   activity,
   statusBarIndexes,
+  book,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
