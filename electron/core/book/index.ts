@@ -57,6 +57,7 @@ interface ProfileBook {
 export class Book {
   private readonly books = new Map<string, ProfileBook>();
   private closed = false;
+  private autoTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly deps: BookDeps) {}
 
@@ -229,8 +230,40 @@ export class Book {
     return refresh !== null && refresh !== undefined && !refresh.finished;
   }
 
+  /**
+   * The optional automatic refresh (off by default): every `minuteMs` it looks for each profile
+   * online, with no refresh under way, whose strategies were last read longer ago than the
+   * setting's interval, and refreshes those.
+   */
+  startAutoRefresh(auto: {
+    profiles(): string[];
+    isOnline(profileId: string): boolean;
+    minuteMs?: number;
+  }): void {
+    const minuteMs = auto.minuteMs ?? 60_000;
+    clearInterval(this.autoTimer);
+    this.autoTimer = setInterval(() => {
+      const minutes = this.settings().autoRefreshMinutes;
+      if (minutes === null || this.closed) return;
+      for (const profileId of auto.profiles()) {
+        if (!auto.isOnline(profileId) || this.refreshing(profileId)) continue;
+        this.upToDate(profileId);
+        const due = this.deps.store.book.ids({
+          profileId,
+          search: '',
+          flags: ['stale'],
+          tag: null,
+          staleBefore: new Date(Date.parse(this.deps.now()) - minutes * minuteMs).toISOString(),
+        });
+        if (due.length > 0) this.refresh(profileId, { kind: 'ids', strategyIds: due });
+      }
+    }, minuteMs);
+    this.autoTimer.unref?.();
+  }
+
   close(): void {
     this.closed = true;
+    clearInterval(this.autoTimer);
     for (const profileId of [...this.books.keys()]) this.forget(profileId);
   }
 

@@ -62,6 +62,8 @@ export interface DeskOptions {
   credentialsProbeMs?: number;
   /** Who holds the data folder, as a second process names it ("the browser host"). */
   ownerName?: string;
+  /** For tests: how long a minute of the book's automatic refresh lasts. */
+  bookMinuteMs?: number;
 }
 
 export type Desk = DeskHandlers & {
@@ -240,6 +242,15 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       log.error('The built-in sandbox could not resume', errorFields(error)),
     );
   tracking.resumeActive();
+  book.startAutoRefresh({
+    profiles: () =>
+      store.profiles
+        .list()
+        .filter((p) => connections.credentialsProblem(p.id) === null)
+        .map((p) => p.id),
+    isOnline: (profileId) => connections.isOnline(profileId),
+    ...(options.bookMinuteMs !== undefined && { minuteMs: options.bookMinuteMs }),
+  });
   log.info('Strategy desk started', { dataDir: options.dataDir });
 
   // Every chain is walked once the first screen is on its way, in slices off the start-up path.
