@@ -1,4 +1,5 @@
 import type { DeskApi, DeskEvent } from '../../../../shared/contract';
+import type { BookStore } from '../../book/book.svelte';
 import type { DeskError, ProfileView } from '../../../../shared/views';
 import { asDeskError } from '../errors';
 import { Connectivity } from './connectivity.svelte';
@@ -23,7 +24,11 @@ export class DeskSession {
   readonly strategies: Strategies;
   readonly connectivity: Connectivity;
 
+  /** The selected profile's book, once its screen was shown (its code loads with it). */
+  book = $state.raw<BookStore | null>(null);
+
   private unsubscribe: (() => void) | undefined;
+  private sidebarReload: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly api: DeskApi) {
     this.connectivity = new Connectivity(api, () => this.profiles.selectedId);
@@ -51,10 +56,30 @@ export class DeskSession {
 
   stop(): void {
     this.connectivity.stop();
+    this.book?.stop();
+    clearTimeout(this.sidebarReload);
     this.unsubscribe?.();
   }
 
+  /** The book of the selected profile: the one kept, or this new one. */
+  bookOf(profileId: string, make: () => BookStore): BookStore {
+    if (this.book?.profileId === profileId) return this.book;
+    this.book?.stop();
+    this.book = make();
+    return this.book;
+  }
+
+  /** Shows the profile's book in the main area (its first screen once it has strategies). */
+  openBook(): void {
+    this.strategies.close();
+    this.screen = 'strategy';
+  }
+
   async selectProfile(profileId: string, screen: Screen = 'strategy'): Promise<void> {
+    if (this.book && this.book.profileId !== profileId) {
+      this.book.stop();
+      this.book = null;
+    }
     this.profiles.select(profileId);
     this.screen = screen;
     await this.strategies.show(profileId);
@@ -99,17 +124,34 @@ export class DeskSession {
     await this.adoptProfile(await this.api.profiles.useSandbox({}), 'strategy');
   }
 
+  /** The book of this profile, when its screen holds one. */
+  private bookFor(profileId: string): BookStore | null {
+    return this.book?.profileId === profileId ? this.book : null;
+  }
+
   private onEvent(event: DeskEvent): void {
     switch (event.type) {
       // The Activity view listens for its own entries; nothing here changes with one.
       case 'activity-appended':
-      case 'export-progress':
       case 'menu-command':
+        return;
+      case 'export-progress':
+        this.book?.applyExportProgress(event);
+        return;
+      case 'book-rows-changed':
+        this.bookFor(event.profileId)?.applyRows(event.rows, event.counts);
+        return;
+      case 'book-job-changed':
+        this.bookFor(event.profileId)?.applyJob(event.job);
+        // Strategies added many at once join the sidebar, read again at most every 2 s.
+        if (event.job.kind === 'add' && event.profileId === this.strategies.profileId)
+          this.reloadSidebar(event.job.state !== 'running');
         return;
       case 'version-status-changed':
         // The event carries the status bar's figures and the strategy's sidebar line: no reads.
         this.connectivity.applyFigures(event.appStatus);
         this.strategies.applyLine(event.profileId, event.strategy);
+        this.bookFor(event.profileId)?.invalidate();
         return;
       case 'connectivity-changed':
         this.connectivity.applyChange(event);
@@ -117,6 +159,20 @@ export class DeskSession {
       default:
         void this.connectivity.refresh();
         if (event.profileId === this.strategies.profileId) void this.strategies.load();
+        if (event.type === 'journal-changed') this.bookFor(event.profileId)?.invalidate();
     }
+  }
+
+  private reloadSidebar(now: boolean): void {
+    if (now) {
+      clearTimeout(this.sidebarReload);
+      this.sidebarReload = undefined;
+      void this.strategies.load();
+      return;
+    }
+    this.sidebarReload ??= setTimeout(() => {
+      this.sidebarReload = undefined;
+      void this.strategies.load();
+    }, 2_000);
   }
 }

@@ -1,0 +1,36 @@
+import type { BookJob, BookRow } from '../../../shared/book/views';
+import { formatDateTime } from '../lib/format';
+
+/** The book's words: where a target comes from, and how a read of many strategies stands. */
+
+export function targetText(row: BookRow): { title: string } {
+  const { target } = row;
+  if (target.state === 'unknown')
+    return {
+      title:
+        'No executed version of this strategy is known here: its current target is unknown. Import its latest version by id to know it.',
+    };
+  const from = `From version ${target.versionId} executed ${formatDateTime(target.executedAt)}.`;
+  if (target.state === 'known') return { title: `${from} The holdings fit it.` };
+  return {
+    title: `${from} The holdings do not fit it${
+      target.symbols.length > 0 ? ` (${target.symbols.join(', ')})` : ''
+    }: a version may have been executed elsewhere.`,
+  };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** One line on a refresh or an add: how far, how many failed, whether it waits for the service. */
+export function jobLine(job: BookJob): string {
+  const verb = job.kind === 'refresh' ? 'Refreshed' : 'Read';
+  const failed = job.failed > 0 ? ` · ${count(job.failed)} failed` : '';
+  if (job.state === 'cancelled')
+    return `Cancelled: ${verb.toLowerCase()} ${count(job.done)} of ${count(job.total)}${failed}; the others were left as they were.`;
+  if (job.state === 'finished')
+    return `${verb} ${count(job.done)} of ${count(job.total)}${failed}.`;
+  const waiting = job.waitingUntil
+    ? ` · the service asked to slow down: waiting until ${new Date(job.waitingUntil).toLocaleTimeString()}`
+    : '';
+  return `${job.kind === 'refresh' ? 'Refreshing' : 'Reading'}… ${count(job.done)} of ${count(job.total)}${failed} · ${job.concurrency} at a time${waiting}`;
+}

@@ -1,0 +1,355 @@
+import type {
+  AddOutcomeLine,
+  BookCounts,
+  BookJob,
+  BookQuery,
+  BookRow,
+  BookSelection,
+  BookSettings,
+  ExposureView,
+} from '../../../shared/book/views';
+import type { BookFlag, BookSort } from '../../../shared/book/flags';
+import type { DeskApi, DeskEvent } from '../../../shared/contract';
+import type { DeskError, ExportResult } from '../../../shared/views';
+import { asDeskError } from '../lib/errors';
+
+/** Rows asked for at a time: a screenful or two, well under the contract's 500. */
+const PAGE = 100;
+/** A change heard while reads go on re-reads the rows in view at most this often. */
+const REREAD_MS = 300;
+const SCROLL_SETTLE_MS = 40;
+
+type ExportKind = 'strategies' | 'holdings';
+export type BookExport = {
+  phase: 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
+  kind: ExportKind;
+  rows: number;
+  result: ExportResult | null;
+  error: DeskError | null;
+};
+
+/**
+ * A profile's book as the screen holds it: the query, the rows read so far (a page at a time, as
+ * they come into view), the whole book's counts, the reads under way (refresh, add), the chosen
+ * rows, and the symbol whose exposure is open. The session routes the desk's events here; the
+ * rows an event carries replace those in hand, and the rows in view are read again soon after
+ * (a refreshed strategy may move in the order or leave the filter).
+ */
+export class BookStore {
+  search = $state('');
+  flags = $state<BookFlag[]>([]);
+  tag = $state<string | null>(null);
+  sort = $state<BookSort>('name');
+  descending = $state(false);
+
+  total = $state<number | null>(null);
+  counts = $state.raw<BookCounts | null>(null);
+  refresh = $state.raw<BookJob | null>(null);
+  add = $state.raw<BookJob | null>(null);
+  settings = $state.raw<BookSettings | null>(null);
+  failure = $state<DeskError | null>(null);
+  /** Bumped when rows arrive, so whoever reads them reads again. */
+  revision = $state(0);
+
+  /** Chosen rows by id; or every row the query shows. */
+  chosen = $state.raw<ReadonlySet<string>>(new Set());
+  chosenQuery = $state.raw<BookQuery | null>(null);
+
+  exposure = $state.raw<ExposureView | null>(null);
+  exposureFailure = $state<DeskError | null>(null);
+  exported = $state.raw<BookExport | null>(null);
+
+  private rows = new Map<number, BookRow>();
+  private pending = new Set<number>();
+  private generation = 0;
+  private shown = { start: 0, end: 0 };
+  private settle: ReturnType<typeof setTimeout> | undefined;
+  private reread: ReturnType<typeof setTimeout> | undefined;
+  private readonly listeners = new Set<(job: BookJob) => void>();
+
+  constructor(
+    private readonly desk: DeskApi,
+    readonly profileId: string,
+  ) {}
+
+  get query(): BookQuery {
+    return {
+      search: this.search.trim(),
+      flags: [...this.flags],
+      tag: this.tag,
+      sort: this.sort,
+      descending: this.descending,
+    };
+  }
+
+  /** What "refresh selected" and tagging act on: the chosen rows, else the whole book. */
+  get selection(): BookSelection {
+    if (this.chosenQuery) return { kind: 'query', query: this.chosenQuery };
+    if (this.chosen.size > 0) return { kind: 'ids', strategyIds: [...this.chosen] };
+    return { kind: 'all' };
+  }
+
+  get chosenCount(): number {
+    return this.chosenQuery ? (this.total ?? 0) : this.chosen.size;
+  }
+
+  /** Reads the summary and the first rows: the screen opened, or the query changed. */
+  async open(): Promise<void> {
+    this.apply();
+    await this.readSummary();
+  }
+
+  /** Reads the rows again from the top with the query as it stands now. */
+  apply(): void {
+    this.generation++;
+    this.rows = new Map();
+    this.pending.clear();
+    this.total = null;
+    this.failure = null;
+    this.revision++;
+    this.fetch();
+  }
+
+  rowAt(index: number): BookRow | undefined {
+    void this.revision;
+    return this.rows.get(index);
+  }
+
+  /** The table shows rows [start, end): read what is not in hand once the scrolling pauses. */
+  show(start: number, end: number): void {
+    this.shown = { start, end };
+    clearTimeout(this.settle);
+    this.settle = setTimeout(() => this.fetch(), SCROLL_SETTLE_MS);
+  }
+
+  private fetch(force = false): void {
+    const end = this.total === null ? Math.max(this.shown.end, 1) : this.shown.end;
+    const first = Math.floor(this.shown.start / PAGE);
+    for (let page = first; page * PAGE < Math.max(end, 1); page++) {
+      if (this.pending.has(page)) continue;
+      if (!force && this.total !== null && this.pageInHand(page)) continue;
+      void this.readPage(page);
+    }
+  }
+
+  private pageInHand(page: number): boolean {
+    const last = Math.min(this.total ?? 0, (page + 1) * PAGE);
+    for (let i = page * PAGE; i < last; i++) if (!this.rows.has(i)) return false;
+    return true;
+  }
+
+  private async readPage(page: number): Promise<void> {
+    const generation = this.generation;
+    this.pending.add(page);
+    try {
+      const answer = await this.desk.book.rows({
+        profileId: this.profileId,
+        query: this.query,
+        offset: page * PAGE,
+        limit: PAGE,
+      });
+      if (generation !== this.generation) return;
+      this.total = answer.total;
+      answer.rows.forEach((row, i) => this.rows.set(answer.offset + i, row));
+      // Rows past the end (the book shrank) are no longer shown.
+      for (const index of this.rows.keys()) if (index >= answer.total) this.rows.delete(index);
+      this.failure = null;
+      this.revision++;
+    } catch (error) {
+      if (generation === this.generation) this.failure = asDeskError(error);
+    } finally {
+      if (generation === this.generation) this.pending.delete(page);
+    }
+  }
+
+  async readSummary(): Promise<void> {
+    try {
+      const summary = await this.desk.book.summary({ profileId: this.profileId });
+      this.counts = summary.counts;
+      this.refresh = summary.refresh;
+      this.add = summary.add;
+      this.settings = summary.settings;
+    } catch (error) {
+      this.failure = asDeskError(error);
+    }
+  }
+
+  /** Rows read again by the desk's queue, with the book's counts now. */
+  applyRows(rows: readonly BookRow[], counts: BookCounts): void {
+    this.counts = counts;
+    const byId = new Map(rows.map((r) => [r.strategyId, r]));
+    let replaced = false;
+    for (const [index, row] of this.rows) {
+      const fresh = byId.get(row.strategyId);
+      if (fresh) {
+        this.rows.set(index, fresh);
+        replaced = true;
+      }
+    }
+    if (replaced) this.revision++;
+    this.rereadSoon();
+  }
+
+  applyJob(job: BookJob): void {
+    if (job.kind === 'refresh') this.refresh = job;
+    else this.add = job;
+    for (const listener of this.listeners) listener(job);
+  }
+
+  /** Something the book derives from changed elsewhere (a rebalance, the journal): read again. */
+  invalidate(): void {
+    this.rereadSoon();
+    void this.readSummary();
+  }
+
+  /** Hears every change of a refresh or an add (the Add many panel follows its outcomes). */
+  onJob(listener: (job: BookJob) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private rereadSoon(): void {
+    if (this.reread !== undefined) return;
+    this.reread = setTimeout(() => {
+      this.reread = undefined;
+      this.fetch(true);
+    }, REREAD_MS);
+  }
+
+  stop(): void {
+    clearTimeout(this.settle);
+    clearTimeout(this.reread);
+    this.listeners.clear();
+  }
+
+  setFlags(flags: BookFlag[]): void {
+    this.flags = flags;
+    this.apply();
+  }
+
+  setTag(tag: string | null): void {
+    this.tag = tag;
+    this.apply();
+  }
+
+  setSort(sort: BookSort, descending: boolean): void {
+    this.sort = sort;
+    this.descending = descending;
+    this.apply();
+  }
+
+  choose(strategyId: string, chosen: boolean): void {
+    const next = new Set(this.chosenQuery ? [] : this.chosen);
+    if (chosen) next.add(strategyId);
+    else next.delete(strategyId);
+    this.chosen = next;
+    this.chosenQuery = null;
+  }
+
+  chooseAllShown(): void {
+    this.chosen = new Set();
+    this.chosenQuery = this.query;
+  }
+
+  isChosen(strategyId: string): boolean {
+    if (this.chosenQuery) return true;
+    return this.chosen.has(strategyId);
+  }
+
+  clearChoice(): void {
+    this.chosen = new Set();
+    this.chosenQuery = null;
+  }
+
+  async startRefresh(): Promise<void> {
+    this.refresh = await this.desk.book.refresh({
+      profileId: this.profileId,
+      selection: this.selection,
+    });
+  }
+
+  async cancelRefresh(): Promise<void> {
+    await this.desk.book.cancelRefresh({ profileId: this.profileId });
+  }
+
+  async startAdd(text: string): Promise<BookJob> {
+    const job = await this.desk.book.addMany({ profileId: this.profileId, text });
+    this.add = job;
+    return job;
+  }
+
+  async cancelAdd(): Promise<void> {
+    await this.desk.book.cancelAdd({ profileId: this.profileId });
+  }
+
+  async outcomes(jobId: string, offset: number, limit: number): Promise<AddOutcomeLine[]> {
+    const answer = await this.desk.book.addOutcomes({
+      profileId: this.profileId,
+      jobId,
+      offset,
+      limit,
+    });
+    return answer.lines;
+  }
+
+  async outcomesText(jobId: string): Promise<string> {
+    return (await this.desk.book.copyOutcomes({ profileId: this.profileId, jobId })).text;
+  }
+
+  async changeTags(add: string[], remove: string[]): Promise<number> {
+    const answer = await this.desk.book.changeTags({
+      profileId: this.profileId,
+      selection: this.selection,
+      add,
+      remove,
+    });
+    this.counts = answer.counts;
+    this.apply();
+    return answer.changed;
+  }
+
+  async openExposure(symbol: string): Promise<void> {
+    this.exposureFailure = null;
+    try {
+      this.exposure = await this.desk.book.exposure({ profileId: this.profileId, symbol });
+    } catch (error) {
+      this.exposure = null;
+      this.exposureFailure = asDeskError(error);
+    }
+  }
+
+  closeExposure(): void {
+    this.exposure = null;
+    this.exposureFailure = null;
+  }
+
+  async export(kind: ExportKind): Promise<void> {
+    if (this.exported?.phase === 'running') return;
+    this.exported = { phase: 'running', kind, rows: 0, result: null, error: null };
+    const input = { profileId: this.profileId, query: this.query };
+    try {
+      const result =
+        kind === 'strategies'
+          ? await this.desk.book.exportStrategies(input)
+          : await this.desk.book.exportHoldings(input);
+      this.exported = result
+        ? { phase: 'done', kind, rows: result.rows, result, error: null }
+        : { phase: 'cancelled', kind, rows: 0, result: null, error: null };
+    } catch (error) {
+      this.exported = { phase: 'failed', kind, rows: 0, result: null, error: asDeskError(error) };
+    }
+  }
+
+  /** An export's progress, routed here by the session while one of the book's runs. */
+  applyExportProgress(event: Extract<DeskEvent, { type: 'export-progress' }>): void {
+    const run = this.exported;
+    if (run?.phase === 'running' && event.rows > run.rows)
+      this.exported = { ...run, rows: event.rows };
+  }
+
+  async saveSettings(patch: Partial<BookSettings>): Promise<void> {
+    this.settings = await this.desk.book.saveSettings(patch);
+    this.apply();
+    await this.readSummary();
+  }
+}
