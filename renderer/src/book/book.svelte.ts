@@ -59,6 +59,8 @@ export class BookStore {
   exposureFailure = $state<DeskError | null>(null);
   exported = $state.raw<BookExport | null>(null);
 
+  /** The book is on screen: only then does a change heard make it read again. */
+  private shownOnScreen = false;
   private rows = new Map<number, BookRow>();
   private pending = new Set<number>();
   private generation = 0;
@@ -93,10 +95,18 @@ export class BookStore {
     return this.chosenQuery ? (this.total ?? 0) : this.chosen.size;
   }
 
-  /** Reads the summary and the first rows: the screen opened, or the query changed. */
+  /** Reads the summary and the first rows: the screen opened. */
   async open(): Promise<void> {
+    this.shownOnScreen = true;
     this.apply();
     await this.readSummary();
+  }
+
+  /** The screen went away (a strategy opened): changes heard meanwhile cost no read. */
+  close(): void {
+    this.shownOnScreen = false;
+    clearTimeout(this.reread);
+    this.reread = undefined;
   }
 
   /** Reads the rows again from the top with the query as it stands now. */
@@ -198,6 +208,7 @@ export class BookStore {
 
   /** Something the book derives from changed elsewhere (a rebalance, the journal): read again. */
   invalidate(): void {
+    if (!this.shownOnScreen) return;
     this.rereadSoon();
     void this.readSummary();
   }
@@ -209,7 +220,7 @@ export class BookStore {
   }
 
   private rereadSoon(): void {
-    if (this.reread !== undefined) return;
+    if (!this.shownOnScreen || this.reread !== undefined) return;
     this.reread = setTimeout(() => {
       this.reread = undefined;
       this.fetch(true);
