@@ -31,15 +31,7 @@ export const bookQuery = z
   })
   .strict();
 export type BookQuery = z.infer<typeof bookQuery>;
-
-/** The whole book, by name. */
-export const WHOLE_BOOK: BookQuery = {
-  search: '',
-  flags: [],
-  tag: null,
-  sort: 'name',
-  descending: false,
-};
+export { WHOLE_BOOK } from './flags';
 
 /**
  * Which strategies an action of the book takes: all of them, chosen rows, those with a tag, or

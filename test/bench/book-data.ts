@@ -18,6 +18,10 @@ export interface LargeFolder {
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'JPM', 'SPY', 'TSLA', 'KO', 'PG', 'XOM'];
 
+/** Ids that grow in order (a random one per order would make a million inserts crawl). */
+const orderedId = (a: number, b: number) =>
+  `${a.toString(16).padStart(8, '0')}-0000-4000-8000-${b.toString(16).padStart(12, '0')}`;
+
 export async function seedLargeFolder(
   dataDir: string,
   secretStore: SecretStore,
@@ -41,6 +45,7 @@ export async function seedLargeFolder(
   const db = new Database(join(dataDir, 'strategy-desk.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
+  db.pragma('cache_size = -262144');
   const strategy = db.prepare(
     `INSERT INTO strategies (profile_id, id, name, description, fee_percent, is_liquidate_only,
        liquidate_only_reason, inserted_at, updated_at, added_at, synced_at)
@@ -102,7 +107,7 @@ export async function seedLargeFolder(
         order.run(
           profileId,
           versionId,
-          randomUUID(),
+          orderedId(s, o),
           o % 3 ? 'BUY' : 'SELL',
           SYMBOLS[o % SYMBOLS.length]!,
           q,

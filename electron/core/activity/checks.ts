@@ -19,7 +19,11 @@ export class ActivityChecks {
   /** The walk at start: in slices, so the first screen's requests are answered meanwhile. */
   async runInBackground(): Promise<ActivityCheck> {
     const lastSeq = this.activity.lastSeq();
-    const result = await checkChainsInSlices(this.activity.iterateChains(), this.now, { lastSeq });
+    // Small slices: the first screen's calls, served meanwhile, each wait one slice at most.
+    const result = await checkChainsInSlices(this.activity.iterateChains(), this.now, {
+      lastSeq,
+      sliceSize: 200,
+    });
     // A check asked for meanwhile walked the log as it is now: it stands.
     this.last ??= result;
     return result;

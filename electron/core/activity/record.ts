@@ -1,4 +1,4 @@
-import type { Order, Version, VersionPosition } from '../../../shared/domain/resources';
+import type { Order, Strategy, Version, VersionPosition } from '../../../shared/domain/resources';
 import { ORDER_STATUSES } from '../../../shared/domain/constants';
 import { Decimal, formatDecimal, toDecimal } from '../../../shared/decimal';
 import type { Store } from '../store';
@@ -126,23 +126,24 @@ export function recordStrategyStored(
   profileId: string,
   strategyId: string,
   upsert: () => void,
+  /** What `upsert` stores, when the caller has it in hand (no read back: the book adds hundreds). */
+  stored?: Pick<Strategy, 'name' | 'is_liquidate_only' | 'positions'>,
 ): void {
   store.activity.record((append) => {
-    const known = store.strategies.get(profileId, strategyId) !== null;
+    const known = store.strategies.has(profileId, strategyId);
     upsert();
-    const stored = store.strategies.get(profileId, strategyId);
-    if (known || !stored) return;
+    if (known) return;
+    const added = stored?.positions ? stored : store.strategies.get(profileId, strategyId);
+    if (!added) return;
     append({
       profileId,
       kind: 'strategy-added',
       strategyId,
       payload: {
         profileName: profileNameOf(store, profileId),
-        strategyName: stored.name,
-        isLiquidateOnly: stored.is_liquidate_only,
-        holdings: store.strategies
-          .holdings(profileId, strategyId)
-          .map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
+        strategyName: added.name,
+        isLiquidateOnly: added.is_liquidate_only,
+        holdings: (added.positions ?? []).map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
       },
     });
   });

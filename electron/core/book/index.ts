@@ -18,7 +18,7 @@ import type { Store } from '../store';
 import { exposureOf } from './exposure';
 import { AddBatch, RefreshBatch, type BookBatch } from './jobs';
 import { ProfileReadQueue } from './read-queue';
-import { bringUpToDate, workOutRow } from './rows';
+import { bringUpToDate } from './rows';
 import { readBookSettings, saveBookSettings, staleBefore } from './settings';
 import { bookRowView, filterOf, orderOf } from './view';
 
@@ -46,6 +46,8 @@ interface ProfileBook {
   announce: ReturnType<typeof setTimeout> | undefined;
   /** Strategies stored since the last announcement. */
   stored: Set<string>;
+  /** Strategies were added since the last announcement. */
+  added: boolean;
   jobsChanged: Set<BookBatch>;
 }
 
@@ -188,7 +190,7 @@ export class Book {
     const pasted = parsePastedIds(text);
     const batch = new AddBatch(
       pasted,
-      (id) => store.strategies.get(profileId, id)?.name ?? null,
+      (id) => store.strategies.nameOf(profileId, id),
       this.deps.now,
       (job) => this.changed(profileId, job),
     );
@@ -283,6 +285,7 @@ export class Book {
       add: null,
       announce: undefined,
       stored: new Set(),
+      added: false,
       jobsChanged: new Set(),
     };
     this.books.set(profileId, book);
@@ -296,17 +299,13 @@ export class Book {
     });
   }
 
-  /** Stores strategies read together, then works out their rows (one transaction each step). */
+  /**
+   * Stores strategies read together, then works out the rows that changed (those the triggers
+   * marked: a strategy read as it was only had its sync time moved).
+   */
   private storeAll(profileId: string, strategies: readonly Strategy[]): void {
-    const { store } = this.deps;
     this.deps.storeAll(profileId, strategies);
-    const at = this.deps.now();
-    store.transaction(() => {
-      for (const strategy of strategies) {
-        const row = workOutRow(store, profileId, strategy.id, at);
-        if (row) store.book.putRow(row);
-      }
-    });
+    this.upToDate(profileId);
   }
 
   /** A batch changed: the rows it read are announced soon. */
@@ -314,15 +313,18 @@ export class Book {
     const book = this.books.get(profileId);
     if (!book || this.closed) return;
     for (const strategyId of job.touched) {
+      // An added strategy is in no screen's rows yet: the counts announce it, not its row.
       if (job instanceof AddBatch) {
-        const name = this.deps.store.strategies.get(profileId, strategyId)?.name;
+        const name = this.deps.store.strategies.nameOf(profileId, strategyId);
         if (name) job.named(strategyId, name);
-      }
-      book.stored.add(strategyId);
+        book.added = true;
+      } else book.stored.add(strategyId);
     }
     job.touched.clear();
     book.jobsChanged.add(job);
-    this.announceSoon(profileId);
+    // Its end is told at once (a cancel is told by whoever cancelled, once all is settled).
+    if (job.state === 'finished') this.announceNow(profileId);
+    else this.announceSoon(profileId);
   }
 
   private paced(profileId: string): void {
@@ -361,7 +363,8 @@ export class Book {
     book.jobsChanged.clear();
     const stored = [...book.stored];
     book.stored.clear();
-    if (stored.length > 0) {
+    if (stored.length > 0 || book.added) {
+      book.added = false;
       const { store } = this.deps;
       const rows = store.book.rows(profileId, stored, this.staleBefore()).map(bookRowView);
       this.deps.emit({

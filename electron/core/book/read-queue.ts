@@ -21,8 +21,8 @@ import { isServiceError } from '../api';
  */
 
 export const MAX_RATE_RETRIES = 3;
-export const FLUSH_AT = 64;
-export const FLUSH_AFTER_MS = 25;
+export const FLUSH_AT = 256;
+export const FLUSH_AFTER_MS = 250;
 export const UNREACHABLE_IN_A_ROW = 4;
 /** How long the queue waits after a 429 that named no Retry-After. */
 const DEFAULT_RATE_WAIT_MS = 2_000;
@@ -176,8 +176,9 @@ export class ProfileReadQueue<Answer> {
       return;
     }
     this.answered.push({ task, answer });
-    this.scheduleFlush();
+    // The next reads start first: a flush now would only wait for none of them.
     this.pump();
+    this.scheduleFlush();
   }
 
   private failed(task: Task, error: unknown, cancelled: boolean): void {

@@ -253,9 +253,23 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   log.info('Strategy desk started', { dataDir: options.dataDir });
 
-  // Every chain is walked once the first screen is on its way, in slices off the start-up path.
-  setImmediate(() => {
+  // Every chain is walked once the first screen is shown, in slices off the start-up path: after
+  // the first moment with no call for QUIET_MS (the first screen's calls come in bursts), and
+  // at the latest LATEST_MS after start. A walk of 100,000 entries shares the main thread for
+  // a second or two: it must not stand in the first screen's way.
+  const QUIET_MS = 300;
+  const LATEST_MS = 5_000;
+  const started = Date.now();
+  let lastCall = started;
+  let walkTimer: ReturnType<typeof setTimeout> | undefined;
+  const walkWhenQuiet = () => {
+    walkTimer = undefined;
     if (closed) return;
+    const now = Date.now();
+    if (now - lastCall < QUIET_MS && now - started < LATEST_MS) {
+      walkTimer = setTimeout(walkWhenQuiet, QUIET_MS - (now - lastCall));
+      return;
+    }
     activityChecks.runInBackground().then(
       (check) => {
         if (check.brokenAt) log.error('The activity log does not verify', { ...check.brokenAt });
@@ -264,9 +278,13 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
         if (!closed) log.error('The activity log could not be checked', errorFields(error));
       },
     );
-  });
+  };
+  walkTimer = setTimeout(walkWhenQuiet, QUIET_MS);
   return {
-    ...guarded(handlers, log),
+    // Asking for the walk's result is no reason to put it off.
+    ...guarded(handlers, log, (channel) => {
+      if (channel !== 'activity.lastCheck') lastCall = Date.now();
+    }),
     store,
     dataFolder,
     knownSecrets,
@@ -275,6 +293,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(walkTimer);
       tracking.stopAll();
       book.close();
       events.clear();

@@ -52,10 +52,16 @@ export class StrategySync {
   store(profileId: string, strategy: Strategy): void {
     const { store } = this.deps;
     // The book's "refresh failed" ends with the data that replaces it, in one transaction.
-    recordStrategyStored(store, profileId, strategy.id, () => {
-      store.strategies.upsert(profileId, strategy, { syncedAt: this.deps.now() });
-      store.book.clearFailure(profileId, strategy.id);
-    });
+    recordStrategyStored(
+      store,
+      profileId,
+      strategy.id,
+      () => {
+        store.strategies.upsert(profileId, strategy, { syncedAt: this.deps.now() });
+        store.book.clearFailure(profileId, strategy.id);
+      },
+      strategy,
+    );
   }
 
   /**
@@ -65,12 +71,21 @@ export class StrategySync {
    */
   storeAll(profileId: string, strategies: readonly Strategy[]): void {
     const { store } = this.deps;
-    const isNew = strategies.some((s) => store.strategies.get(profileId, s.id) === null);
-    const write = () => {
-      for (const strategy of strategies) this.store(profileId, strategy);
-    };
-    if (isNew) store.activity.record(write);
-    else store.transaction(write);
+    const isNew = strategies.some((s) => !store.strategies.has(profileId, s.id));
+    if (isNew) {
+      store.activity.record(() => {
+        for (const strategy of strategies) this.store(profileId, strategy);
+      });
+      return;
+    }
+    // Strategies the app holds already: no activity entry to write, so no need of its fsync.
+    const syncedAt = this.deps.now();
+    store.transaction(() => {
+      for (const strategy of strategies) {
+        store.strategies.upsert(profileId, strategy, { syncedAt });
+        store.book.clearFailure(profileId, strategy.id);
+      }
+    });
   }
 
   /** A read that failed (not one the manager cancelled) is the book's "refresh failed". */

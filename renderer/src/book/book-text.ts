@@ -1,5 +1,4 @@
 import type { BookJob, BookRow } from '../../../shared/book/views';
-import { formatDateTime } from '../lib/format';
 
 /** The book's words: where a target comes from, and how a read of many strategies stands. */
 
@@ -10,7 +9,7 @@ export function targetText(row: BookRow): { title: string } {
       title:
         'No executed version of this strategy is known here: its current target is unknown. Import its latest version by id to know it.',
     };
-  const from = `From version ${target.versionId} executed ${formatDateTime(target.executedAt)}.`;
+  const from = `From version ${target.versionId} executed ${target.executedAt ?? 'at a time not known'}.`;
   if (target.state === 'known') return { title: `${from} The holdings fit it.` };
   return {
     title: `${from} The holdings do not fit it${
@@ -33,4 +32,28 @@ export function jobLine(job: BookJob): string {
     ? ` · the service asked to slow down: waiting until ${new Date(job.waitingUntil).toLocaleTimeString()}`
     : '';
   return `${job.kind === 'refresh' ? 'Refreshing' : 'Reading'}… ${count(job.done)} of ${count(job.total)}${failed} · ${job.concurrency} at a time${waiting}`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A day and a time in the manager's local time, written out by hand (YYYY-MM-DD, HH:MM): a
+ * table of hundreds of rows shows them without building a locale formatter (tens of
+ * milliseconds each in Chromium) on the way to the first screen. The exact instant goes in the
+ * cell's title.
+ */
+export function localDay(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** "14:03" today, "2026-03-03 14:03" another day. */
+export function localSyncTime(iso: string | null | undefined, now = new Date()): string {
+  if (!iso) return 'never';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const clock = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return d.toDateString() === now.toDateString() ? clock : `${localDay(iso)} ${clock}`;
 }

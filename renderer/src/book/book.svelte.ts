@@ -2,19 +2,22 @@ import type {
   AddOutcomeLine,
   BookCounts,
   BookJob,
+  BookPage,
+  BookSummary,
   BookQuery,
   BookRow,
   BookSelection,
   BookSettings,
   ExposureView,
 } from '../../../shared/book/views';
-import type { BookFlag, BookSort } from '../../../shared/book/flags';
+import { BOOK_PAGE, type BookFlag, type BookSort } from '../../../shared/book/flags';
 import type { DeskApi, DeskEvent } from '../../../shared/contract';
 import type { DeskError, ExportResult } from '../../../shared/views';
 import { asDeskError } from '../lib/errors';
+import { BookRows, JobListeners, NO_CHOICE, choiceWith } from './book-rows';
 
 /** Rows asked for at a time: a screenful or two, well under the contract's 500. */
-const PAGE = 100;
+const PAGE = BOOK_PAGE;
 /** A change heard while reads go on re-reads the rows in view at most this often. */
 const REREAD_MS = 300;
 const SCROLL_SETTLE_MS = 40;
@@ -52,7 +55,7 @@ export class BookStore {
   revision = $state(0);
 
   /** Chosen rows by id; or every row the query shows. */
-  chosen = $state.raw<ReadonlySet<string>>(new Set());
+  chosen = $state.raw<ReadonlySet<string>>(NO_CHOICE);
   chosenQuery = $state.raw<BookQuery | null>(null);
 
   exposure = $state.raw<ExposureView | null>(null);
@@ -61,13 +64,12 @@ export class BookStore {
 
   /** The book is on screen: only then does a change heard make it read again. */
   private shownOnScreen = false;
-  private rows = new Map<number, BookRow>();
-  private pending = new Set<number>();
+  private rows = new BookRows();
   private generation = 0;
   private shown = { start: 0, end: 0 };
   private settle: ReturnType<typeof setTimeout> | undefined;
   private reread: ReturnType<typeof setTimeout> | undefined;
-  private readonly listeners = new Set<(job: BookJob) => void>();
+  private readonly listeners = new JobListeners<BookJob>();
 
   constructor(
     private readonly desk: DeskApi,
@@ -95,9 +97,41 @@ export class BookStore {
     return this.chosenQuery ? (this.total ?? 0) : this.chosen.size;
   }
 
+  /** The first read, made before the screen's code arrived (see useFirstRead). */
+  private early: Promise<void> | null = null;
+
+  /**
+   * Takes the summary and the first rows of the whole book, asked for by the session as the
+   * profile opened (its first screen), while this code was still on its way.
+   */
+  useFirstRead(first: { summary: Promise<BookSummary>; page: Promise<BookPage> }): void {
+    const generation = this.generation;
+    this.early = Promise.all([first.summary, first.page]).then(
+      ([summary, page]) => {
+        this.counts = summary.counts;
+        this.refresh = summary.refresh;
+        this.add = summary.add;
+        this.settings = summary.settings;
+        if (generation !== this.generation) return;
+        this.total = page.total;
+        this.rows.received(page.offset, page.rows, page.total);
+        this.revision++;
+      },
+      () => {
+        // Read again the usual way.
+        this.early = null;
+        this.apply();
+        void this.readSummary();
+      },
+    );
+  }
+
   /** Reads the summary and the first rows: the screen opened. */
   async open(): Promise<void> {
     this.shownOnScreen = true;
+    const early = this.early;
+    this.early = null;
+    if (early) return early;
     this.apply();
     await this.readSummary();
   }
@@ -112,8 +146,7 @@ export class BookStore {
   /** Reads the rows again from the top with the query as it stands now. */
   apply(): void {
     this.generation++;
-    this.rows = new Map();
-    this.pending.clear();
+    this.rows = new BookRows();
     this.total = null;
     this.failure = null;
     this.revision++;
@@ -122,7 +155,7 @@ export class BookStore {
 
   rowAt(index: number): BookRow | undefined {
     void this.revision;
-    return this.rows.get(index);
+    return this.rows.at(index);
   }
 
   /** The table shows rows [start, end): read what is not in hand once the scrolling pauses. */
@@ -136,21 +169,20 @@ export class BookStore {
     const end = this.total === null ? Math.max(this.shown.end, 1) : this.shown.end;
     const first = Math.floor(this.shown.start / PAGE);
     for (let page = first; page * PAGE < Math.max(end, 1); page++) {
-      if (this.pending.has(page)) continue;
+      if (this.rows.isAsked(page)) continue;
       if (!force && this.total !== null && this.pageInHand(page)) continue;
       void this.readPage(page);
     }
   }
 
   private pageInHand(page: number): boolean {
-    const last = Math.min(this.total ?? 0, (page + 1) * PAGE);
-    for (let i = page * PAGE; i < last; i++) if (!this.rows.has(i)) return false;
-    return true;
+    return this.rows.hasPage(page, PAGE, this.total ?? 0);
   }
 
   private async readPage(page: number): Promise<void> {
     const generation = this.generation;
-    this.pending.add(page);
+    const rows = this.rows;
+    rows.asked(page);
     try {
       const answer = await this.desk.book.rows({
         profileId: this.profileId,
@@ -160,15 +192,13 @@ export class BookStore {
       });
       if (generation !== this.generation) return;
       this.total = answer.total;
-      answer.rows.forEach((row, i) => this.rows.set(answer.offset + i, row));
-      // Rows past the end (the book shrank) are no longer shown.
-      for (const index of this.rows.keys()) if (index >= answer.total) this.rows.delete(index);
+      rows.received(answer.offset, answer.rows, answer.total);
       this.failure = null;
       this.revision++;
     } catch (error) {
       if (generation === this.generation) this.failure = asDeskError(error);
     } finally {
-      if (generation === this.generation) this.pending.delete(page);
+      rows.answered(page);
     }
   }
 
@@ -187,23 +217,14 @@ export class BookStore {
   /** Rows read again by the desk's queue, with the book's counts now. */
   applyRows(rows: readonly BookRow[], counts: BookCounts): void {
     this.counts = counts;
-    const byId = new Map(rows.map((r) => [r.strategyId, r]));
-    let replaced = false;
-    for (const [index, row] of this.rows) {
-      const fresh = byId.get(row.strategyId);
-      if (fresh) {
-        this.rows.set(index, fresh);
-        replaced = true;
-      }
-    }
-    if (replaced) this.revision++;
+    if (this.rows.replace(rows)) this.revision++;
     this.rereadSoon();
   }
 
   applyJob(job: BookJob): void {
     if (job.kind === 'refresh') this.refresh = job;
     else this.add = job;
-    for (const listener of this.listeners) listener(job);
+    this.listeners.tell(job);
   }
 
   /** Something the book derives from changed elsewhere (a rebalance, the journal): read again. */
@@ -215,8 +236,7 @@ export class BookStore {
 
   /** Hears every change of a refresh or an add (the Add many panel follows its outcomes). */
   onJob(listener: (job: BookJob) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   private rereadSoon(): void {
@@ -250,15 +270,12 @@ export class BookStore {
   }
 
   choose(strategyId: string, chosen: boolean): void {
-    const next = new Set(this.chosenQuery ? [] : this.chosen);
-    if (chosen) next.add(strategyId);
-    else next.delete(strategyId);
-    this.chosen = next;
+    this.chosen = choiceWith(this.chosenQuery ? NO_CHOICE : this.chosen, strategyId, chosen);
     this.chosenQuery = null;
   }
 
   chooseAllShown(): void {
-    this.chosen = new Set();
+    this.chosen = NO_CHOICE;
     this.chosenQuery = this.query;
   }
 
@@ -268,7 +285,7 @@ export class BookStore {
   }
 
   clearChoice(): void {
-    this.chosen = new Set();
+    this.chosen = NO_CHOICE;
     this.chosenQuery = null;
   }
 

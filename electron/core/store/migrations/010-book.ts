@@ -9,10 +9,13 @@ import type { Migration } from './types';
  *   of thousands is read, counted, sorted and filtered by SQL without working out any strategy
  *   again. A row is recomputed when its strategy is marked in `book_dirty`.
  * - `book_dirty`: marked by triggers in the same transaction as every write a row derives from
- *   (the strategy and its holdings, its versions with their orders and positions, the journal,
- *   the settled-target baselines), whoever writes it: no path can leave a row stale unseen.
- *   Holdings, orders and positions are only ever written together with their strategy's or
- *   version's own row, whose trigger marks it.
+ *   (the strategy's fields the row shows and its holdings, its versions with their orders and
+ *   positions, the journal, the settled-target baselines), whoever writes it: no path can leave
+ *   a row stale unseen. Orders and positions are only ever written together with their
+ *   version's own row, whose trigger marks it; holdings only by the strategies repository's
+ *   upsert, which marks the strategy when it rewrites the holdings of one already held (a
+ *   trigger per holding line would double the cost of adding hundreds of strategies). A read
+ *   that changes nothing but the time it was read moves the row's sync time in place.
  * - `book_refresh_failures`: the last read of a strategy that failed, with its reason; the next
  *   successful read clears it in the same transaction as the new data.
  * - `holdings_by_symbol`: exposure and the search by held symbol read holders from an index.
@@ -92,10 +95,19 @@ const migration: Migration = {
           WHERE NOT EXISTS (SELECT 1 FROM book_dirty WHERE profile_id = NEW.profile_id
             AND strategy_id = NEW.id);
       END;
-      CREATE TRIGGER book_strategy_updated AFTER UPDATE ON strategies BEGIN
+      -- A read that changes nothing the row shows only moves its sync time.
+      CREATE TRIGGER book_strategy_updated AFTER UPDATE ON strategies
+        WHEN OLD.name IS NOT NEW.name OR OLD.is_liquidate_only IS NOT NEW.is_liquidate_only
+          OR OLD.liquidate_only_reason IS NOT NEW.liquidate_only_reason
+          OR OLD.updated_at IS NOT NEW.updated_at BEGIN
         INSERT INTO book_dirty SELECT NEW.profile_id, NEW.id
           WHERE NOT EXISTS (SELECT 1 FROM book_dirty WHERE profile_id = NEW.profile_id
             AND strategy_id = NEW.id);
+      END;
+      CREATE TRIGGER book_strategy_synced AFTER UPDATE OF synced_at ON strategies
+        WHEN OLD.synced_at IS NOT NEW.synced_at BEGIN
+        UPDATE book_rows SET synced_at = NEW.synced_at
+          WHERE profile_id = NEW.profile_id AND strategy_id = NEW.id;
       END;
       CREATE TRIGGER book_version_inserted AFTER INSERT ON versions BEGIN
         INSERT INTO book_dirty SELECT NEW.profile_id, NEW.strategy_id

@@ -1,5 +1,7 @@
 import type { DeskApi, DeskEvent } from '../../../../shared/contract';
 import type { BookStore } from '../../book/book.svelte';
+import { BOOK_PAGE, WHOLE_BOOK } from '../../../../shared/book/flags';
+import type { BookPage, BookSummary } from '../../../../shared/book/views';
 import type { DeskError, ProfileView } from '../../../../shared/views';
 import { asDeskError } from '../errors';
 import { Connectivity } from './connectivity.svelte';
@@ -7,6 +9,8 @@ import { Profiles } from './profiles.svelte';
 import { Strategies } from './strategies.svelte';
 
 type Phase = 'loading' | 'welcome' | 'ready' | 'fatal';
+/** How long the book's first read, made as a profile opens, stands in for the screen's own. */
+const FIRST_READ_FRESH_MS = 5_000;
 /** What the main area shows: the selected strategy, the profile's settings, or a new profile form. */
 export type Screen = 'strategy' | 'profile' | 'add-profile';
 
@@ -27,6 +31,13 @@ export class DeskSession {
   /** The selected profile's book, once its screen was shown (its code loads with it). */
   book = $state.raw<BookStore | null>(null);
 
+  /** The book's first rows, asked for as the profile opened (its screen's code loads meanwhile). */
+  private firstBookRead: {
+    profileId: string;
+    summary: Promise<BookSummary>;
+    page: Promise<BookPage>;
+    at: number;
+  } | null = null;
   private unsubscribe: (() => void) | undefined;
   private sidebarReload: ReturnType<typeof setTimeout> | undefined;
 
@@ -65,8 +76,24 @@ export class DeskSession {
   bookOf(profileId: string, make: () => BookStore): BookStore {
     if (this.book?.profileId === profileId) return this.book;
     this.book?.stop();
-    this.book = make();
-    return this.book;
+    const book = make();
+    const first = this.firstBookRead;
+    this.firstBookRead = null;
+    // Only while fresh: a strategy opened first, the book opened later reads anew.
+    if (first?.profileId === profileId && Date.now() - first.at < FIRST_READ_FRESH_MS)
+      book.useFirstRead(first);
+    this.book = book;
+    return book;
+  }
+
+  private readBookFirst(profileId: string): void {
+    if (this.book?.profileId === profileId) return;
+    const summary = this.api.book.summary({ profileId });
+    const page = this.api.book.rows({ profileId, query: WHOLE_BOOK, offset: 0, limit: BOOK_PAGE });
+    // Unread (a strategy opens instead), they fail quietly.
+    summary.catch(() => undefined);
+    page.catch(() => undefined);
+    this.firstBookRead = { profileId, summary, page, at: Date.now() };
   }
 
   /** Shows the profile's book in the main area (its first screen once it has strategies). */
@@ -81,6 +108,8 @@ export class DeskSession {
       this.book = null;
     }
     this.profiles.select(profileId);
+    // The book is the profile's first screen: its first rows are read while its code loads.
+    if (screen === 'strategy') this.readBookFirst(profileId);
     this.screen = screen;
     await this.strategies.show(profileId);
   }

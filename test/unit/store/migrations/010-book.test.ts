@@ -13,6 +13,31 @@ function planOf(path: string, sql: string): string {
   return plan;
 }
 
+/** A worked-out row of the book, as rows.ts would store it. */
+const rowOf = (profileId: string, strategyId: string) => ({
+  profile_id: profileId,
+  strategy_id: strategyId,
+  name: 'Core Equity',
+  synced_at: ts(1),
+  holdings_count: 2,
+  held_symbols: ['AAPL', 'BRK.B'],
+  target_state: 'unknown' as const,
+  target_version_id: null,
+  target_executed_at: null,
+  changed_symbols: [],
+  last_version_id: null,
+  last_version_status: null,
+  last_version_at: null,
+  running: false,
+  liquidate_only_reason: null,
+  flag_failed: false,
+  flag_liquidate_only: false,
+  flag_unexecuted: false,
+  flag_attention: false,
+  flag_changed_elsewhere: false,
+  computed_at: ts(2),
+});
+
 const marks = (store: Store, profileId: string) =>
   store.book.dirty(profileId).map((m) => m.strategy_id);
 
@@ -45,8 +70,24 @@ describe('migration 010-book', () => {
     const clear = () => store.book.clearDirty(profileId, strategyId);
     const marked = () => marks(store, profileId).includes(strategyId);
 
+    // Read again as it was: nothing the row shows changed, so no mark.
     clear();
     store.strategies.upsert(profileId, strategy);
+    expect(marked()).toBe(false);
+    // Other holdings, another update time, liquidate-only: each marks it.
+    store.strategies.upsert(profileId, {
+      ...strategy,
+      positions: strategy.positions!.map((p) => ({ ...p, quantity: '1.5' })),
+    });
+    expect(marked()).toBe(true);
+    clear();
+    store.strategies.upsert(profileId, { ...strategy, updated_at: ts(50) });
+    expect(marked()).toBe(true);
+    clear();
+    store.strategies.upsert(profileId, { ...strategy, positions: [] });
+    expect(marked()).toBe(true);
+    clear();
+    store.strategies.upsert(profileId, { ...strategy, is_liquidate_only: true });
     expect(marked()).toBe(true);
 
     clear();
@@ -81,7 +122,7 @@ describe('migration 010-book', () => {
     clear();
     expect(() =>
       store.transaction(() => {
-        store.strategies.upsert(profileId, strategy);
+        store.strategies.upsert(profileId, { ...strategy, name: 'Renamed' });
         throw new Error('rolled back');
       }),
     ).toThrow('rolled back');
@@ -96,8 +137,8 @@ describe('migration 010-book', () => {
     // An upsert's own conflict handling overrides a trigger's OR IGNORE: the marks must not
     // rely on it (this failed every second write of a strategy with a UNIQUE constraint).
     store.transaction(() => {
-      store.strategies.upsert(profileId, strategy);
-      store.strategies.upsert(profileId, strategy);
+      store.strategies.upsert(profileId, { ...strategy, name: 'One' });
+      store.strategies.upsert(profileId, { ...strategy, name: 'Two' });
       store.versions.upsert(profileId, version);
       store.versions.upsert(profileId, { ...version, status: 'IN_PROGRESS' });
       store.versions.upsert(profileId, { ...version, status: 'COMPLETE' });
@@ -106,32 +147,20 @@ describe('migration 010-book', () => {
     store.close();
   });
 
+  it('moves a row’s sync time in place when a read changed nothing else', () => {
+    const store = openStore(folder.file());
+    const { profileId, strategyId, strategy } = seedStrategy(store);
+    store.book.putRow(rowOf(profileId, strategyId));
+    store.strategies.upsert(profileId, strategy, { syncedAt: ts(59) });
+    expect(marks(store, profileId)).toEqual([]);
+    expect(store.book.rows(profileId, [strategyId], ts(0))[0]!.synced_at).toBe(ts(59));
+    store.close();
+  });
+
   it('drops the row, tags and failed read of a removed strategy with it', () => {
     const store = openStore(folder.file());
     const { profileId, strategyId } = seedStrategy(store);
-    store.book.putRow({
-      profile_id: profileId,
-      strategy_id: strategyId,
-      name: 'Core Equity',
-      synced_at: ts(1),
-      holdings_count: 2,
-      held_symbols: ['AAPL', 'BRK.B'],
-      target_state: 'unknown',
-      target_version_id: null,
-      target_executed_at: null,
-      changed_symbols: [],
-      last_version_id: null,
-      last_version_status: null,
-      last_version_at: null,
-      running: false,
-      liquidate_only_reason: null,
-      flag_failed: false,
-      flag_liquidate_only: false,
-      flag_unexecuted: false,
-      flag_attention: false,
-      flag_changed_elsewhere: false,
-      computed_at: ts(2),
-    });
+    store.book.putRow(rowOf(profileId, strategyId));
     store.book.changeTags(profileId, [strategyId], ['Growth'], [], ts(3));
     store.book.recordFailure(profileId, strategyId, {
       kind: 'server',
