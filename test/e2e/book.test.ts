@@ -68,6 +68,16 @@ describe('the book', () => {
       // another organization).
       await page.getByRole('button', { name: 'Add many' }).click();
       const panel = page.getByRole('region', { name: 'Add many strategies' });
+      // A spreadsheet saved as such (a zip) is refused in words, before anything is sent.
+      await panel.getByLabel('Choose a file…').setInputFiles({
+        name: 'book.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00]),
+      });
+      await panel
+        .getByRole('alert')
+        .getByText(/book\.xlsx: This file is not text/)
+        .waitFor();
       const ids = Object.values(BOOK);
       const pasted = [
         '\ufeffStrategy ID\tTheme',

@@ -87,3 +87,16 @@ export function withLines<T>(lines: ReadonlyMap<number, T>, offset: number, page
   page.forEach((line, i) => next.set(offset + i, line));
   return next;
 }
+
+/**
+ * Of two views of the same read of many strategies, the later: a call's answer may arrive after
+ * the events that followed it (a short add can end before its own answer is in).
+ */
+export function laterJob<T extends { id: string; state: string; done: number }>(
+  held: T | null,
+  heard: T,
+): T {
+  if (!held || held.id !== heard.id) return heard;
+  if (held.state !== 'running' && heard.state === 'running') return held;
+  return heard.done >= held.done || heard.state !== 'running' ? heard : held;
+}

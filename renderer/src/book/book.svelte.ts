@@ -14,7 +14,7 @@ import { BOOK_PAGE, type BookFlag, type BookSort } from '../../../shared/book/fl
 import type { DeskApi, DeskEvent } from '../../../shared/contract';
 import type { DeskError, ExportResult } from '../../../shared/views';
 import { asDeskError } from '../lib/errors';
-import { BookRows, JobListeners, NO_CHOICE, choiceWith } from './book-rows';
+import { BookRows, JobListeners, NO_CHOICE, choiceWith, laterJob } from './book-rows';
 
 /** Rows asked for at a time: a screenful or two, well under the contract's 500. */
 const PAGE = BOOK_PAGE;
@@ -222,8 +222,8 @@ export class BookStore {
   }
 
   applyJob(job: BookJob): void {
-    if (job.kind === 'refresh') this.refresh = job;
-    else this.add = job;
+    if (job.kind === 'refresh') this.refresh = laterJob(this.refresh, job);
+    else this.add = laterJob(this.add, job);
     this.listeners.tell(job);
   }
 
@@ -290,10 +290,11 @@ export class BookStore {
   }
 
   async startRefresh(): Promise<void> {
-    this.refresh = await this.desk.book.refresh({
+    const job = await this.desk.book.refresh({
       profileId: this.profileId,
       selection: this.selection,
     });
+    this.refresh = laterJob(this.refresh, job);
   }
 
   async cancelRefresh(): Promise<void> {
@@ -302,8 +303,8 @@ export class BookStore {
 
   async startAdd(text: string): Promise<BookJob> {
     const job = await this.desk.book.addMany({ profileId: this.profileId, text });
-    this.add = job;
-    return job;
+    this.add = laterJob(this.add, job);
+    return this.add;
   }
 
   async cancelAdd(): Promise<void> {
