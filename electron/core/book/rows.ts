@@ -75,12 +75,3 @@ export function bringUpToDate(store: Store, at: string, profileId?: string): str
     return done;
   });
 }
-
-/** Works out one strategy's row now (after a read of the book's own queue stored it). */
-export function workOutNow(store: Store, profileId: string, strategyId: string, at: string): void {
-  store.transaction(() => {
-    const row = workOutRow(store, profileId, strategyId, at);
-    if (row) store.book.putRow(row);
-    else store.book.clearDirty(profileId, strategyId);
-  });
-}
