@@ -49,6 +49,13 @@ const LAYERS = [
     node: true,
   },
   {
+    // The tools' own configuration: the linter, its layering rule, Vite and Vitest.
+    name: 'config',
+    paths: ['eslint.config.js', 'eslint-rules/', 'vite.config.ts', 'vitest.config.ts'],
+    may: ['config'],
+    node: true,
+  },
+  {
     name: 'test',
     paths: ['test/'],
     may: [
@@ -120,8 +127,10 @@ export default tseslint.config(
                 'zod',
                 '**/shared/contract',
                 '**/shared/views',
+                '**/shared/error-wire',
                 '**/shared/activity/views',
                 '**/shared/domain/resources',
+                '**/shared/unexecuted',
               ],
               allowTypeImports: true,
               message:

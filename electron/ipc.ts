@@ -1,7 +1,7 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { listChannels, type DeskEvent, type DeskHandlers } from '../shared/contract';
 import { IPC_EVENT_CHANNEL, ipcChannelFor } from './transport/app-identity';
-import { dispatchCall, validEvent, type CallResult, type KnownSecrets } from './transport/dispatch';
+import { dispatchCall, validEvent, type CallResult } from './transport/dispatch';
 import { isAppUrl } from './shell/security';
 import { senderProblem } from './shell/sender';
 
@@ -11,8 +11,6 @@ export interface DeskIpcOptions {
   /** The app's windows: only their main frames, on our origin, may call. */
   windows(): BrowserWindow[];
   log?: (line: string) => void;
-  /** Redacted from every error before it crosses (the desk's knownSecrets). */
-  knownSecrets?: KnownSecrets;
 }
 
 export interface DeskIpc {
@@ -50,13 +48,7 @@ export function registerDeskIpc(options: DeskIpcOptions): DeskIpc {
             error: { kind: 'forbidden', message: 'This call did not come from the app window.' },
           };
         }
-        return dispatchCall(
-          options.handlers,
-          entry,
-          payload,
-          (line) => log(`[ipc] ${line}`),
-          options.knownSecrets,
-        );
+        return dispatchCall(options.handlers, entry, payload, (line) => log(`[ipc] ${line}`));
       },
     );
   }

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { DeskEvent } from '../shared/contract';
 import { createDesk, type Desk } from './core/desk';
 import { openSecretStore } from './core/secrets';
-import { builtInSandbox } from './sandbox/embedded';
+import { announcedSandbox } from './sandbox/embedded';
 import { registerDeskIpc, type DeskIpc } from './ipc';
 import {
   APP_ENTRY_URL,
@@ -34,13 +34,10 @@ import {
   versionEndedNotice,
   withCsvExtension,
 } from './shell/desktop';
+import { dataDirArgument } from './shell/launch';
 import { appLayout, sqliteBindingFor } from './transport/paths';
-import {
-  HARDENED_WEB_PREFERENCES,
-  decideLink,
-  isAllowedRequest,
-  permissionPolicy,
-} from './shell/security';
+import { externalLinks } from './shell/links';
+import { HARDENED_WEB_PREFERENCES, isAllowedRequest, permissionPolicy } from './shell/security';
 import {
   MIN_SIZE,
   WINDOW_STATE_FILE,
@@ -68,7 +65,11 @@ protocol.registerSchemesAsPrivileged([
 ]);
 app.setName(PRODUCT_NAME);
 if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
-app.setPath('userData', join(app.getPath('appData'), DATA_DIR_NAME));
+// `npm start -- --data-dir D` (or the app's own `--data-dir D`) chooses another data folder.
+app.setPath(
+  'userData',
+  dataDirArgument(process.argv, process.cwd()) ?? join(app.getPath('appData'), DATA_DIR_NAME),
+);
 
 if (!app.requestSingleInstanceLock()) {
   // Another instance owns the database and the keychain entries: hand over to it.
@@ -100,7 +101,7 @@ if (!app.requestSingleInstanceLock()) {
   app.whenReady().then(start, (error: unknown) => fail(error));
 }
 
-/** No page of ours navigates, opens windows or embeds webviews; http(s) links go to the browser. */
+/** No page of ours navigates, opens windows or embeds webviews; links go by shell/links.ts. */
 function guardContents(contents: WebContents): void {
   contents.on('will-navigate', refuseNavigation);
   contents.on('will-redirect', (event) => event.preventDefault());
@@ -116,10 +117,18 @@ function refuseNavigation(event: Electron.Event, url: string): void {
   openOutside(url);
 }
 
+/** Electron's parts the link rule uses, looked up when used. */
+const links = externalLinks({
+  shell,
+  ask: (options) =>
+    mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options),
+  serviceAddresses: async () => (desk ? (await desk.profiles.list({})).map((p) => p.baseUrl) : []),
+  log: (line) => (desk ? desk.log.error(line) : console.error(line)),
+});
+
+/** A profile's service opens in the browser; any other http(s) address after the manager's yes. */
 function openOutside(url: string): void {
-  const target = decideLink(url).openExternally;
-  if (!target) return;
-  void shell.openExternal(target); // eng-disable OPEN_EXTERNAL_JS_CHECK: parsed http(s) URL only
+  void links.open(url);
 }
 
 function hardenSession(): void {
@@ -160,10 +169,13 @@ async function start(): Promise<void> {
       secretStore,
       nativeBinding: sqliteBindingFor(layout, app.isPackaged, existsSync),
       chooseExportPath,
-      sandbox: builtInSandbox,
+      exportFolders: [app.getPath('documents')],
+      // Says where the sandbox runs once it does, for a manager who wants curl against it.
+      sandbox: announcedSandbox((line) => console.log(line)),
       ownerName: 'the desktop app',
     });
     desk = created;
+    console.log(`Data folder: ${dataDir}`);
   } catch (error) {
     fail(startupFailureMessage(error, dataDir));
     return;
@@ -172,7 +184,6 @@ async function start(): Promise<void> {
   ipc = registerDeskIpc({
     handlers: opened,
     subscribe: (listener) => opened.subscribe(listener),
-    knownSecrets: () => opened.knownSecrets(),
     log: (line) => opened.log.error(line),
     windows: () => (mainWindow ? [mainWindow] : []),
   });

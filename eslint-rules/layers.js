@@ -5,7 +5,8 @@ import { dirname, relative, resolve, sep } from 'node:path';
 /**
  * Import layering as an allowlist (docs/architecture.md): every file belongs to one layer, and
  * each layer names the layers it may import from; any other import into the repository is
- * refused, and so are `electron` and Node's modules where the layer may not use them. Relative
+ * refused, and so are `electron` and Node's modules where the layer may not use them. A source
+ * file that belongs to no layer is reported, never skipped. Relative
  * specifiers are resolved against the importing file, so `../core/x` and `../../core/x` count
  * the same. Packages other than `electron` and Node's own are not this rule's business.
  */
@@ -63,9 +64,10 @@ export const layersRule = {
     messages: {
       refused:
         '{{from}} may import only from {{allowed}}: "{{specifier}}" reaches {{to}} (docs/architecture.md).',
-      noElectron:
-        '{{from}} may not import electron: only main.ts, preload.ts, ipc.ts and shell/ do.',
+      noElectron: '{{from}} may not import electron: only {{electronLayers}} do.',
       noNode: '{{from}} runs where Node is not: "{{specifier}}" is a Node module.',
+      noLayer:
+        '{{file}} belongs to no layer: add its folder (or the file) to a layer in eslint.config.js (docs/architecture.md).',
     },
   },
   create(context) {
@@ -73,8 +75,18 @@ export const layersRule = {
     const toRepo = (/** @type {string} */ abs) => relative(root, abs).split(sep).join('/');
     const file = context.filename;
     const from = layerOf(layers, toRepo(file));
-    if (!from) return {};
+    // A file no layer names would import anything unchecked: it is reported, not skipped.
+    if (!from)
+      return {
+        Program: (node) =>
+          context.report({ node, messageId: 'noLayer', data: { file: toRepo(file) } }),
+      };
     const allowed = new Set(from.may);
+    // Named from the layers themselves, so the message follows the configuration.
+    const electronLayers = layers
+      .filter((l) => l.electron)
+      .map((l) => `${l.name} (${l.paths.join(', ')})`)
+      .join(', ');
 
     /** @param {import('estree').Node} node @param {unknown} source */
     function check(node, source) {
@@ -96,7 +108,7 @@ export const layersRule = {
         return;
       }
       if (isElectron(source) && !from?.electron)
-        context.report({ node, messageId: 'noElectron', data });
+        context.report({ node, messageId: 'noElectron', data: { ...data, electronLayers } });
       else if (isNodeModule(source) && !from?.node)
         context.report({ node, messageId: 'noNode', data });
     }

@@ -1,7 +1,8 @@
 /**
  * `npm start`: builds what is missing, then runs the Electron app; where Electron cannot run
  * (no binary, no display), says why in one line and serves the same app from the browser host.
- *   npm start -- --port 5180 --data-dir /some/folder   (both optional; the host picks a free port)
+ *   npm start -- --data-dir /some/folder   (Electron and the browser host alike)
+ *   npm start -- --port 5180               (the browser host's port; it picks a free one by default)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,6 +14,8 @@ import {
   electronEnv,
   planLaunch,
   shouldDownloadElectron,
+  START_USAGE,
+  startFlags,
   type LaunchFacts,
 } from '../electron/shell/launch';
 import { rendererIsStale } from '../electron/host/build-renderer';
@@ -21,10 +24,13 @@ import { buildElectron, buildKeytarForElectron, buildSqliteForElectron } from '.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const layout = appLayout(root);
 
-function option(name: string): string | undefined {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : undefined;
+const flags = startFlags(process.argv.slice(2), process.cwd());
+if ('error' in flags) {
+  console.error(`${flags.error}\n${START_USAGE}`);
+  process.exit(2);
 }
+/** Null: the platform's per-user folder (Electron's userData, the host's default). */
+const dataDirFlag = flags.dataDir;
 
 /** The renderer is built when dist/renderer is older than its sources: the host's own rule. */
 function buildRendererIfStale(): void {
@@ -91,7 +97,8 @@ if (plan.kind === 'electron' && sqliteProblem === null) {
   buildRendererIfStale();
   await buildElectron();
   const env = electronEnv(process.env);
-  relay(spawn(plan.executable, [layout.mainBundle], { cwd: root, stdio: 'inherit', env }));
+  const args = dataDirFlag === null ? [] : [`--data-dir=${dataDirFlag}`];
+  relay(spawn(plan.executable, [layout.mainBundle, ...args], { cwd: root, stdio: 'inherit', env }));
 } else {
   console.log(
     plan.kind === 'browser-host'
@@ -99,8 +106,8 @@ if (plan.kind === 'electron' && sqliteProblem === null) {
       : `Electron is here but its database module is not (${sqliteProblem}): opening the browser host instead`,
   );
   buildRendererIfStale();
-  const dataDir = option('data-dir') ?? defaultDataDir(process.platform, process.env, homedir());
-  const port = option('port') ?? '0';
+  const dataDir = dataDirFlag ?? defaultDataDir(process.platform, process.env, homedir());
+  const port = flags.port;
   const cli = join(root, 'electron', 'host', 'cli.ts');
   if (!existsSync(cli)) {
     console.error(`The browser host is not there yet (${cli} is missing).`);

@@ -29,6 +29,7 @@ import {
 } from './activity/views';
 import { bookContract } from './book/contract';
 import { bookCounts, bookJob, bookRow } from './book/views';
+import { deleteConfirmation, deletePreview } from './unexecuted';
 
 /**
  * The one contract between the renderer and the main process. Each method is
@@ -85,7 +86,7 @@ export const contract = {
       profileView,
     ),
     remove: method(profileRef, ok),
-    testConnection: method(profileRef, z.object({ grantedScopes: z.array(z.string()) })),
+    testConnection: method(profileRef, z.object({ grantedScopes: z.array(z.string()).nullable() })),
     /**
      * Asks the service for a token with these details before they are saved (nothing is stored).
      * Without a secret, the stored one of `profileId` is used, under the same rule as update.
@@ -100,7 +101,7 @@ export const contract = {
           sendSecretToNewAddress: z.literal(true).optional(),
         })
         .strict(),
-      z.object({ grantedScopes: z.array(z.string()) }),
+      z.object({ grantedScopes: z.array(z.string()).nullable() }),
     ),
     /** "Try the built-in sandbox": starts it in-process, creates its profile, adds the demo strategies. */
     useSandbox: method(none, profileView),
@@ -168,7 +169,19 @@ export const contract = {
     retryExecution: method(journalRef, z.object({ journalId: uuid, version: versionDetail })),
     dismissExecution: method(journalRef, ok),
     journal: method(profileRef, z.array(journalEntryView)),
-    delete: method(versionRef, ok),
+    /**
+     * Reads an unexecuted version from the service now, to show before deleting it: its content,
+     * how it differs from the draft (when given) that would replace it, and the key to delete it.
+     */
+    prepareDelete: method(versionRef.extend({ draftId: uuid.optional() }).strict(), deletePreview),
+    /**
+     * Deletes an unexecuted version the manager was shown (`prepareDelete`'s key), or could not be
+     * shown and acknowledged. Without either it is refused (kind delete-not-confirmed); if the
+     * version changed since it was shown, it is refused too (kind confirmation-outdated).
+     */
+    delete: method(versionRef.extend({ confirmation: deleteConfirmation.optional() }).strict(), ok),
+    /** The manager saw a failed or partly failed rebalance: it no longer needs attention. */
+    acknowledgeFailure: method(versionRef, versionDetail),
     /** Polls a followed version now instead of at its next turn (follows it again if it stopped). */
     checkNow: method(versionRef, versionDetail),
   },
@@ -252,7 +265,12 @@ export const deskEvent = z.discriminatedUnion('type', [
     /** The strategy's line in the sidebar, as `strategies.list` gives it (null: no longer added). */
     strategy: strategyListItem.nullable(),
     /** The status bar's figures the change moves, as `app.status` gives them now. */
-    appStatus: appStatus.pick({ runningVersions: true, lastSyncAt: true }),
+    appStatus: appStatus.pick({
+      runningVersions: true,
+      lastSyncAt: true,
+      needsAttention: true,
+      failedUnacknowledged: true,
+    }),
     /**
      * At the end only: the strategy with the holdings the rebalance left, as `strategies.get`
      * gives it (null too when it has too many lines to carry: read it then).

@@ -3,135 +3,19 @@
  * screens can act on, a message a manager understands, and the service's own status
  * and words kept apart for a "details" disclosure. Raw system text (an errno line, a
  * D-Bus message) never travels here: the main process logs it. Plain TypeScript (no
- * zod), so the renderer can use it without bundling the schemas.
+ * zod), so the renderer can use it without bundling the schemas: the kinds are in
+ * error-kinds.ts, the wire schema and the details of each kind in error-wire.ts.
  */
+import { SERVICE_ERROR_KINDS, isDeskErrorKind, type DeskErrorKind } from './error-kinds';
+import type { DeskErrorDetails, DeskErrorDetailsByKind, DeskErrorWire } from './error-wire';
 
-/** Every kind of error, one spelling (kebab-case). */
-export const DESK_ERROR_KINDS = [
-  // Our own checks.
-  'invalid-input',
-  'invalid-draft',
-  'secret-needed-for-new-address',
-  'execution-blocked',
-  'confirmation-outdated',
-  'stale-not-acknowledged',
-  'executed-before',
-  'busy',
-  'not-found',
-  'internal',
-  // The service, as the client saw it.
-  'network',
-  'timeout',
-  'unauthorized',
-  'forbidden',
-  'bad-request',
-  'validation',
-  'unknown-symbols',
-  'unexecuted-version',
-  'conflict',
-  'liquidate-only',
-  'version-executed',
-  'idempotency-mismatch',
-  'rate-limited',
-  'server',
-  'bad-response',
-  'invalid-client',
-  'invalid-scope',
-  'no-secret',
-  'closed',
-  'cancelled',
-  // The data file.
-  'store-not-sqlite',
-  'store-not-ours',
-  'store-newer-schema',
-  'store-migration-failed',
-  'store-damaged',
-  'store-read-only',
-  // Disks and folders.
-  'disk-full',
-  'no-permission',
-  'read-only',
-  'folder-missing',
-  'file-busy',
-  // The system keychain.
-  'keychain-failed',
-  // The renderer's own bridge to the main process.
-  'host-unreachable',
-  'no-access-key',
-  'access-key-invalid',
-] as const;
-
-export type DeskErrorKind = (typeof DESK_ERROR_KINDS)[number];
-
-const KIND_SET: ReadonlySet<string> = new Set(DESK_ERROR_KINDS);
-export const isDeskErrorKind = (value: unknown): value is DeskErrorKind =>
-  typeof value === 'string' && KIND_SET.has(value);
-
-/** What the app knows of a service error besides its words. */
-export interface ServiceErrorDetails {
-  /** True when the service may have acted on the request (an execute that may have happened). */
-  ambiguous: boolean;
-  unknownSymbols?: string[];
-  versionId?: string;
-  missingScope?: string;
-  missingScopes?: string[];
-  retryAfterSeconds?: number;
-  fields?: Record<string, string[]>;
-  issues?: string[];
-  requestSent?: boolean;
-  code?: string;
-}
-
-type NoDetails = Record<string, never>;
-
-/** The details each kind carries. */
-export interface DeskErrorDetailsByKind {
-  'invalid-input': { issues?: { path: string[]; message: string }[] };
-  'invalid-draft': { messages: string[] };
-  'execution-blocked': { state: string };
-  'confirmation-outdated': NoDetails;
-  'stale-not-acknowledged': NoDetails;
-  'executed-before': { versionId: string };
-  busy: NoDetails;
-  'not-found': Partial<ServiceErrorDetails>;
-  internal: NoDetails;
-  network: ServiceErrorDetails;
-  timeout: ServiceErrorDetails;
-  unauthorized: Partial<ServiceErrorDetails>;
-  forbidden: Partial<ServiceErrorDetails>;
-  'bad-request': ServiceErrorDetails;
-  validation: ServiceErrorDetails;
-  'unknown-symbols': ServiceErrorDetails;
-  'unexecuted-version': ServiceErrorDetails;
-  conflict: ServiceErrorDetails;
-  'liquidate-only': ServiceErrorDetails;
-  'version-executed': ServiceErrorDetails;
-  'idempotency-mismatch': ServiceErrorDetails;
-  'rate-limited': ServiceErrorDetails;
-  server: ServiceErrorDetails;
-  'bad-response': ServiceErrorDetails;
-  'invalid-client': ServiceErrorDetails;
-  'invalid-scope': ServiceErrorDetails;
-  'no-secret': ServiceErrorDetails;
-  closed: ServiceErrorDetails;
-  cancelled: ServiceErrorDetails;
-  'store-not-sqlite': NoDetails;
-  'store-not-ours': NoDetails;
-  'store-newer-schema': NoDetails;
-  'store-migration-failed': NoDetails;
-  'store-damaged': NoDetails;
-  'store-read-only': NoDetails;
-  'disk-full': NoDetails;
-  'no-permission': NoDetails;
-  'read-only': NoDetails;
-  'folder-missing': NoDetails;
-  'file-busy': NoDetails;
-  'keychain-failed': NoDetails;
-  'host-unreachable': NoDetails;
-  'no-access-key': NoDetails;
-  'access-key-invalid': NoDetails;
-  'secret-needed-for-new-address': { from: string; to: string };
-}
+export * from './error-kinds';
+export type {
+  DeskErrorDetails,
+  DeskErrorDetailsByKind,
+  DeskErrorWire,
+  ServiceErrorDetails,
+} from './error-wire';
 
 /** The message each kind gets when nothing more precise is known. */
 export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
@@ -144,6 +28,8 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
     'The strategy may have been changed elsewhere: acknowledge it before executing. Nothing was sent.',
   'executed-before':
     'This draft was already executed: choose "Execute again" to execute it once more.',
+  'delete-not-confirmed':
+    'A version is deleted only once the app has shown what it holds: nothing was deleted; look at it first.',
   busy: 'The same work is already under way: wait for it to end, or cancel it.',
   'not-found': 'This is not in the app.',
   internal: 'Something went wrong inside the app. Please try again.',
@@ -189,35 +75,49 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
     'The service address changed: enter the client secret again, or confirm it may be sent there.',
 };
 
-type DeskErrorCommon = { message: string; status?: number; serviceMessage?: string };
-
-/** One case per kind, each with its own details. */
-export type DeskErrorData = {
-  [K in DeskErrorKind]: DeskErrorCommon & { kind: K; details?: DeskErrorDetailsByKind[K] };
-}[DeskErrorKind];
-
-/** The same, as it travels: details are read by key on the other side. */
-export type DeskErrorWire = DeskErrorCommon & {
-  kind: DeskErrorKind;
-  details?: Record<string, unknown>;
+/** An error of one of `kinds`, its details typed by its kind (see isKind). */
+export type DeskErrorOfKind<E, K extends DeskErrorKind> = E & {
+  readonly kind: K;
+  readonly details?: DeskErrorDetailsByKind[K] | undefined;
 };
 
 export class DeskError extends Error {
   readonly kind: DeskErrorKind;
   readonly status: number | undefined;
   readonly serviceMessage: string | undefined;
-  readonly details: Record<string, unknown> | undefined;
-  constructor(data: DeskErrorData) {
+  /** Of the shape of its kind: read them through isKind, which says which shape. */
+  readonly details: DeskErrorDetails | undefined;
+  constructor(data: DeskErrorWire) {
     super(data.message);
     this.name = 'DeskError';
     this.kind = data.kind;
     this.status = data.status;
     this.serviceMessage = data.serviceMessage;
-    this.details = data.details as Record<string, unknown> | undefined;
+    this.details = data.details;
   }
-  /** Rebuilds an error received as data (its details were typed where it was made). */
+  /** Rebuilds an error received as data (the host parsed it with the wire schema). */
   static fromWire(data: DeskErrorWire): DeskError {
-    return new DeskError(data as DeskErrorData);
+    return new DeskError(data);
+  }
+  /**
+   * An error received from the app as it arrived (an IPC rejection, an HTTP answer): a DeskError
+   * when it is an error of a kind this window knows, else null. Only the envelope is looked at:
+   * the details were parsed with the kind's schema by the host before they left it.
+   */
+  static fromUnknown(value: unknown): DeskError | null {
+    if (value instanceof DeskError) return value;
+    if (typeof value !== 'object' || value === null) return null;
+    const v = value as Record<string, unknown>;
+    if (
+      !isDeskErrorKind(v.kind) ||
+      typeof v.message !== 'string' ||
+      (v.status !== undefined && !Number.isInteger(v.status)) ||
+      (v.serviceMessage !== undefined && typeof v.serviceMessage !== 'string') ||
+      (v.details !== undefined &&
+        (typeof v.details !== 'object' || v.details === null || Array.isArray(v.details)))
+    )
+      return null;
+    return new DeskError(v as DeskErrorWire);
   }
   toData(): DeskErrorWire {
     return {
@@ -226,7 +126,7 @@ export class DeskError extends Error {
       ...(this.status !== undefined && { status: this.status }),
       ...(this.serviceMessage !== undefined && { serviceMessage: this.serviceMessage }),
       ...(this.details !== undefined && { details: this.details }),
-    };
+    } as DeskErrorWire;
   }
 }
 
@@ -239,19 +139,21 @@ export function deskError<K extends DeskErrorKind>(
     kind,
     message: DESK_ERROR_MESSAGES[kind],
     ...(details !== undefined && { details }),
-  } as DeskErrorData);
+  } as DeskErrorWire);
 }
 
-/** The same check as views.ts's deskErrorData schema, by hand, for the renderer. */
-export function isDeskErrorData(value: unknown): value is DeskErrorWire {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    isDeskErrorKind(v.kind) &&
-    typeof v.message === 'string' &&
-    (v.status === undefined || Number.isInteger(v.status)) &&
-    (v.serviceMessage === undefined || typeof v.serviceMessage === 'string') &&
-    (v.details === undefined ||
-      (typeof v.details === 'object' && v.details !== null && !Array.isArray(v.details)))
-  );
+/**
+ * Whether the error is of one of `kinds`, its details then typed by that kind: the one way to
+ * tell kinds apart (`isKind(error, 'unknown-symbols') && error.details?.unknownSymbols`).
+ */
+export function isKind<E extends { readonly kind: string }, K extends DeskErrorKind>(
+  error: E | null | undefined,
+  ...kinds: readonly K[]
+): error is DeskErrorOfKind<E, K> {
+  return error != null && (kinds as readonly string[]).includes(error.kind);
+}
+
+/** The service may have acted on the request all the same (an execute that may have happened). */
+export function serviceMayHaveActed(error: DeskError | null | undefined): boolean {
+  return isKind(error, ...SERVICE_ERROR_KINDS) && error.details?.ambiguous === true;
 }

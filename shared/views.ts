@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { TargetPosition } from './draft/types';
-import { DESK_ERROR_KINDS, type DeskErrorWire } from './errors';
+import { MAX_CELL_CHARS, type TargetDoubt, type TargetPosition } from './draft/types';
 import {
   decimalString,
   holding,
@@ -68,9 +67,24 @@ export const strategyListItem = z.object({
   running: z.boolean(),
   /** An execution of this strategy has an unknown outcome. */
   needsAttention: z.boolean(),
+  /** Its failed or partly failed versions not yet acknowledged (they need attention too). */
+  failedVersionIds: z.array(uuid).optional(),
   syncedAt: timestamp,
 });
 export type StrategyListItem = z.infer<typeof strategyListItem>;
+
+/** An unexecuted version the app knows to stand in the way of the strategy's next execution. */
+export const unexecutedVersionKnown = z.object({
+  versionId: uuid,
+  /** Imported here, named by the service when it refused an execution, or read before a delete. */
+  learnedFrom: z.enum(['imported', 'named', 'read']),
+  learnedAt: timestamp,
+  scheduledFor: timestamp.nullable(),
+  insertedAt: timestamp.nullable(),
+  /** Null: only named by the service, never read. */
+  readAt: timestamp.nullable(),
+});
+export type UnexecutedVersionKnown = z.infer<typeof unexecutedVersionKnown>;
 
 export const strategyView = z.object({
   profileId: uuid,
@@ -87,13 +101,15 @@ export const strategyView = z.object({
   /** The service's last change of the strategy, as last read. */
   updatedAt: timestamp.optional(),
   runningVersionId: uuid.nullable(),
+  /** Unexecuted versions known to be in the way of executing (oldest knowledge first). */
+  unexecutedVersions: z.array(unexecutedVersionKnown).optional(),
   syncedAt: timestamp,
 });
 export type StrategyView = z.infer<typeof strategyView>;
 
 export const draftRow = z.object({
-  symbol: z.string().max(64),
-  weight: z.string().max(64),
+  symbol: z.string().max(MAX_CELL_CHARS),
+  weight: z.string().max(MAX_CELL_CHARS),
   locked: z.boolean(),
 });
 export type DraftRow = z.infer<typeof draftRow>;
@@ -157,6 +173,8 @@ export const versionDetail = versionSummary.extend({
   tracking: z.boolean(),
   trackingProblem: trackingProblem.nullable(),
   statusSeen: z.array(statusSeen),
+  /** When the manager acknowledged this version's failure (null: not yet, or it did not fail). */
+  failureAcknowledgedAt: timestamp.nullable().optional(),
 });
 export type VersionDetail = z.infer<typeof versionDetail>;
 
@@ -192,7 +210,10 @@ export const appStatus = z.object({
   online: z.boolean(),
   lastSyncAt: timestamp.nullable(),
   runningVersions: z.number().int().nonnegative(),
+  /** Executions of unknown outcome plus failed rebalances not yet acknowledged. */
   needsAttention: z.number().int().nonnegative(),
+  /** Of those, the failed or partly failed rebalances not yet acknowledged. */
+  failedUnacknowledged: z.number().int().nonnegative().optional(),
   secretStorage: z.enum(['keychain', 'session']),
   /** Why the secret is kept for this session only, when it is. */
   secretStorageReason: z.string().nullable(),
@@ -202,35 +223,39 @@ export const appStatus = z.object({
 export type AppStatus = z.infer<typeof appStatus>;
 
 /** Errors cross the boundary as data; the bridge rethrows them as DeskError (shared/errors.ts). */
-export const deskErrorData = z.object({
-  kind: z.enum(DESK_ERROR_KINDS),
-  message: z.string(),
-  status: z.number().int().optional(),
-  serviceMessage: z.string().optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
-}) satisfies z.ZodType<DeskErrorWire>;
+export { deskErrorWire } from './error-wire';
 
 export {
   DESK_ERROR_KINDS,
   DeskError,
   deskError,
-  isDeskErrorData,
-  type DeskErrorData,
+  isKind,
+  type DeskErrorDetailsByKind,
   type DeskErrorKind,
   type DeskErrorWire,
 } from './errors';
+
+/** Why the target known here may not be the service's (shared/draft/types.ts, TargetDoubt). */
+export const targetDoubt = z.enum(['unknown', 'stale', 'unconfirmed']);
+targetDoubt.options satisfies readonly TargetDoubt[];
+
+/** A predicted action, or 'uncertain' where the target is in doubt. */
+export const rowAction = z.union([positionAction, z.literal('uncertain')]);
 
 /** One position of a confirmation: what the request sends and what the app predicts. */
 export const predictedPositionView = z.object({
   symbol: z.string(),
   weight: decimalString,
+  /** The known target's weight; only the last known one when `doubt` is set; null: none known. */
   oldWeight: decimalString.nullable(),
-  action: positionAction.nullable(),
+  action: rowAction,
+  /** Why the action is uncertain; null when it is predicted. */
+  doubt: targetDoubt.nullable(),
   heldQuantity: decimalString,
   sellsAll: z.boolean(),
   heldNotInTarget: z.boolean(),
   source: z.enum(['draft', 'target', 'held']),
-  effect: z.enum(['add', 'change', 'remove', 'sell-held', 'unchanged', 'unknown']),
+  effect: z.enum(['add', 'change', 'remove', 'sell-held', 'unchanged', 'uncertain']),
 });
 export type PredictedPositionView = z.infer<typeof predictedPositionView>;
 
@@ -262,8 +287,17 @@ export const executePreview = z.object({
   check: targetCheckView.nullable(),
   /** The service did not know the known target's version when asked: the stored copy is shown. */
   targetUnconfirmed: z.boolean(),
+  /**
+   * Why the target may not be the one the service acts on ('unknown', or 'stale' and/or
+   * 'unconfirmed'); empty when it is taken as the service's. With any, no action is predicted.
+   */
+  doubts: z.array(targetDoubt),
+  /** With a doubt: held symbols the known target lacks (all held when none is known). */
+  possiblyTargeted: z.array(z.string()),
+  /** "Execute rebalance" waits for the manager's acknowledgement; the desk refuses without it. */
+  needsAcknowledgement: z.boolean(),
   positions: z.array(predictedPositionView),
-  /** Target cash weight before, null when the target is unknown. */
+  /** Target cash weight before (the last known one with a doubt), null when none is known. */
   oldCash: decimalString.nullable(),
   newCash: decimalString,
   changesNothing: z.boolean(),
@@ -276,16 +310,20 @@ export type ExecutePreview = z.infer<typeof executePreview>;
 export const predictionDifferenceView = z.object({
   symbol: z.string(),
   predicted: z
-    .object({ action: positionAction.nullable(), oldWeight: decimalString.nullable() })
+    .object({ action: rowAction.nullable(), oldWeight: decimalString.nullable() })
     .nullable(),
   service: z
     .object({ action: positionAction, oldWeight: decimalString, weight: decimalString })
     .nullable(),
+  /** On a target in doubt: what the confirmation warned of, not a surprise. */
+  expected: z.boolean(),
 });
 
 export const predictionOutcomeView = z.object({
   versionId: uuid,
   targetState: z.enum(['known', 'unknown', 'stale']),
+  /** The prediction was made on a target in doubt (unknown, stale or unconfirmed): no action was predicted. */
+  uncertain: z.boolean(),
   knownVersionId: uuid.nullable(),
   differences: z.array(predictionDifferenceView),
   comparedAt: timestamp,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { listChannels, type DeskHandlers } from '../../shared/contract';
-import { dispatchCall, type KnownSecrets } from '../transport/dispatch';
+import { isKind } from '../../shared/errors';
+import { dispatchCall } from '../transport/dispatch';
 import { refuse } from './security';
 
 /**
@@ -11,7 +12,6 @@ export function registerApiRoutes(
   app: FastifyInstance,
   handlers: DeskHandlers,
   log: (line: string) => void,
-  knownSecrets?: KnownSecrets,
 ): void {
   const channels = new Map(listChannels().map((c) => [c.channel as string, c]));
 
@@ -24,10 +24,13 @@ export function registerApiRoutes(
         message: `There is no call named ${JSON.stringify(request.params.channel)}.`,
       });
     }
-    const result = await dispatchCall(handlers, entry, request.body, log, knownSecrets);
+    const result = await dispatchCall(handlers, entry, request.body, log);
     if (result.ok) return reply.send(result);
-    const status =
-      result.error.kind === 'invalid-input' ? 400 : result.error.kind === 'internal' ? 500 : 200;
+    const status = isKind(result.error, 'invalid-input')
+      ? 400
+      : isKind(result.error, 'internal')
+        ? 500
+        : 200;
     return reply.code(status).send(result);
   });
 }

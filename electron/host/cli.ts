@@ -6,11 +6,10 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDesk } from '../core/desk';
-import { DataFolderInUseError } from '../core/data-folder/lock';
-import { StoreError } from '../core/store';
 import { openSecretStore } from '../core/secrets';
-import { builtInSandbox } from '../sandbox/embedded';
+import { announcedSandbox } from '../sandbox/embedded';
 import { defaultDataDir } from '../transport/paths';
+import { startRefusalMessage } from '../transport/start-refusal';
 import { ensureRendererBuilt } from './build-renderer';
 import { startHost } from './index';
 
@@ -68,13 +67,13 @@ async function main(): Promise<void> {
   const desk = await createDesk({
     dataDir,
     secretStore,
-    sandbox: builtInSandbox,
+    // Says where the sandbox runs once it does (now for an existing sandbox profile).
+    sandbox: announcedSandbox((line) => console.log(line)),
     ownerName: 'the browser host',
   });
   const host = await startHost({
     handlers: desk,
     subscribe: (listener) => desk.subscribe(listener),
-    knownSecrets: () => desk.knownSecrets(),
     log: (line) => desk.log.error(`[host] ${line}`),
     port,
     staticDir,
@@ -102,9 +101,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // These already say what is wrong and what to do, in the manager's words.
-  const plain = error instanceof DataFolderInUseError || error instanceof StoreError;
+  // A refusal the app explains already says what is wrong and what to do, in the manager's words.
   const message = error instanceof Error ? error.message : String(error);
-  console.error(plain ? message : `Strategy desk could not start: ${message}`);
+  console.error(startRefusalMessage(error) ?? `Strategy desk could not start: ${message}`);
   process.exit(1);
 });

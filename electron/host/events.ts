@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { deskEvent, type DeskEvent } from '../../shared/contract';
+import type { DeskEvent } from '../../shared/contract';
+import { validEvent } from '../transport/dispatch';
 
 export type Subscribe = (listener: (event: DeskEvent) => void) => () => void;
 
@@ -28,12 +29,13 @@ export function registerEventRoute(
     res.write(': connected\n\n');
 
     const unsubscribe = subscribe((event) => {
-      const parsed = deskEvent.safeParse(event);
-      if (!parsed.success) {
+      // The same check as the desktop app's (ipc.ts): the contract's event schema.
+      const valid = validEvent(event);
+      if (!valid) {
         log(`dropped an event outside its schema (type ${String(event?.type)})`);
         return;
       }
-      res.write(`event: desk\ndata: ${JSON.stringify(parsed.data)}\n\n`);
+      res.write(`event: desk\ndata: ${JSON.stringify(valid)}\n\n`);
     });
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     keepAlive.unref();

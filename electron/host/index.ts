@@ -1,6 +1,5 @@
 import Fastify from 'fastify';
 import type { DeskHandlers } from '../../shared/contract';
-import type { KnownSecrets } from '../transport/dispatch';
 import { registerApiRoutes } from './api-routes';
 import { registerEventRoute, type Subscribe } from './events';
 import { SECURITY_HEADERS, allowedHost, guardCalls, newToken, refuse } from './security';
@@ -15,11 +14,40 @@ export interface HostOptions {
   staticDir: string;
   /** The per-launch token; a fresh random one unless given (tests only). */
   token?: string;
-  /** Redacted from every error before it is answered (the desk's knownSecrets). */
-  knownSecrets?: KnownSecrets;
   /** Where the host's own failures are written (the desk's log); stderr by default. */
   log?: (line: string) => void;
+  /** Timeouts and the connection cap; HOST_LIMITS unless given (tests shorten them). */
+  limits?: Partial<HostLimits>;
 }
+
+/**
+ * What the host waits for and holds, so that connections sending nothing, or headers a byte at a
+ * time, cannot pile up (each holds a socket and memory). Only receiving a request is timed: an
+ * answer may take as long as it takes (a large export), and the event stream stays open.
+ */
+export interface HostLimits {
+  /** A request's headers arrive whole within this (a browser sends them at once). */
+  headersTimeoutMs: number;
+  /** A whole request, headers and body, arrives within this (a body is at most BODY_LIMIT). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this; the browser opens a new one. */
+  keepAliveTimeoutMs: number;
+  /** How often Node looks for connections past those timeouts (its default is 30 s). */
+  checkIntervalMs: number;
+  /** Connections open at once (a tab holds about 7); one more is closed as soon as it comes. */
+  maxConnections: number;
+}
+
+export const HOST_LIMITS: Readonly<HostLimits> = {
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+  maxConnections: 100,
+};
+
+/** A flood of refused connections is written to the log once a minute at most. */
+const DROP_LOG_EVERY_MS = 60_000;
 
 /** Routes answer only with the token, except the built renderer's files, which are public. */
 export type RouteAccess = 'token' | 'public-asset';
@@ -50,8 +78,32 @@ export const BODY_LIMIT = 8 * 1024 * 1024;
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const token = options.token ?? newToken();
   const log = options.log ?? ((line: string) => console.error(`[host] ${line}`));
-  // On close, cut every connection: a browser tab's keep-alive socket must not hold the app open.
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+  const limits = { ...HOST_LIMITS, ...options.limits };
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    // On close, cut every connection: a browser tab's keep-alive socket must not hold the app open.
+    forceCloseConnections: true,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+  });
+  app.server.maxConnections = limits.maxConnections;
+  let lastDropLogged = -Infinity;
+  let dropped = 0;
+  app.server.on('drop', () => {
+    dropped += 1;
+    if (Date.now() - lastDropLogged < DROP_LOG_EVERY_MS) return;
+    lastDropLogged = Date.now();
+    log(
+      `refused ${dropped} connection(s): ${limits.maxConnections} are open already (something on this machine is opening many)`,
+    );
+    dropped = 0;
+  });
   let port = -1;
   const streams = new Set<() => void>();
   const routes: HostRoute[] = [];
@@ -108,7 +160,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     refuse(reply, 404, { kind: 'not-found', message: 'Not found.' }),
   );
 
-  registerApiRoutes(app, options.handlers, log, options.knownSecrets);
+  registerApiRoutes(app, options.handlers, log);
   registerEventRoute(app, options.subscribe, streams, log);
   await registerStaticFiles(app, options.staticDir);
 

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import type { DeskErrorData } from '../../shared/views';
+import type { DeskErrorWire } from '../../shared/views';
 import { CONTENT_SECURITY_POLICY } from '../transport/content-policy';
 
 /** A fresh secret per launch: whoever can read it may drive the app, so it never goes in a log. */
@@ -37,7 +37,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
 };
 
-export function refuse(reply: FastifyReply, status: number, error: DeskErrorData): FastifyReply {
+export function refuse(reply: FastifyReply, status: number, error: DeskErrorWire): FastifyReply {
   return reply.code(status).header('Cache-Control', 'no-store').send({ ok: false, error });
 }
 

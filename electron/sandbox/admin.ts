@@ -2,10 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { bulkStrategiesBody, createBulkStrategies } from './bulk-strategies';
 import type { SandboxContext } from './context';
-import { createUnexecutedVersion } from './engine';
+import { cashWeightOf, createUnexecutedVersion, planPositions } from './engine';
 import { isRecognizedSymbol } from './prices';
 import { resourceError } from './replies';
-import { currentTarget, latestExecuted, latestVersion, serializeVersion } from './state';
+import {
+  currentTarget,
+  findVersion,
+  latestExecuted,
+  latestVersion,
+  serializeVersion,
+} from './state';
 import {
   checkTarget,
   faultsPatch,
@@ -18,7 +24,8 @@ import {
 
 /**
  * Sandbox-only routes under /sandbox/ (the X-Sandbox-Admin guard lives in
- * server.ts): reset, listing, unexecuted versions, faults, timing, counters.
+ * server.ts): reset, listing, unexecuted versions (created or changed), faults, timing,
+ * counters.
  */
 
 type Req = FastifyRequest<{ Params: Record<string, string | undefined> }>;
@@ -75,6 +82,27 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
     });
   });
 
+  /** Requested positions checked as an execute would check them, or a 400 already sent. */
+  const checkedPositions = (
+    reply: FastifyReply,
+    requested: { symbol: string; weight: string }[],
+  ): boolean => {
+    if (requested.length === 0) return true;
+    const target = checkTarget({ data: { positions: requested } });
+    if (!target.ok) {
+      resourceError(reply, 400, target.detail, { positions: target.messages });
+      return false;
+    }
+    const unknown = requested.map((p) => p.symbol).filter((s) => !isRecognizedSymbol(s));
+    if (unknown.length > 0) {
+      resourceError(reply, 400, `Unknown symbols: ${unknown.join(', ')}.`, { symbols: unknown });
+      return false;
+    }
+    return true;
+  };
+  const scheduledFor = (at: string | null | undefined) =>
+    at ? new Date(at).toISOString().replace('Z', '000Z') : null;
+
   app.post('/sandbox/strategies/:id/unexecuted-versions', async (request: Req, reply) => {
     const id = request.params.id;
     if (!isUuid(id)) return resourceError(reply, 400, `id "${id ?? ''}" is not a UUID.`);
@@ -85,25 +113,39 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
     const requested =
       body.positions ??
       [...currentTarget(strategy)].map(([symbol, weight]) => ({ symbol, weight }));
-    if (requested.length > 0) {
-      const target = checkTarget({ data: { positions: requested } });
-      if (!target.ok)
-        return resourceError(reply, 400, target.detail, { positions: target.messages });
-      const unknown = requested.map((p) => p.symbol).filter((s) => !isRecognizedSymbol(s));
-      if (unknown.length > 0) {
-        return resourceError(reply, 400, `Unknown symbols: ${unknown.join(', ')}.`, {
-          symbols: unknown,
-        });
-      }
-    }
-    const scheduledFor = body.scheduled_for
-      ? new Date(body.scheduled_for).toISOString().replace('Z', '000Z')
-      : null;
-    const version = createUnexecutedVersion(strategy, requested, scheduledFor);
+    if (!checkedPositions(reply, requested)) return reply;
+    const version = createUnexecutedVersion(strategy, requested, scheduledFor(body.scheduled_for));
     ctx.changed();
     return reply
       .code(201)
       .send({ data: serializeVersion(version, { orders: true, positions: true }) });
+  });
+
+  // Changes an unexecuted version in place (its id stays): what a colleague's edit would do.
+  app.put('/sandbox/strategies/:id/unexecuted-versions/:versionId', async (request: Req, reply) => {
+    const { id, versionId } = request.params;
+    if (!isUuid(id)) return resourceError(reply, 400, `id "${id ?? ''}" is not a UUID.`);
+    if (!isUuid(versionId))
+      return resourceError(reply, 400, `versionId "${versionId ?? ''}" is not a UUID.`);
+    const body = readBody(request, reply, unexecutedBody);
+    if (!body) return reply;
+    const strategy = ctx.state.strategy(id);
+    if (!strategy) return resourceError(reply, 404, `Strategy ${id} was not found.`);
+    const version = findVersion(strategy, versionId);
+    if (!version) return resourceError(reply, 404, `Version ${versionId} was not found.`);
+    if (version.executed_at !== null)
+      return resourceError(reply, 409, `Version ${versionId} has been executed.`);
+    if (body.positions) {
+      if (!checkedPositions(reply, body.positions)) return reply;
+      version.positions = planPositions(currentTarget(strategy), body.positions);
+      version.cash_weight = cashWeightOf(version.positions);
+    }
+    if (body.scheduled_for !== undefined) {
+      version.scheduled_for = scheduledFor(body.scheduled_for);
+      version.status = version.scheduled_for === null ? null : 'SCHEDULED';
+    }
+    ctx.changed();
+    return { data: serializeVersion(version, { orders: true, positions: true }) };
   });
 
   app.get('/sandbox/faults', async () => ({ data: ctx.faults }));

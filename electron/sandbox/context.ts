@@ -2,16 +2,8 @@ import { TokenStore } from './auth';
 import { buildDemoState } from './demo-data';
 import { Progression } from './engine';
 import { defaultFaults, type Faults, SlidingWindow } from './faults';
-import type { SandboxSnapshot } from './persistence';
+import type { RememberedExecute, SandboxSnapshot } from './persistence';
 import { runningRebalance, type SandboxState } from './state';
-
-/** A remembered 202 of an execute, replayed byte for byte for the same key. */
-export interface RememberedExecute {
-  strategyId: string;
-  fingerprint: string;
-  location: string;
-  payload: string;
-}
 
 /** Everything one running sandbox holds; reset() puts it back to the demo data. */
 export class SandboxContext {

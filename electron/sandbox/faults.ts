@@ -27,6 +27,8 @@ export interface CannedReply {
 export interface Faults {
   latency_ms: number;
   fail_next: number;
+  /** Only requests of this method count for `fail_next` (null: every API request). */
+  fail_next_method: 'GET' | 'POST' | 'DELETE' | null;
   fail_status: 500 | 502 | 503 | 504;
   fail_rate: number;
   drop_after_commit_next: number;
@@ -52,6 +54,7 @@ export function defaultFaults(): Faults {
   return {
     latency_ms: 0,
     fail_next: 0,
+    fail_next_method: null,
     fail_status: 503,
     fail_rate: 0,
     drop_after_commit_next: 0,

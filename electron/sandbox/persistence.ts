@@ -9,7 +9,6 @@ import {
   version,
   versionPosition,
 } from '../../shared/domain/resources';
-import type { RememberedExecute } from './context';
 import { SandboxState, type StrategyRec } from './state';
 
 /**
@@ -74,6 +73,14 @@ export const sandboxStateFile = z
     }
   });
 export type SandboxStateFile = z.infer<typeof sandboxStateFile>;
+
+/** A remembered 202 of an execute, replayed byte for byte for the same key. */
+export interface RememberedExecute {
+  strategyId: string;
+  fingerprint: string;
+  location: string;
+  payload: string;
+}
 
 /** What a state file restores into a running sandbox. */
 export interface SandboxSnapshot {

@@ -82,8 +82,10 @@ export function buildServer(
         const canned = takeReply(ctx.faults);
         if (canned) return reply.code(canned.status).type(canned.content_type).send(canned.body);
         const failRate = ctx.faults.fail_rate;
+        const method = ctx.faults.fail_next_method;
+        const counts = method === null || method === request.method;
         if (
-          consume(ctx.faults, 'fail_next') ||
+          (counts && consume(ctx.faults, 'fail_next')) ||
           (failRate > 0 && Math.random() < failRate) ||
           failsStrategy(ctx.faults, request.url)
         ) {

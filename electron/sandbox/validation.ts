@@ -229,6 +229,7 @@ export const faultsPatch = z
   .object({
     latency_ms: z.int().min(0).max(60_000),
     fail_next: z.int().min(0),
+    fail_next_method: z.enum(['GET', 'POST', 'DELETE']).nullable(),
     fail_status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]),
     fail_rate: z.number().min(0).max(1),
     drop_after_commit_next: z.int().min(0),

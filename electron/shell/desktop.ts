@@ -1,6 +1,7 @@
 import type { DeskEvent } from '../../shared/contract';
 import { PRODUCT_NAME } from '../transport/app-identity';
 import { validEvent } from '../transport/dispatch';
+import { startRefusalMessage } from '../transport/start-refusal';
 
 /** The desktop notification for a version that ended, or null when the event is not an end. */
 export function versionEndedNotice(
@@ -115,6 +116,8 @@ export function menuTemplate(options: MenuOptions): MenuItemSpec[] {
 
 /** What the manager reads when the app cannot open its data, with the step that fixes it. */
 export function startupFailureMessage(error: unknown, dataDir: string): string {
+  const refusal = startRefusalMessage(error);
+  if (refusal !== null) return refusal;
   const message = error instanceof Error ? error.message : String(error);
   if (/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(message)) {
     return (

@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 /**
  * How `npm start` runs the app: Electron when its binary is there and can show a window,
@@ -83,4 +84,52 @@ export function electronEnv(
 ): Record<string, string | undefined> {
   const { ELECTRON_RUN_AS_NODE: _drop, ...rest } = env;
   return rest;
+}
+
+export const START_USAGE = [
+  'Usage: npm start -- [--data-dir D] [--port N]',
+  "  --data-dir D  the app's data folder (default: the platform's per-user folder), in Electron",
+  '                and in the browser host alike',
+  "  --port N      the browser host's port on 127.0.0.1 when Electron cannot run (0 = any free port)",
+].join('\n');
+
+/** The flags `npm start` takes (`--data-dir D` or `--data-dir=D`, `--port N`); a wrong one is an error. */
+export function startFlags(
+  argv: readonly string[],
+  cwd: string,
+): { dataDir: string | null; port: string } | { error: string } {
+  try {
+    const { values } = parseArgs({
+      args: [...argv],
+      options: { 'data-dir': { type: 'string' }, port: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    });
+    const dataDir = values['data-dir'];
+    if (dataDir !== undefined && dataDir.trim() === '')
+      return { error: '--data-dir needs a folder, e.g. --data-dir ~/desk-test' };
+    return {
+      dataDir: dataDir === undefined ? null : resolve(cwd, dataDir),
+      port: values.port ?? '0',
+    };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+/**
+ * The data folder the Electron app was started with (`--data-dir=D` from npm start, or
+ * `--data-dir D` typed after the app's name), else null. Chromium's own switches are ignored.
+ */
+export function dataDirArgument(argv: readonly string[], cwd: string): string | null {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg.startsWith('--data-dir=')) return nonEmpty(arg.slice('--data-dir='.length), cwd);
+    if (arg === '--data-dir') return nonEmpty(argv[i + 1] ?? '', cwd);
+  }
+  return null;
+}
+
+function nonEmpty(dir: string, cwd: string): string | null {
+  return dir.trim() === '' ? null : resolve(cwd, dir);
 }

@@ -1,17 +1,13 @@
 import type { z } from 'zod';
 import type { listChannels } from '../../shared/contract';
 import { deskEvent, type DeskEvent, type DeskHandlers } from '../../shared/contract';
-import { DeskError, deskErrorData, type DeskErrorWire } from '../../shared/views';
-import { redactDeep, redactIfPresent } from '../core/log/redact';
+import { DeskError, deskErrorWire, type DeskErrorWire } from '../../shared/views';
 
 /** What crosses IPC for every call: errors are data, never thrown across the boundary. */
 export type CallResult = { ok: true; value: unknown } | { ok: false; error: DeskErrorWire };
 
 export type ChannelEntry = ReturnType<typeof listChannels>[number];
 type Method = (input: unknown) => Promise<unknown>;
-
-/** The secrets an error must not carry across: every profile's client secret, every live token. */
-export type KnownSecrets = () => Promise<readonly string[]>;
 
 /** Names each problem by its field, in words: "secret: Enter the client secret". */
 export function describeIssues(error: z.ZodError): string {
@@ -23,9 +19,22 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-/** A DeskError keeps its words; anything else is our fault and says so without details. */
+/**
+ * A DeskError keeps its words; anything else is our fault and says so without details. The data
+ * is checked against the wire schema: details not of their kind's shape are a bug of the app,
+ * logged here and left out, so the renderer never meets a detail it would have to re-check.
+ */
 export function toErrorData(error: unknown, channel: string, log = console.error): DeskErrorWire {
-  if (error instanceof DeskError) return error.toData();
+  if (error instanceof DeskError) {
+    const data = error.toData();
+    const checked = deskErrorWire.safeParse(data);
+    if (checked.success) return checked.data;
+    log(
+      `${channel} failed with ${data.kind} details outside their shape: ${describeIssues(checked.error)}`,
+    );
+    const { details: _details, ...words } = data;
+    return words as DeskErrorWire;
+  }
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
   // Channel, error name and message only: never the call's input, which may hold a secret.
@@ -36,41 +45,15 @@ export function toErrorData(error: unknown, channel: string, log = console.error
 /**
  * One call of the contract: the payload parsed with the channel's input schema, the handler
  * called, its answer parsed with the output schema (which also strips any field the contract
- * does not name, so nothing extra reaches the renderer).
+ * does not name, so nothing extra reaches the renderer). The answer crosses as the handler gave
+ * it: a secret a service echoed was taken out of its words where they entered the app (the
+ * service client), so nothing here rewrites the app's own data.
  */
 export async function dispatchCall(
   handlers: DeskHandlers,
   entry: ChannelEntry,
   payload: unknown,
   log: (line: string) => void = console.error,
-  knownSecrets: KnownSecrets = async () => [],
-): Promise<CallResult> {
-  const result = await answerCall(handlers, entry, payload, log);
-  let secrets: readonly string[];
-  try {
-    secrets = await knownSecrets();
-  } catch (error) {
-    // Without the secrets nothing can be checked: only our own plain sentence crosses.
-    log(`${entry.channel}: the secrets to redact could not be read: ${String(error)}`);
-    return {
-      ok: false,
-      error: {
-        kind: 'internal',
-        message: 'Something went wrong inside the app. Please try again.',
-      },
-    };
-  }
-  // A service may echo a secret or a token back in any field of its answers, which then lives
-  // on in an error, a journal entry or a tracking problem: none crosses to the renderer.
-  if (result.ok) return { ok: true, value: redactIfPresent(result.value, secrets) };
-  return { ok: false, error: redactDeep(result.error, secrets) };
-}
-
-async function answerCall(
-  handlers: DeskHandlers,
-  entry: ChannelEntry,
-  payload: unknown,
-  log: (line: string) => void,
 ): Promise<CallResult> {
   const input = entry.input.safeParse(payload ?? {});
   if (!input.success) {
@@ -111,7 +94,7 @@ export function unwrapCallResult(channel: string, result: unknown): unknown {
   if (typeof result === 'object' && result !== null && 'ok' in result) {
     const r = result as { ok: unknown; value?: unknown; error?: unknown };
     if (r.ok === true) return r.value;
-    const error = deskErrorData.safeParse(r.error);
+    const error = deskErrorWire.safeParse(r.error);
     if (r.ok === false && error.success) throw DeskError.fromWire(error.data);
   }
   throw new DeskError({

@@ -26,7 +26,8 @@ export function toUtcTimestamp(text: string): string | undefined {
   // The form the service sends and the app keeps: every timestamp of every poll comes this way,
   // so it is checked without a Date.
   if (UTC_TIMESTAMP.test(text)) return dayExists(text) ? text : undefined;
-  const m = ISO_TIMESTAMP.exec(text);
+  // RFC 3339 (5.6) allows a lower-case t and z.
+  const m = ISO_TIMESTAMP.exec(text.replace(/^(\d{4}-\d\d-\d\d)t/, '$1T').replace(/z$/, 'Z'));
   if (!m) return undefined;
   const [, y, mo, d, h, mi, sec = '00', fraction = '', zone, sign, oh, om] = m;
   const date = new Date(0);
@@ -151,10 +152,22 @@ export const executeRequest = z.object({
 });
 export type ExecuteRequest = z.infer<typeof executeRequest>;
 
+/**
+ * The token answer as OAuth 2 allows it (RFC 6749 5.1): `expires_in` and `scope` are optional
+ * (null or absent: not said), `expires_in` may come as a numeric string, other fields are ignored.
+ */
 export const tokenResponse = z.object({
   access_token: z.string().min(1),
   token_type: z.string(),
-  expires_in: z.number().int().positive(),
-  scope: z.string(),
+  expires_in: z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\s*\d+(\.\d+)?\s*$/)
+        .transform(Number),
+    ])
+    .nullish(),
+  scope: z.union([z.string(), z.array(z.string())]).nullish(),
 });
 export type TokenResponse = z.infer<typeof tokenResponse>;

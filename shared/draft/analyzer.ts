@@ -1,5 +1,5 @@
 import type { Decimal } from '../decimal';
-import { cashOf, draftDiffRow, leftOutRows } from './diff';
+import { cashOf, doubtOf, draftDiffRow, leftOutRows } from './diff';
 import { Exact, HUNDRED, ZERO, isZeroString, plain } from './exact';
 import {
   draftErrors,
@@ -12,14 +12,19 @@ import {
   type TargetEntry,
 } from './rules';
 import type {
+  AnalyzerOptions,
   DiffRow,
   DraftDiff,
   DraftRowInput,
+  DraftUpdate,
   DraftValidation,
   HeldPosition,
+  TargetDoubt,
   TargetPosition,
   ValidatedRow,
 } from './types';
+
+export type { AnalyzerOptions, DraftUpdate } from './types';
 
 export interface DraftAnalysis {
   validation: DraftValidation;
@@ -38,7 +43,7 @@ export interface DraftAnalyzer {
   ): void;
   /**
    * Validates the draft and diffs it against the context. The answer equals
-   * validateDraft(rows, {previousTarget: target}) and diffDraft(that, target, holdings).
+   * validateDraft(rows, {previousTarget: target}) and diffDraft(that, target, holdings, {stale}).
    */
   analyze(rows: readonly DraftRowInput[]): DraftAnalysis;
   /**
@@ -48,32 +53,6 @@ export interface DraftAnalyzer {
    * `changed` null: any row may have changed or moved; every row is redone.
    */
   update(rows: readonly DraftRowInput[], changed: readonly number[] | null): DraftUpdate;
-}
-
-/** What update answers: the same facts as DraftAnalysis, without copying any row array. */
-export interface DraftUpdate {
-  /** Every row was recomputed (first call, rows inserted or removed, new context). */
-  rebuilt: boolean;
-  /** Draft rows whose validated and diff rows were recomputed (objects replaced). */
-  refreshed: readonly number[];
-  /** One per draft row, live. */
-  validated: readonly ValidatedRow[];
-  /** One per draft row, live: diff.rows without the left-out rows. */
-  diffRows: readonly DiffRow[];
-  /** Symbols the draft leaves out (target, then held), live; the tail of diff.rows. */
-  leftOut: readonly DiffRow[];
-  errors: DraftValidation['errors'];
-  total: string;
-  cash: string;
-  oldCash: string;
-  /** Draft rows with at least one error. */
-  errorRows: number;
-  valid: boolean;
-}
-
-export interface AnalyzerOptions {
-  /** The strategy is liquidate-only: a weight above the known target's is a row error. */
-  liquidateOnly?: boolean;
 }
 
 /** Beyond this many changed rows in one call, starting over is as cheap as patching. */
@@ -124,6 +103,8 @@ interface Context {
   oldCash: string;
   /** A current target is known here; without one no action is predicted. */
   known: boolean;
+  /** Why the target may not be the service's: no action is predicted then. */
+  doubt: TargetDoubt | null;
   liquidateOnly: boolean;
 }
 
@@ -144,6 +125,7 @@ function makeContext(
     order,
     oldCash: cashOf(targetMap),
     known: target !== null,
+    doubt: doubtOf(target !== null, options.stale === true),
     liquidateOnly: options.liquidateOnly === true,
   };
 }
@@ -198,7 +180,7 @@ function rebuild(rows: readonly DraftRowInput[], context: Context): State {
   for (let i = 0; i < rows.length; i++) refreshRow(state, i);
   const { targetMap, held, order } = context;
   for (const symbol of targetMap.keys()) if (!state.bySymbol.has(symbol)) state.leftOut++;
-  state.leftOutRows = leftOutRows(targetMap, held, (s) => state.bySymbol.has(s), context.known);
+  state.leftOutRows = leftOutRows(targetMap, held, (s) => state.bySymbol.has(s), context.doubt);
   state.leftOutKeys = state.leftOutRows.map((row) => order.get(row.symbol)!);
   return state;
 }
@@ -280,7 +262,7 @@ function leftOutRowOf(context: Context, symbol: string): DiffRow {
     context.targetMap.has(symbol) ? new Map([[symbol, context.targetMap.get(symbol)!]]) : new Map(),
     new Map([[symbol, context.held.get(symbol) ?? '0']]),
     () => false,
-    context.known,
+    context.doubt,
   )[0]!;
 }
 
@@ -336,7 +318,7 @@ function refreshRow(state: State, i: number): void {
     core.decimal,
     context.targetMap,
     context.held,
-    context.known,
+    context.doubt,
   );
 }
 
@@ -352,6 +334,7 @@ function liveAnswer(state: State, rebuilt: boolean, refreshed: readonly number[]
     total: plain(state.total),
     cash: plain(HUNDRED.minus(state.total)),
     oldCash: state.context.oldCash,
+    doubt: state.context.doubt,
     errorRows: state.errorRows,
     valid: state.errorRows === 0 && errors.length === 0,
   };
@@ -386,6 +369,7 @@ function answer(state: State): DraftAnalysis {
           : state.diffRows.concat(state.leftOutRows),
       oldCash: state.context.oldCash,
       newCash: cash,
+      doubt: state.context.doubt,
     },
   };
 }

@@ -8,13 +8,21 @@ import { parseImportedWeight } from './validate';
  * rows they do not change keep their identity (the analyzer then skips them).
  */
 
-export type RescaleResult = { ok: true; rows: DraftRowInput[] } | { ok: false; error: string };
+export type RescaleResult =
+  | {
+      ok: true;
+      rows: DraftRowInput[];
+      /** What the locked rows total (kept as typed); the unlocked rows total the rest. */
+      lockedTotal: string;
+    }
+  | { ok: false; error: string };
 
 /** Places a rescaled weight keeps; the rounding remainder goes to the largest row. */
 export const RESCALE_PLACES = 6;
 
 /**
- * Scales the unlocked weights so that all weights sum exactly to `total` (a decimal string;
+ * "Rescale so the draft totals N %": scales the unlocked weights so that all weights, the locked
+ * rows' included, sum exactly to `total` (a decimal string;
  * spaces and a trailing % allowed). Each scaled weight is rounded down to at most 6 places and
  * what rounding left over is added to the largest unlocked row, so the sum is exact and no
  * weight goes below 0. Locked rows (by index) and rows at 0 keep their weight as typed.
@@ -60,7 +68,8 @@ export function rescaleToTotal(
       `The locked rows already total ${plain(lockedSum)}, more than ${plain(goal)}; ` +
         'unlock some rows or choose a larger total.',
     );
-  if (unlockedSum.eq(remaining)) return { ok: true, rows: rows.slice() };
+  const lockedTotal = plain(lockedSum);
+  if (unlockedSum.eq(remaining)) return { ok: true, rows: rows.slice(), lockedTotal };
   if (largest < 0)
     return fail(
       rows.every((_, i) => locked.has(i))
@@ -84,7 +93,7 @@ export function rescaleToTotal(
   }
   weights[largest] = weights[largest]!.plus(remaining.minus(placed));
   for (const i of scaled) result[i] = { ...rows[i]!, weight: plain(weights[i]!) };
-  return { ok: true, rows: result };
+  return { ok: true, rows: result, lockedTotal };
 }
 
 /** Sets the weights of the given rows to "0" (the position is removed on execute). */

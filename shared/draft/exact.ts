@@ -1,4 +1,5 @@
 import { DECIMAL_PATTERN, Decimal } from '../decimal';
+import { formatCount } from '../figures';
 
 /**
  * decimal.js rounds every operation to 20 significant digits by default; weights may be
@@ -27,10 +28,8 @@ export function plain(value: Decimal): string {
   return value.isZero() ? '0' : value.toFixed();
 }
 
-/** Formats a count with a thousands separator for messages ("1,001 rows"). */
-export function count(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+/** Formats a count with a thousands separator for messages ("1,001 rows"), as every screen does. */
+export const count = formatCount;
 
 /** An Exact decimal from a decimal string; throws RangeError on anything else. */
 export function toExact(value: string): Decimal {

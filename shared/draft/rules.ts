@@ -1,7 +1,10 @@
-import { DECIMAL_PATTERN, parseDecimal, type Decimal } from '../decimal';
+import { DECIMAL_PATTERN, type Decimal } from '../decimal';
 import { Exact, NINETY_EIGHT, ZERO, count, isZeroString, plain, toExact } from './exact';
 import type { DraftError, HeldPosition, RowError, RowErrorCode, TargetPosition } from './types';
 import { MAX_ROWS } from './types';
+import { describeBadWeight } from './weight-text';
+
+export { describeBadWeight };
 
 /**
  * The rules of a draft, row by row and for the whole draft. Both the one-shot validator
@@ -34,20 +37,16 @@ export function inspectRow(rawSymbol: string, rawWeight: string): RowCore {
     symbol === '' ? 'symbol-empty' : SYMBOL_PATTERN.test(symbol) ? null : 'symbol-invalid';
   if (weight === '')
     return { symbol, weight, decimal: null, zero: false, symbolIssue, weightIssue: EMPTY_WEIGHT };
-  // One regex test and one allocation on the hot path; parseDecimal only words the failure.
-  if (!DECIMAL_PATTERN.test(weight)) {
-    const detail = weight.endsWith('%')
-      ? 'has a % sign; leave it out, weights are already percentages'
-      : describeBadWeight(weight);
+  // One regex test and one allocation on the hot path; describeBadWeight only words the failure.
+  if (!DECIMAL_PATTERN.test(weight))
     return {
       symbol,
       weight,
       decimal: null,
       zero: false,
       symbolIssue,
-      weightIssue: { code: 'weight-not-decimal', detail },
+      weightIssue: { code: 'weight-not-decimal', detail: describeBadWeight(weight) },
     };
-  }
   const decimal = new Exact(weight);
   let weightIssue: RowCore['weightIssue'] = null;
   if (decimal.gt(NINETY_EIGHT))
@@ -60,18 +59,6 @@ export function inspectRow(rawSymbol: string, rawWeight: string): RowCore {
   return { symbol, weight, decimal, zero: decimal.isZero(), symbolIssue, weightIssue };
 }
 
-const EXPONENT = /^[+-]?(\d+\.?\d*|\.\d+)e[+-]?\d+$/i;
-const NOT_A_NUMBER = /^[+-]?(nan|inf|infinity)$/i;
-
-/** parseDecimal's words, except that it calls any text with an "e" an exponent ("five"). */
-export function describeBadWeight(text: string): string {
-  const parsed = parseDecimal(text);
-  if (parsed.ok) return 'is not a decimal number';
-  if (/e/i.test(text) && !EXPONENT.test(text) && !NOT_A_NUMBER.test(text))
-    return 'is not a decimal number';
-  return parsed.error;
-}
-
 const EMPTY_WEIGHT = {
   code: 'weight-empty',
   detail: 'the weight is empty; enter a percentage from 0 to 98 (0 removes the position)',
@@ -79,6 +66,43 @@ const EMPTY_WEIGHT = {
 
 export function rowHasErrors(core: RowCore, duplicate: boolean): boolean {
   return duplicate || core.symbolIssue !== null || core.weightIssue !== null;
+}
+
+/** One problem of a row on its own, in words without the row's label. */
+export interface RowIssue {
+  code: RowErrorCode;
+  field: 'symbol' | 'weight';
+  text: string;
+}
+
+/** What is wrong with a row by itself (not duplicates): a pasted line's reason uses the same words. */
+export function rowIssues(core: RowCore): RowIssue[] {
+  const issues: RowIssue[] = [];
+  if (core.symbolIssue === 'symbol-empty')
+    issues.push({ code: 'symbol-empty', field: 'symbol', text: 'the symbol is empty' });
+  else if (core.symbolIssue === 'symbol-invalid')
+    issues.push({
+      code: 'symbol-invalid',
+      field: 'symbol',
+      text: /\s/.test(core.symbol)
+        ? `"${shorten(core.symbol)}" has a space: a symbol is 1 to 20 letters, digits, dots, ` +
+          'dashes or slashes (like BRK.B)'
+        : `"${shorten(core.symbol)}" is not a valid symbol; use 1 to 20 letters, digits, dots, ` +
+          'dashes or slashes (like BRK.B)',
+    });
+  const issue = core.weightIssue;
+  if (issue)
+    issues.push({
+      code: issue.code,
+      field: 'weight',
+      text:
+        issue.code === 'weight-empty'
+          ? issue.detail
+          : issue.code === 'weight-not-decimal'
+            ? `weight "${shorten(core.weight)}" ${issue.detail}`
+            : `weight ${shorten(core.weight)} ${issue.detail}`,
+    });
+  return issues;
 }
 
 /**
@@ -90,39 +114,20 @@ export function rowErrors(index: number, core: RowCore, sameSymbol: readonly num
   if (!rowHasErrors(core, duplicate)) return NO_ERRORS;
   const label =
     core.symbol === '' ? `Row ${index + 1}` : `Row ${index + 1} (${shorten(core.symbol)})`;
+  const issues = rowIssues(core);
   const errors: RowError[] = [];
-  if (core.symbolIssue === 'symbol-empty')
-    errors.push({
-      code: 'symbol-empty',
-      field: 'symbol',
-      message: `${label}: the symbol is empty`,
-    });
-  else if (core.symbolIssue === 'symbol-invalid')
-    errors.push({
-      code: 'symbol-invalid',
-      field: 'symbol',
-      message:
-        `${label}: "${shorten(core.symbol)}" is not a valid symbol; use 1 to 20 letters, ` +
-        'digits, dots, dashes or slashes (like BRK.B)',
-    });
+  const symbolIssues = issues.filter((i) => i.field === 'symbol');
+  for (const i of symbolIssues)
+    errors.push({ code: i.code, field: i.field, message: `${label}: ${i.text}` });
   if (duplicate)
     errors.push({
       code: 'symbol-duplicate',
       field: 'symbol',
       message: `${label}: ${shorten(core.symbol)} is also on ${otherRowList(sameSymbol, index)}; keep one row per symbol`,
     });
-  const issue = core.weightIssue;
-  if (issue)
-    errors.push({
-      code: issue.code,
-      field: 'weight',
-      message:
-        issue.code === 'weight-empty'
-          ? `${label}: ${issue.detail}`
-          : issue.code === 'weight-not-decimal'
-            ? `${label}: weight "${shorten(core.weight)}" ${issue.detail}`
-            : `${label}: weight ${shorten(core.weight)} ${issue.detail}`,
-    });
+  for (const i of issues)
+    if (i.field === 'weight')
+      errors.push({ code: i.code, field: i.field, message: `${label}: ${i.text}` });
   return errors;
 }
 

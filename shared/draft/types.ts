@@ -12,6 +12,24 @@ export interface TargetPosition {
   weight: string;
 }
 
+/**
+ * Why the target known here may not be the one the service acts on: none is known here
+ * ('unknown'), the holdings do not fit it ('stale'), or the service no longer knows its version
+ * ('unconfirmed'). With any of them no action is predicted: each row's action is 'uncertain'.
+ */
+export type TargetDoubt = 'unknown' | 'stale' | 'unconfirmed';
+
+/** A row's action: the one the service will give it, or 'uncertain' (see TargetDoubt). */
+export type RowAction = PositionAction | 'uncertain';
+
+/**
+ * What executing does to a position, in one vocabulary for the grid, the confirmation and the
+ * activity entry. 'sell-held' (held and sent at 0: sold whole) is a fact whatever the target;
+ * 'uncertain': the target is in doubt, so whether the weight is added, changed, removed or left
+ * is not known here.
+ */
+export type PredictedEffect = 'add' | 'change' | 'remove' | 'sell-held' | 'unchanged' | 'uncertain';
+
 /** What the strategy holds now. */
 export interface HeldPosition {
   symbol: string;
@@ -68,17 +86,24 @@ export interface DiffRow {
   draftIndex: number | null;
   /** Current target weight as the service sent it, '0' when not in the target. */
   oldWeight: string;
-  /** A current target is known here: oldWeight and change mean something (else shown as unknown). */
+  /**
+   * A target is known here: oldWeight and change mean something (else shown as unknown). With
+   * `doubt`, oldWeight is only the last known weight, not necessarily the service's.
+   */
   oldKnown: boolean;
   /** Draft weight as typed (trimmed); '0' for a symbol left out of the draft. */
   newWeight: string;
   /** new - old, or null when the draft weight is not a decimal string. */
   change: string | null;
   /**
-   * Predicted action, as the service derives it from the previous target; null for a draft row with any error and for every
-   * row when no current target is known here (the app does not guess).
+   * Predicted action, as the service derives it from the previous target; 'uncertain' on every
+   * row when the target is in doubt (the app does not guess); null for a draft row with any error.
    */
-  action: PositionAction | null;
+  action: RowAction | null;
+  /** Why the action is uncertain; null when it is predicted (or the row has errors). */
+  doubt: TargetDoubt | null;
+  /** What executing does to it (see PredictedEffect); null for a draft row with any error. */
+  effect: PredictedEffect | null;
   /** Quantity held now, '0' when not held. */
   heldQuantity: string;
   /** Held (non-zero quantity) and absent from the draft: the rebalance will sell it. */
@@ -94,8 +119,10 @@ export interface DiffRow {
 export interface DraftDiff {
   /** Draft rows in draft order, then left-out target symbols, then other held symbols. */
   rows: DiffRow[];
-  /** 100 - sum of the current target (100 when there is none known). */
+  /** 100 - sum of the current target (100 when there is none known); the last known one with a doubt. */
   oldCash: string;
+  /** Why the target may not be the service's; null when it is taken as the service's. */
+  doubt: TargetDoubt | null;
   /** The draft's cash remainder (same as DraftValidation.cash). */
   newCash: string;
 }
@@ -103,3 +130,40 @@ export interface DraftDiff {
 /** The most one position may hold, and the most all positions may total (cash >= 2). */
 export const MAX_WEIGHT = '98';
 export const MAX_ROWS = 1000;
+/** The most characters a draft cell keeps (the contract's limit on a saved row's symbol and weight). */
+export const MAX_CELL_CHARS = 64;
+
+/** The draft analyzer's answers and options (analyzer.ts). */
+
+/** What update answers: the same facts as DraftAnalysis, without copying any row array. */
+export interface DraftUpdate {
+  /** Every row was recomputed (first call, rows inserted or removed, new context). */
+  rebuilt: boolean;
+  /** Draft rows whose validated and diff rows were recomputed (objects replaced). */
+  refreshed: readonly number[];
+  /** One per draft row, live. */
+  validated: readonly ValidatedRow[];
+  /** One per draft row, live: diff.rows without the left-out rows. */
+  diffRows: readonly DiffRow[];
+  /** Symbols the draft leaves out (target, then held), live; the tail of diff.rows. */
+  leftOut: readonly DiffRow[];
+  errors: DraftValidation['errors'];
+  total: string;
+  cash: string;
+  oldCash: string;
+  /** Why the target may not be the service's (no action predicted); null when it is. */
+  doubt: TargetDoubt | null;
+  /** Draft rows with at least one error. */
+  errorRows: number;
+  valid: boolean;
+}
+
+export interface AnalyzerOptions {
+  /** The strategy is liquidate-only: a weight above the known target's is a row error. */
+  liquidateOnly?: boolean;
+  /**
+   * The holdings do not fit the known target (the strategy may have changed elsewhere): its
+   * weights are only the last known ones and no action is predicted.
+   */
+  stale?: boolean;
+}

@@ -99,5 +99,8 @@ export function parseImportedWeight(input: string): ImportedWeight {
   const parsed = parseDecimal(text);
   return parsed.ok
     ? { ok: true, value: parsed.value }
-    : { ok: false, error: describeBadWeight(text) };
+    : {
+        ok: false,
+        error: text.endsWith('%') ? 'has more than one % sign' : describeBadWeight(text),
+      };
 }

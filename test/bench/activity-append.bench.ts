@@ -9,9 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recordingJournal } from '../../electron/core/activity';
 import { toDeskError } from '../../electron/core/desk/errors';
-import type { JournalPort } from '../../electron/core/execute';
+import { recordingJournal, type JournalPort } from '../../electron/core/execution/journal';
 import { openStore, type Store } from '../../electron/core/store';
 
 const EXECUTIONS = Number(process.env.ACTIVITY_BENCH_EXECUTIONS ?? 1000);

@@ -13,6 +13,7 @@ import {
   screenshot,
 } from '../support/e2e-browser';
 import { itNeeds } from '../support/system-parts';
+import { deleteShown } from '../support/delete-version';
 
 /**
  * A manager's day, every action checked against the activity log as a reviewer would: after each
@@ -149,17 +150,19 @@ describe('a manager’s day, every action checked against the activity log', () 
       ).toBe('No');
 
       // 2. The scheduled version is deleted.
-      await day.desk.versions.delete({ profileId, strategyId: DIVIDEND, versionId: scheduled });
+      await deleteShown(day.desk, { profileId, strategyId: DIVIDEND, versionId: scheduled });
       const [deleted] = await day.expectAdded([
         { kind: 'version-deleted', strategyId: DIVIDEND, versionId: scheduled },
       ]);
       const deletedDetail = await day.desk.activity.get({ seq: deleted!.seq });
+      expect(fact(deletedDetail, 'Content')).toMatch(/^Read from the service just before deleting/);
       expect(fact(deletedDetail, 'Status')).toBe('SCHEDULED');
       expect(fact(deletedDetail, 'Already gone at the service')).toBe('No');
       expect(deletedDetail.tables.map((t) => t.title)).toContain('Positions');
       expect(deleted!.outcome).toBe('Deleted at the service');
 
-      // 3. A strategy with no version: the target is unknown, confirming acknowledges it.
+      // 3. A strategy with no version and nothing held: the target is unknown, no action is
+      // predicted, and with nothing to sell no tick is asked for.
       const freshDraft = await day.draftOf(FRESH, 'First target', 'empty', () => [
         { symbol: 'AAPL', weight: '10', locked: false },
       ]);
@@ -174,7 +177,10 @@ describe('a manager’s day, every action checked against the activity log', () 
       ]);
       const freshSentDetail = await day.desk.activity.get({ seq: freshSent!.seq });
       expect(fact(freshSentDetail, 'Known target')).toMatch(/^Unknown/);
-      expect(fact(freshSentDetail, 'Stale or unknown target acknowledged')).toBe('Yes');
+      expect(fact(freshSentDetail, 'Predicted actions')).toBe(
+        'Uncertain: no executed version of this strategy is known here',
+      );
+      expect(fact(freshSentDetail, 'Stale or unknown target acknowledged')).toBe('Not needed');
       expect(freshSent!.outcome).toMatch(/^Complete: 1 order filled, [\d.]+ filled value$/);
 
       // 4. The answer never comes (a timeout): unclear, then sent again with the same key.
@@ -223,7 +229,7 @@ describe('a manager’s day, every action checked against the activity log', () 
       expect(timedSentDetail.outcome).toMatch(/^Complete: /);
       // Its row, shown since it was sent, took each new outcome without the list being read again.
       await expect
-        .poll(() => day.rowOf(timedSent!.seq).locator('td').last().textContent())
+        .poll(() => day.rowOf(timedSent!.seq).locator('td.outcome').textContent())
         .toBe(timedSentDetail.outcome);
       expect(listReads).toBe(readsBefore);
       await screenshot(page, 'activity-day-03-retried');
@@ -287,10 +293,13 @@ describe('a manager’s day, every action checked against the activity log', () 
       const staleSentDetail = await day.desk.activity.get({ seq: staleSent!.seq });
       expect(fact(staleSentDetail, 'Known target')).toMatch(/^Stale/);
       expect(fact(staleSentDetail, 'Stale or unknown target acknowledged')).toBe('Yes');
-      expect(staleSent!.outcome).toMatch(/the service differed from the prediction$/);
+      // No action was predicted on the stale target: the differences are what it warned of.
+      expect(staleSent!.outcome).toMatch(
+        /the service's target differed from the last known one, as warned$/,
+      );
       const staleEndDetail = await day.desk.activity.get({ seq: staleEnd!.seq });
       expect(fact(staleEndDetail, 'Compared with the prediction')).toBe(
-        'The service’s positions differed from the prediction',
+        'The service’s target differed from the last known one, as the confirmation warned (the target was uncertain)',
       );
       const differences = staleEndDetail.tables.find(
         (t) => t.title === 'Differences from the prediction',
@@ -337,7 +346,7 @@ describe('a manager’s day, every action checked against the activity log', () 
       const gone = created.data.id;
       await day.desk.versions.import({ profileId, strategyId: DIVIDEND, versionId: gone });
       await day.elsewhere('DELETE', `/api/v1/strategies/${DIVIDEND}/versions/${gone}`);
-      await day.desk.versions.delete({ profileId, strategyId: DIVIDEND, versionId: gone });
+      await deleteShown(day.desk, { profileId, strategyId: DIVIDEND, versionId: gone });
       const [, goneEntry] = await day.expectAdded([
         { kind: 'version-imported', strategyId: DIVIDEND, versionId: gone },
         { kind: 'version-deleted', strategyId: DIVIDEND, versionId: gone },
@@ -346,7 +355,9 @@ describe('a manager’s day, every action checked against the activity log', () 
       expect(fact(goneDetail, 'Already gone at the service')).toBe('Yes');
       expect(fact(goneDetail, 'Status')).toBe('None: no rebalance was started');
       expect(goneEntry!.outcome).toBe('Already gone at the service');
-      expect(goneDetail.tables.map((t) => t.title)).toContain('Positions');
+      // Found gone when read before deleting: the copy held here is what the entry keeps.
+      expect(fact(goneDetail, 'Content')).toMatch(/already gone at the service when read/);
+      expect(goneDetail.tables.map((t) => t.title)).toContain('Positions (last copy held here)');
 
       // 7b. The service no longer knows the known target (it started afresh): the dialog asks
       // for the same acknowledgement as a stale target, and the entry keeps it.

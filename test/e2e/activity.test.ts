@@ -94,7 +94,7 @@ describe('the Activity view', () => {
       expect(sent.outcome).toMatch(/^Complete/);
       await expect
         .poll(() =>
-          activityTable(page).locator(`tr[data-seq="${sent.seq}"] td`).last().textContent(),
+          activityTable(page).locator(`tr[data-seq="${sent.seq}"] td.outcome`).textContent(),
         )
         .toBe(sent.outcome);
       expect(listReads).toBe(readsBefore);

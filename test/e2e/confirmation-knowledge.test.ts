@@ -106,7 +106,7 @@ describe("the app's knowledge of the current target", () => {
     await dialog.getByTestId('confirm-unconfirmed').waitFor();
     // The counts are a prediction from a copy the service could not confirm, not a fact.
     expect(await dialog.getByTestId('confirm-summary').textContent()).toContain(
-      "Predicted from this app's copy of a version the service no longer knows: the service may act otherwise.",
+      'No action is predicted: the service no longer knows the version taken as the target here.',
     );
     expect(await dialog.getByRole('button', { name: 'Execute rebalance' }).isDisabled()).toBe(true);
     await screenshot(page, 'knowledge-02-lost-version');

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../electron/sandbox';
+import { groupDigits } from '../../shared/figures';
 import { sandboxAdmin } from '../support/desk-harness';
 import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
@@ -75,7 +76,7 @@ describe('the Execute confirmation before money moves', () => {
       expect(await row.getByText('sells all').count()).toBe(1);
       expect(await row.getByText('IGNORE').count()).toBe(0);
     }
-    expect(await rowOf(page, 'JNJ').getByText('unknown').count()).toBe(1);
+    expect(await rowOf(page, 'JNJ').getByText('uncertain').count()).toBe(1);
     // Its current target weight is not shown as 0: the app does not know it.
     expect((await rowOf(page, 'JNJ').locator('td.num').first().textContent())!.trim()).toBe('?');
     await screenshot(page, 'confirm-01-unknown-grid');
@@ -91,15 +92,27 @@ describe('the Execute confirmation before money moves', () => {
     expect(summary).not.toMatch(/unchanged/);
     const rows = await confirmationRows(page);
     for (const symbol of sold)
-      expect(rows).toContainEqual([symbol, 'unknown (sells all)', '?', '0', held.get(symbol)]);
+      expect(rows).toContainEqual([
+        symbol,
+        'sells all · action uncertain',
+        'unknown',
+        '0',
+        // The whole held quantity, grouped by thousands on screen.
+        groupDigits(held.get(symbol)!),
+      ]);
     expect((await dialog.getByTestId('confirm-old-cash').textContent())!.trim()).toBe('unknown');
     await screenshot(page, 'confirm-02-unknown-dialog');
 
-    // The scheduled version is in the way: the app offers to delete it, then executes.
+    // The scheduled version is in the way: the app shows it, deletes it on the button naming
+    // it, then executes.
+    await dialog.getByTestId('confirm-unknown').getByRole('checkbox').check();
     await dialog.getByRole('button', { name: 'Execute rebalance' }).click();
+    const blocking = `${DEMO_VERSION_IDS.dividendGrowthScheduled.slice(0, 8)}…`;
+    await page.getByRole('button', { name: `See version ${blocking} before deleting it` }).click();
     await page
+      .getByRole('dialog', { name: `Unexecuted version ${blocking} of Dividend Growth` })
       .getByRole('button', {
-        name: `Delete the unexecuted version ${DEMO_VERSION_IDS.dividendGrowthScheduled} and execute`,
+        name: new RegExp(`^Delete version ${blocking}, scheduled for .+, and execute this draft$`),
       })
       .click();
     await page.getByRole('tab', { name: 'Versions', selected: true }).waitFor();
@@ -125,7 +138,7 @@ describe('the Execute confirmation before money moves', () => {
       ).toBe(held.get(symbol));
     await page
       .getByTestId('prediction-outcome')
-      .getByText(/matched the confirmation/)
+      .getByText(/No action was predicted \(without a known current target\)/)
       .waitFor();
     expect(problems).toEqual([]);
     await page.close();
@@ -183,9 +196,10 @@ describe('the Execute confirmation before money moves', () => {
     await execute.click();
     await page.getByRole('tab', { name: 'Versions', selected: true }).waitFor();
 
-    // The version detail names every symbol where the service differed, symbol by symbol.
+    // The version detail names every symbol where the service differed, symbol by symbol, as
+    // the confirmation warned: expected on a stale target, not a surprise.
     const outcome = page.getByTestId('prediction-outcome');
-    await outcome.getByText(/differed from the confirmation's prediction/).waitFor();
+    await outcome.getByTestId('prediction-expected').waitFor();
     const listed = await outcome
       .locator('tbody tr td:first-child')
       .evaluateAll((tds) => tds.map((td) => td.textContent!.trim()).sort());

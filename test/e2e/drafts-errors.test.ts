@@ -58,43 +58,55 @@ describe('execute errors in the Drafts tab', () => {
     await page.close();
   });
 
-  withChromium('Dividend Growth: an unexecuted version is offered for deletion', async () => {
-    const { harness, profileId } = env!;
-    const strategyId = DEMO_STRATEGY_IDS.dividendGrowth;
-    const page = await env!.browser.newPage({ viewport: { width: 1360, height: 900 } });
-    const problems = collectPageProblems(page);
-    await openDraftsTab(page, env!.host.url, 'Dividend Growth');
-    await newDraft(page, 'Trim', 'From the current target');
-    const weight = page.getByLabel('Draft weight % of JNJ', { exact: true });
-    await weight.fill('9');
-    await page
-      .getByRole('status')
-      .filter({ hasText: /^Saved$/ })
-      .waitFor();
-    await page.getByRole('button', { name: 'Execute…' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Execute rebalance' }).click();
-    const blocking = DEMO_VERSION_IDS.dividendGrowthScheduled;
-    const offer = page.getByRole('button', {
-      name: `Delete the unexecuted version ${blocking} and execute`,
-    });
-    await offer.waitFor();
-    await screenshot(page, 'drafts-08-unexecuted-version');
-    await offer.click();
-    await page.getByRole('tab', { name: 'Versions', selected: true }).waitFor();
-    await screenshot(page, 'drafts-09-after-delete-and-execute');
-    const created = (await harness.desk.versions.list({ profileId, strategyId })).filter(
-      (v) => v.origin === 'created',
-    );
-    expect(created).toHaveLength(1);
-    const detail = await harness.desk.versions.get({
-      profileId,
-      strategyId,
-      versionId: created[0]!.id,
-    });
-    expect(detail.positions.find((p) => p.symbol === 'JNJ')?.weight).toBe('9');
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+  withChromium(
+    'Dividend Growth: an unexecuted version is offered for deletion once shown',
+    async () => {
+      const { harness, profileId } = env!;
+      const strategyId = DEMO_STRATEGY_IDS.dividendGrowth;
+      const page = await env!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const problems = collectPageProblems(page);
+      await openDraftsTab(page, env!.host.url, 'Dividend Growth');
+      await newDraft(page, 'Trim', 'From the current target');
+      const weight = page.getByLabel('Draft weight % of JNJ', { exact: true });
+      await weight.fill('9');
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Saved$/ })
+        .waitFor();
+      await page.getByRole('button', { name: 'Execute…' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Execute rebalance' }).click();
+      const blocking = DEMO_VERSION_IDS.dividendGrowthScheduled;
+      const short = `${blocking.slice(0, 8)}…`;
+      const offer = page.getByRole('button', { name: `See version ${short} before deleting it` });
+      await offer.waitFor();
+      await screenshot(page, 'drafts-08-unexecuted-version');
+      await offer.click();
+      // Shown first (read from the service), then deleted by the button that names it.
+      const shown = page.getByRole('dialog', {
+        name: `Unexecuted version ${short} of Dividend Growth`,
+      });
+      await shown.getByRole('table', { name: `Positions of version ${short}` }).waitFor();
+      await shown
+        .getByRole('button', {
+          name: new RegExp(`^Delete version ${short}, scheduled for .+, and execute this draft$`),
+        })
+        .click();
+      await page.getByRole('tab', { name: 'Versions', selected: true }).waitFor();
+      await screenshot(page, 'drafts-09-after-delete-and-execute');
+      const created = (await harness.desk.versions.list({ profileId, strategyId })).filter(
+        (v) => v.origin === 'created',
+      );
+      expect(created).toHaveLength(1);
+      const detail = await harness.desk.versions.get({
+        profileId,
+        strategyId,
+        versionId: created[0]!.id,
+      });
+      expect(detail.positions.find((p) => p.symbol === 'JNJ')?.weight).toBe('9');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 
   withChromium(
     'an unclear outcome becomes a journal entry, retried with the same key',

@@ -74,7 +74,7 @@ describe('the Drafts tab', () => {
 
     // Paste two rows from a spreadsheet into the grid: one new symbol, one changed weight.
     await pasteText(page, `Symbol\tWeight\nGOOGL\t3 %\n${target[2]!.symbol}\t4.25\n`);
-    await page.getByText(/Pasted: Read 2 rows\. 1 added, 1 updated\./).waitFor();
+    await page.getByText(/Pasted: Read 2 rows: 1 added, 1 updated\./).waitFor();
     const rows = await gridRows(page);
     expect(rows).toContainEqual({ symbol: 'GOOGL', weight: '3' });
     expect(rows).toContainEqual({ symbol: target[2]!.symbol, weight: '4.25' });

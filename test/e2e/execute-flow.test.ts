@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { ORDER_REPORT_COLUMNS } from '../../electron/core/reports/columns';
 import { DEMO_STRATEGY_IDS, HALTED_SYMBOL } from '../../electron/sandbox';
+import { groupDigits } from '../../shared/figures';
 import type { VersionDetail } from '../../shared/views';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import {
@@ -35,7 +36,7 @@ const stepState = (page: Page, status: string) =>
 /** The orders table rows on screen, by order symbol, with the cells the manager reads. */
 async function ordersOnScreen(page: Page, versionId: string) {
   const rows = await tableRows(page, `Orders of version ${versionId}`);
-  return rows.map(([date, side, symbol, status, reason, qty, value, fqty, fvalue, avg]) => ({
+  return rows.map(([date, side, symbol, status, qty, value, fqty, fvalue, avg, reason]) => ({
     date,
     side,
     symbol,
@@ -56,11 +57,12 @@ function expectedOnScreen(version: VersionDetail) {
     symbol: o.symbol,
     status: o.status,
     reason: o.status_reason ?? '',
-    qty: o.order_quantity,
-    value: o.order_value,
-    fqty: o.filled_quantity ?? '—',
-    fvalue: o.filled_value ?? '—',
-    avg: o.filled_average_price ?? '—',
+    // Grouped by thousands on screen, every digit as stored.
+    qty: groupDigits(o.order_quantity),
+    value: groupDigits(o.order_value),
+    fqty: o.filled_quantity === null ? '—' : groupDigits(o.filled_quantity),
+    fvalue: o.filled_value === null ? '—' : groupDigits(o.filled_value),
+    avg: o.filled_average_price === null ? '—' : groupDigits(o.filled_average_price),
   }));
 }
 
@@ -166,7 +168,7 @@ describe('executing a version and following it on screen', () => {
         .locator('tr.failed');
       await failedRow.first().waitFor();
       expect(await failedRow.locator('td').nth(2).textContent()).toBe(HALTED_SYMBOL);
-      expect(await failedRow.locator('td').nth(4).textContent()).toMatch(/halted/i);
+      expect(await failedRow.locator('td.reason').textContent()).toMatch(/halted/i);
       const note = page.getByRole('alert').filter({ hasText: 'This rebalance failed' });
       await note.getByText(`${HALTED_SYMBOL}`).first().waitFor();
       // The detail refreshes the strategy when the rebalance ends.

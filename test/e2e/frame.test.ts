@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createDesk, type Desk } from '../../electron/core/desk';
-import { sandboxStatePath } from '../../electron/core/desk/sandbox';
+import { sandboxStatePath } from '../../electron/core/profiles/sandbox';
 import { builtInSandbox } from '../../electron/sandbox/embedded';
 import { openSecretStore, type SecretStore } from '../../electron/core/secrets';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
@@ -186,11 +186,12 @@ describe('the frame', () => {
       const status = page.getByRole('contentinfo', { name: 'Status' });
       await status.getByText('Online').waitFor();
       const statusText = (await status.textContent())!.replace(/\s+/g, ' ');
-      expect(statusText).toMatch(/Last sync \d/);
+      expect(statusText).toMatch(/Latest sync, all strategies \d/);
       expect(statusText).toContain('0 versions running');
       expect(statusText).toContain('0 executions need attention');
       expect(statusText).toContain(
-        secrets.kind === 'keychain' ? 'Keychain' : 'kept for this session only',
+        // Only the sandbox's public demo secret is kept: no warning without a keychain.
+        secrets.kind === 'keychain' ? 'Keychain' : 'No keychain',
       );
       await screenshot(page, 'e2e-frame-01-overview-light');
 
@@ -233,7 +234,7 @@ describe('the frame', () => {
 
       // 10,000 holdings: only the rows in view are in the page, and the end is reachable by key.
       await sidebarButton(page, 'Fresh Start').click();
-      await page.getByRole('heading', { name: `Holdings (${HOLDINGS})` }).waitFor();
+      await page.getByRole('heading', { name: 'Holdings (10,000)' }).waitFor();
       const table = page.getByRole('table', { name: 'Holdings' });
       expect(await table.getAttribute('aria-rowcount')).toBe(String(HOLDINGS + 1));
       expect(await table.locator('tbody tr.row').count()).toBeLessThan(80);

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../electron/sandbox';
 import { Decimal } from '../../shared/decimal';
+import { groupDigits } from '../../shared/figures';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import {
   executeDraft,
@@ -60,10 +61,15 @@ describe('the Versions tab', () => {
     await screenshot(page, 'versions-09-imported-scheduled');
 
     await deleteScheduled.click();
-    const confirm = page.getByRole('alertdialog', { name: `Delete version ${short}?` });
-    await confirm.waitFor();
+    // Read from the service and shown; the button that deletes it names it.
+    const confirm = page.getByRole('dialog', {
+      name: `Unexecuted version ${short}… of Dividend Growth`,
+    });
+    await confirm.getByRole('table', { name: `Positions of version ${short}…` }).waitFor();
     await screenshot(page, 'versions-10-delete-confirm');
-    await confirm.getByRole('button', { name: 'Delete version' }).click();
+    await confirm
+      .getByRole('button', { name: new RegExp(`^Delete version ${short}…, scheduled for `) })
+      .click();
     await page.getByText(`Version ${scheduled} was deleted from the service.`).waitFor();
     expect(await page.getByRole('button', { name: `Open version ${short}` }).count()).toBe(0);
     // The service no longer has it.
@@ -157,19 +163,22 @@ describe('the Versions tab', () => {
           .filter((o) => o.side === side && o[key] !== null)
           .reduce((acc, o) => acc.plus(o[key]!), new Decimal(0))
           .toFixed(2);
+      // On screen, grouped by thousands: every digit of the exact sum.
+      const shown = (side: string, key: 'order_value' | 'filled_value') =>
+        groupDigits(sum(side, key));
       const totals = page.getByRole('table', { name: /Totals of buys and sells/ });
       await expect
         .poll(() => tableRows(page, /Totals of buys and sells/).then((r) => r[0]?.[1]))
-        .toBe(sum('BUY', 'order_value'));
+        .toBe(shown('BUY', 'order_value'));
       const totalRows = await tableRows(page, /Totals of buys and sells/);
       expect(totalRows[0]).toEqual([
         orders.filter((o) => o.side === 'BUY').length.toLocaleString('en-US'),
-        sum('BUY', 'order_value'),
-        sum('BUY', 'filled_value'),
+        shown('BUY', 'order_value'),
+        shown('BUY', 'filled_value'),
       ]);
       expect(totalRows[1]?.slice(1)).toEqual([
-        sum('SELL', 'order_value'),
-        sum('SELL', 'filled_value'),
+        shown('SELL', 'order_value'),
+        shown('SELL', 'filled_value'),
       ]);
       await totals.scrollIntoViewIfNeeded();
       await screenshot(page, 'versions-12-ten-thousand-orders');
@@ -181,7 +190,9 @@ describe('the Versions tab', () => {
       const last = table.locator('tr[aria-rowindex="10001"]');
       await last.waitFor();
       expect(await last.locator('td').nth(2).textContent()).toBe(orders.at(-1)!.symbol);
-      expect(await last.locator('td').nth(5).textContent()).toBe(orders.at(-1)!.order_quantity);
+      expect(await last.locator('td').nth(4).textContent()).toBe(
+        groupDigits(orders.at(-1)!.order_quantity),
+      );
       await page.keyboard.press('PageUp');
       await page.keyboard.press('ArrowUp');
       expect(await domRows()).toBeLessThan(80);
@@ -195,7 +206,7 @@ describe('the Versions tab', () => {
         .getByText(`Showing ${failed.length.toLocaleString('en-US')} of 10,000 orders`)
         .waitFor();
       const firstFailed = table.locator('tr.failed').first();
-      expect(await firstFailed.locator('td').nth(4).textContent()).toBe(failed[0]!.status_reason);
+      expect(await firstFailed.locator('td.reason').textContent()).toBe(failed[0]!.status_reason);
       await screenshot(page, 'versions-13-filtered-failed');
       expect(problems).toEqual([]);
       await page.close();

@@ -19,10 +19,21 @@ beforeAll(async () => {
   app = launched.app;
   page = await app.firstWindow();
   // Record what leaves the app through the OS, instead of opening a browser or a notification.
-  await app.evaluate(({ Notification, shell }) => {
-    const seen = globalThis as unknown as { notices: object[]; openedOutside: string[] };
+  await app.evaluate(({ Notification, dialog, shell }) => {
+    const seen = globalThis as unknown as {
+      notices: object[];
+      openedOutside: string[];
+      asked: string[];
+    };
     seen.notices = [];
     seen.openedOutside = [];
+    seen.asked = [];
+    // The link question (shell/links.ts), answered "Open in browser"; its first line is the URL.
+    dialog.showMessageBox = (async (...args: unknown[]) => {
+      const options = args[args.length - 1] as Electron.MessageBoxOptions;
+      seen.asked.push(options.detail?.split('\n')[0] ?? '');
+      return { response: 1, checkboxChecked: false };
+    }) as typeof dialog.showMessageBox;
     const show = Notification.prototype.show;
     Notification.prototype.show = function (this: Electron.Notification) {
       seen.notices.push({ title: this.title, body: this.body });
@@ -38,6 +49,7 @@ afterAll(async () => launched?.close());
 
 const openedOutside = () =>
   app.evaluate(() => (globalThis as unknown as { openedOutside: string[] }).openedOutside);
+const asked = () => app.evaluate(() => (globalThis as unknown as { asked: string[] }).asked);
 const windowCount = () => app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length);
 
 describe('the Electron app', () => {
@@ -94,10 +106,11 @@ describe('the Electron app', () => {
     expect(ran).toBeNull();
   });
 
-  it('denies window.open and blocks navigation to another origin, sending links outside', async () => {
+  it('denies window.open and blocks navigation to another origin, sending links outside once asked', async () => {
     const opened = await page.evaluate(() => window.open('https://example.com/popup'));
     expect(opened).toBeNull();
     expect(await windowCount()).toBe(1);
+    await expect.poll(openedOutside).toEqual(['https://example.com/popup']);
 
     await page.evaluate(() => {
       location.href = 'https://example.com/elsewhere';
@@ -105,6 +118,8 @@ describe('the Electron app', () => {
     await expect
       .poll(openedOutside)
       .toEqual(['https://example.com/popup', 'https://example.com/elsewhere']);
+    // No profile's service: each address was named in the question before it opened.
+    expect(await asked()).toEqual(['https://example.com/popup', 'https://example.com/elsewhere']);
     expect(page.url()).toBe(`${APP_ORIGIN}/index.html`);
     await page.getByRole('heading', { name: 'Welcome to Strategy desk' }).waitFor();
   });
@@ -172,5 +187,20 @@ describe('the Electron app', () => {
           body: 'Core Equity: every order of the new version has been handled.',
         },
       ]);
+  });
+
+  it('opens a link to the profile’s service without asking', async () => {
+    const [profile] = await page.evaluate(() =>
+      (
+        window as unknown as {
+          desk: { profiles: { list(i: object): Promise<{ baseUrl: string }[]> } };
+        }
+      ).desk.profiles.list({}),
+    );
+    const docs = new URL('/docs', profile!.baseUrl).href;
+    const before = (await asked()).length;
+    await page.evaluate((url) => window.open(url), docs);
+    await expect.poll(async () => (await openedOutside()).at(-1)).toBe(docs);
+    expect(await asked()).toHaveLength(before);
   });
 });

@@ -129,7 +129,7 @@ export class ActivityDay {
     const row = this.rowOf(entry.seq);
     await row.waitFor();
     const fresh = await this.desk.activity.get({ seq: entry.seq });
-    await expect.poll(() => row.locator('td').last().textContent()).toBe(fresh.outcome ?? '—');
+    await expect.poll(() => row.locator('td.outcome').textContent()).toBe(fresh.outcome ?? '—');
     expect(await row.innerText()).not.toMatch(RAW);
     await row.locator('td').nth(1).getByRole('button').click();
     const title = new RegExp(`#${entry.chainIndex}$`);

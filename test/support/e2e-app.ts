@@ -37,7 +37,11 @@ export interface BareAppE2E {
   close(): Promise<void>;
 }
 
-type AppOptions = Parameters<typeof openDeskHarness>[0] & { rendererDir?: string };
+type AppOptions = Parameters<typeof openDeskHarness>[0] & {
+  rendererDir?: string;
+  /** Chromium draws scrollbars as the app's window does (see launchChromium). */
+  scrollbars?: boolean;
+};
 
 /** dist/renderer as the run's global setup left it (built here only if something removed it). */
 async function rendererBuilt(): Promise<string> {
@@ -45,7 +49,7 @@ async function rendererBuilt(): Promise<string> {
 }
 
 export async function openBareAppE2E(options: AppOptions = {}): Promise<BareAppE2E> {
-  const { rendererDir, ...deskOptions } = options;
+  const { rendererDir, scrollbars, ...deskOptions } = options;
   // The run's global setup built dist/renderer once; checking it again here would rebuild it (and
   // empty it) under another worker's page whenever a source is saved during the run.
   const staticDir = rendererDir ? await ensureRendererBuilt(rendererDir) : await rendererBuilt();
@@ -54,11 +58,10 @@ export async function openBareAppE2E(options: AppOptions = {}): Promise<BareAppE
     startHost({
       handlers: harness.desk,
       subscribe: (listener) => harness.desk.subscribe(listener),
-      knownSecrets: () => harness.desk.knownSecrets(),
       staticDir,
     });
   let host = await serve();
-  const browser = await launchChromium();
+  const browser = await launchChromium({ scrollbars });
   return {
     harness,
     get host() {

@@ -12,11 +12,16 @@ export const chromiumPart = {
   why: chromiumLookup.found ? undefined : chromiumLookup.why,
 };
 
-/** Flags that work everywhere, including as root in a container (no sandbox there). */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Flags that work everywhere, including as root in a container (no sandbox there). Headless
+ * Chromium draws no scrollbar at all unless `scrollbars` is set: then it draws them as the app's
+ * window does, for the tests of what a manager sees (a scrollbar that shows a table scrolls).
+ */
+export function launchChromium(options: { scrollbars?: boolean } = {}): Promise<Browser> {
   if (!chromiumLookup.found) throw new Error(`Chromium is not available: ${chromiumLookup.why}`);
   return chromium.launch({
     executablePath: chromiumLookup.path,
+    ...(options.scrollbars && { ignoreDefaultArgs: ['--hide-scrollbars'] }),
     args: [
       '--no-sandbox',
       '--disable-gpu',

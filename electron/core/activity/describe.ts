@@ -1,6 +1,6 @@
 import { activityKindLabel } from '../../../shared/activity/kinds';
 import type { ActivityEntrySummary } from '../../../shared/activity/views';
-import type { ActivityRow } from './repository';
+import type { ActivityRow } from '../store/repositories/activity';
 
 /**
  * How an entry reads: one line for the list, and the outcome of an execution. The payloads are
@@ -88,7 +88,9 @@ export function summaryLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
     case 'execution-dismissed':
       return 'Unclear execution dismissed by the manager';
     case 'version-deleted':
-      return `Version ${text(row.version_id)} of ${quoted(p.strategyName)} deleted`;
+      return p.shownBeforeDelete === 'unread-acknowledged'
+        ? `Version ${text(row.version_id)} of ${quoted(p.strategyName)} deleted unseen (it could not be read)`
+        : `Version ${text(row.version_id)} of ${quoted(p.strategyName)} deleted`;
     case 'version-ended':
       return `Version ${text(row.version_id)} ended: ${text(p.status)}`;
     default:
@@ -117,10 +119,13 @@ export function outcomeLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
     case 'version-ended': {
       const counts = (p.orderCounts ?? {}) as Record<string, unknown>;
       const filled = typeof counts.FILLED === 'number' ? counts.FILLED : 0;
+      const prediction = (p.prediction ?? null) as Payload | null;
       const differs =
-        p.prediction && (p.prediction as Payload).matched === false
-          ? '; the service differed from the prediction'
-          : '';
+        prediction?.matched !== false
+          ? ''
+          : prediction.uncertain === true
+            ? "; the service's target differed from the last known one, as warned"
+            : '; the service differed from the prediction';
       return `${capitalized(text(p.status))}: ${plural(filled, 'order')} filled, ${text(p.filledValue)} filled value${differs}`;
     }
     default:

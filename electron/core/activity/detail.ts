@@ -1,87 +1,26 @@
-import type { z } from 'zod';
-import type { activityFact, activityTable } from '../../../shared/activity/views';
+import { DOUBT_WORDS } from '../../../shared/draft/words';
+import type { TargetDoubt } from '../../../shared/draft/types';
 import { payloadOf, recordedStrategyName, text } from './describe';
-import type { ActivityRow } from './repository';
+import {
+  list,
+  yesNo,
+  table,
+  ORDER_COLUMNS,
+  bodyPositions,
+  versionFacts,
+  versionTables,
+  deletedContent,
+  errorKind,
+  type Fact,
+  type Payload,
+  type Table,
+} from './detail-parts';
+import type { ActivityRow } from '../store/repositories/activity';
 
 /**
  * An entry's details as the view shows them: facts (label, value) and tables (the positions
  * sent, the prediction, the orders), never raw JSON.
  */
-
-type Fact = z.infer<typeof activityFact>;
-type Table = z.infer<typeof activityTable>;
-type Payload = Record<string, unknown>;
-
-const list = (value: unknown): Payload[] =>
-  Array.isArray(value)
-    ? value.filter((v): v is Payload => v !== null && typeof v === 'object')
-    : [];
-
-const yesNo = (value: unknown) => (value === true ? 'Yes' : value === false ? 'No' : '—');
-/** A table cell: a flag reads Yes or No, like the facts. */
-const cell = (value: unknown) => (typeof value === 'boolean' ? yesNo(value) : text(value));
-
-function table(title: string, columns: [string, string][], rows: Payload[]): Table[] {
-  if (rows.length === 0) return [];
-  return [
-    {
-      title,
-      columns: columns.map(([, label]) => label),
-      rows: rows.map((r) => columns.map(([key]) => cell(r[key]))),
-    },
-  ];
-}
-
-const POSITION_COLUMNS: [string, string][] = [
-  ['symbol', 'Symbol'],
-  ['oldWeight', 'Old weight'],
-  ['weight', 'Weight'],
-  ['action', 'Action'],
-];
-const ORDER_COLUMNS: [string, string][] = [
-  ['symbol', 'Symbol'],
-  ['side', 'Side'],
-  ['status', 'Status'],
-  ['orderQuantity', 'Quantity'],
-  ['orderValue', 'Value'],
-  ['filledQuantity', 'Filled quantity'],
-  ['filledValue', 'Filled value'],
-  ['filledAveragePrice', 'Average price'],
-  ['statusReason', 'Reason'],
-];
-
-function bodyPositions(requestBody: unknown): Payload[] {
-  if (typeof requestBody !== 'string') return [];
-  try {
-    return list((JSON.parse(requestBody) as { data?: { positions?: unknown } }).data?.positions);
-  } catch {
-    return [];
-  }
-}
-
-function versionFacts(v: Payload | null): Fact[] {
-  if (!v) return [{ label: 'Content', value: 'Not read before deletion' }];
-  return [
-    // The service gives no status until a rebalance starts: say so rather than show a gap.
-    {
-      label: 'Status',
-      value: v.status === null ? 'None: no rebalance was started' : text(v.status),
-    },
-    { label: 'Cash weight', value: text(v.cashWeight) },
-    { label: 'Old cash weight', value: text(v.oldCashWeight) },
-    { label: 'Scheduled for', value: text(v.scheduledFor) },
-    { label: 'Executed at', value: text(v.executedAt) },
-    { label: 'Created at the service', value: text(v.insertedAt) },
-  ];
-}
-
-function versionTables(v: Payload | null): Table[] {
-  if (!v) return [];
-  return [
-    ...table('Positions', POSITION_COLUMNS, list(v.positions)),
-    ...table('Orders', ORDER_COLUMNS, list(v.orders)),
-  ];
-}
 
 /** What each recorded field name reads as in the view (the payload keeps the field's name). */
 const CHANGED_FIELD: Record<string, string> = {
@@ -106,11 +45,32 @@ function targetStateText(prediction: Payload | null | undefined): string {
     : shown;
 }
 
+/** Entries that record their doubts: the actions were uncertain where there was one. */
+function doubtText(prediction: Payload | null | undefined): Fact[] {
+  if (!prediction || !Array.isArray(prediction.doubts)) return [];
+  const doubts = prediction.doubts.filter((d): d is TargetDoubt => d in DOUBT_WORDS);
+  return [
+    {
+      label: 'Predicted actions',
+      value:
+        doubts.length === 0
+          ? 'Predicted from the known target'
+          : `Uncertain: ${doubts.map((d) => DOUBT_WORDS[d]).join('; ')}`,
+    },
+  ];
+}
+
+/** Whether the tick was given; entries that record whether it was needed say when it was not. */
+function acknowledgedText(prediction: Payload | null | undefined): string {
+  if (prediction?.acknowledgementNeeded === false) return 'Not needed';
+  return yesNo(prediction?.acknowledged);
+}
+
 function failureFacts(error: unknown): Fact[] {
   const e = (error ?? {}) as Payload;
   return [
     { label: 'Error', value: text(e.message) },
-    { label: 'Error kind', value: text(e.kind) },
+    { label: 'Error kind', value: errorKind(e.kind) },
     { label: 'HTTP status', value: text(e.status) },
     { label: 'Service message', value: text(e.serviceMessage) },
   ];
@@ -171,11 +131,13 @@ export function detailOf(
       facts.push(...versionFacts(p.version as Payload | null));
       tables.push(...versionTables(p.version as Payload | null));
       break;
-    case 'version-deleted':
+    case 'version-deleted': {
       facts.push({ label: 'Already gone at the service', value: yesNo(p.goneAtServiceAlready) });
-      facts.push(...versionFacts(p.lastRead as Payload | null));
-      tables.push(...versionTables(p.lastRead as Payload | null));
+      const content = deletedContent(p);
+      facts.push(...content.facts);
+      tables.push(...content.tables);
       break;
+    }
     case 'execution-sent': {
       const prediction = (p.prediction ?? null) as Payload | null;
       facts.push(
@@ -192,7 +154,8 @@ export function detailOf(
           value: targetStateText(prediction),
         },
         { label: 'Target version', value: text(prediction?.knownVersionId) },
-        { label: 'Stale or unknown target acknowledged', value: yesNo(prediction?.acknowledged) },
+        ...doubtText(prediction),
+        { label: 'Stale or unknown target acknowledged', value: acknowledgedText(prediction) },
         { label: 'Body sent', value: text(p.requestBody) },
       );
       tables.push(
@@ -208,9 +171,13 @@ export function detailOf(
           'Prediction shown',
           [
             ['symbol', 'Symbol'],
-            ['oldWeight', 'Old weight'],
+            // On a target in doubt the old weight was only the last known one, and said so.
+            ['oldWeight', uncertainIn(prediction) ? 'Last known weight' : 'Old weight'],
             ['weight', 'Weight'],
             ['action', 'Action'],
+            ...(list(prediction?.positions).some((p) => 'shownAs' in p)
+              ? ([['shownAs', 'Shown as']] as [string, string][])
+              : []),
             ['heldQuantity', 'Held quantity'],
             ['sellsAll', 'Sells all'],
           ],
@@ -226,6 +193,12 @@ export function detailOf(
           { label: 'Result', value: 'Accepted' },
           { label: 'Version status', value: text(p.status) },
           { label: 'Location', value: text(p.location) },
+          ...(p.locationNote === undefined
+            ? []
+            : [
+                { label: 'Location given by the service', value: text(p.givenLocation) },
+                { label: 'Why it was not followed', value: text(p.locationNote) },
+              ]),
         );
       else
         facts.push(
@@ -260,7 +233,9 @@ export function detailOf(
             ? 'No prediction (not executed from this app)'
             : prediction.matched === true
               ? 'The service’s positions matched the prediction'
-              : 'The service’s positions differed from the prediction',
+              : prediction.uncertain === true
+                ? 'The service’s target differed from the last known one, as the confirmation warned (the target was uncertain)'
+                : 'The service’s positions differed from the prediction',
         },
       );
       tables.push(
@@ -283,6 +258,12 @@ export function detailOf(
     }
   }
   return { facts, tables };
+}
+
+/** The prediction was made on a target in doubt (entries recording doubts, or an unknown target). */
+function uncertainIn(prediction: Payload | null | undefined): boolean {
+  if (Array.isArray(prediction?.doubts)) return prediction.doubts.length > 0;
+  return prediction?.targetState === 'unknown' || prediction?.targetState === 'stale';
 }
 
 function side(value: unknown): string {

@@ -1,12 +1,13 @@
 import type { ActivityFilter } from '../../../shared/activity/views';
-import { writeOrderReportLines, type OrderReportWritten } from '../reports';
-import { CRLF, isFormulaLike } from '../reports/format';
+import { writeOrderReportLines, type OrderReportWritten, type PartialFiles } from '../reports';
+import { CRLF, csvCell } from '../csv/cell';
 import { kindLabel, payloadOf, summaryLine } from './describe';
-import type { ActivityRepository, ActivityRow } from './repository';
+import type { ActivityRepository, ActivityRow } from '../store/repositories/activity';
 
 /**
- * The activity log written to a file, oldest first: CSV by the order reports' rules (RFC 4180,
- * formula-like cells neutralized, 0600, written aside and renamed into place), or JSON Lines
+ * The activity log written to a file, oldest first: CSV by the app's one CSV rule (../csv/cell.ts:
+ * RFC 4180, formula-like cells neutralized) and the order reports' writer (0600, written aside
+ * and renamed into place), or JSON Lines
  * with every hashed field and the hashes, which `npm run verify-activity` checks on its own.
  */
 
@@ -26,16 +27,6 @@ export const ACTIVITY_CSV_COLUMNS = [
   'previous_hash',
   'hash',
 ] as const;
-
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/** A text cell as the order reports write it. */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const cell = isFormulaLike(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
-}
 
 function csvLine(row: ActivityRow): string {
   const p = payloadOf(row);
@@ -91,7 +82,7 @@ export async function writeActivityExport(
   activity: ActivityRepository,
   request: { filter: ActivityFilter; format: 'csv' | 'jsonl'; profileName: string | null },
   path: string,
-  options: { exportedAt: string; onProgress?: (rows: number) => void },
+  options: { exportedAt: string; onProgress?: (rows: number) => void; partial?: PartialFiles },
 ): Promise<OrderReportWritten> {
   const { filter, format } = request;
   const until = activity.lastSeq();
@@ -104,6 +95,7 @@ export async function writeActivityExport(
     return writeOrderReportLines(lines, path, {
       header: ACTIVITY_CSV_COLUMNS.join(',') + CRLF,
       ...(options.onProgress && { onProgress: options.onProgress }),
+      ...(options.partial && { partial: options.partial }),
     });
   }
   const header: ActivityExportHeader = {
@@ -121,5 +113,6 @@ export async function writeActivityExport(
   return writeOrderReportLines(lines, path, {
     header: `${JSON.stringify(header)}\n`,
     ...(options.onProgress && { onProgress: options.onProgress }),
+    ...(options.partial && { partial: options.partial }),
   });
 }

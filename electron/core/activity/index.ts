@@ -1,7 +1,6 @@
 /** The activity log (docs/activity.md): recording, reading, checking and exporting it. */
 export { ActivityChecks } from './checks';
-export { canonicalJson, entryCanonical, entryHash } from './canonical';
-export { recordingJournal } from './execution';
+export { canonicalJson, entryCanonical, entryHash } from '../store/repositories/activity-canonical';
 export {
   recordProfileChanged,
   recordProfileCreated,
@@ -11,6 +10,7 @@ export {
   recordVersionDeleted,
   recordVersionEnded,
   recordVersionImported,
+  type SeenBeforeDelete,
 } from './record';
 export { summaryOf } from './describe';
-export type { ActivityRepository, ActivityRow } from './repository';
+export type { ActivityRepository, ActivityRow } from '../store/repositories/activity';

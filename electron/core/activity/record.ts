@@ -1,6 +1,7 @@
 import type { Order, Strategy, Version, VersionPosition } from '../../../shared/domain/resources';
 import { ORDER_STATUSES } from '../../../shared/domain/constants';
 import { Decimal, formatDecimal, toDecimal } from '../../../shared/decimal';
+import { isUncertain } from '../../../shared/draft/prediction';
 import type { Store } from '../store';
 import type { Profile } from '../store';
 import type { StoredVersion } from '../store';
@@ -193,18 +194,40 @@ export function recordVersionImported(
 }
 
 /**
- * A version deleted at the service (or found gone there): its full content as last read, kept
- * before the stored copy goes.
+ * What the manager saw of a version before deleting it: its content as read from the service
+ * just before the delete; or nothing, because the read failed and the manager acknowledged
+ * deleting it unseen; or nothing, because the read found it gone already.
+ */
+export type SeenBeforeDelete =
+  | { kind: 'read'; version: Version; readAt: string }
+  | {
+      kind: 'unread';
+      error: { kind: string; message: string; status?: number; serviceMessage?: string };
+      triedAt: string;
+    }
+  | { kind: 'gone'; readAt: string };
+
+/**
+ * A version deleted at the service (or found gone there): its content as read just before the
+ * delete, or why it was not read and that the manager acknowledged that; the copy this app held
+ * is kept too when nothing fresher was read, before it goes.
  */
 export function recordVersionDeleted(
   store: Store,
-  where: { profileId: string; strategyId: string; versionId: string; goneAlready: boolean },
+  where: {
+    profileId: string;
+    strategyId: string;
+    versionId: string;
+    goneAlready: boolean;
+    seen: SeenBeforeDelete;
+  },
   remove: () => boolean,
 ): boolean {
-  const { profileId, strategyId, versionId, goneAlready } = where;
+  const { profileId, strategyId, versionId, goneAlready, seen } = where;
   return store.activity.record((append) => {
     const stored = store.versions.get(profileId, versionId, { orders: true, positions: true });
     const removed = remove();
+    const { error } = seen.kind === 'unread' ? seen : { error: null };
     append({
       profileId,
       kind: 'version-deleted',
@@ -214,7 +237,21 @@ export function recordVersionDeleted(
         profileName: profileNameOf(store, profileId),
         strategyName: strategyNameOf(store, profileId, strategyId),
         goneAtServiceAlready: goneAlready,
-        lastRead: stored ? { ...versionContent(stored), syncedAt: stored.synced_at } : null,
+        shownBeforeDelete:
+          seen.kind === 'read' ? 'read' : seen.kind === 'unread' ? 'unread-acknowledged' : 'gone',
+        readBeforeDelete:
+          seen.kind === 'read' ? { ...versionContent(seen.version), readAt: seen.readAt } : null,
+        readError: error && {
+          kind: error.kind,
+          message: error.message,
+          status: error.status ?? null,
+          serviceMessage: error.serviceMessage ?? null,
+          triedAt: seen.kind === 'unread' ? seen.triedAt : null,
+        },
+        lastRead:
+          seen.kind !== 'read' && stored
+            ? { ...versionContent(stored), syncedAt: stored.synced_at }
+            : null,
       },
     });
     return removed;
@@ -270,10 +307,14 @@ export function recordVersionEnded(
             : {
                 targetState: prediction!.targetState,
                 matched: differences.length === 0,
+                // Made on a target in doubt: differences were expected, as the confirmation said.
+                uncertain:
+                  prediction!.targetState !== 'known' || prediction!.prediction.some(isUncertain),
                 differences: differences.map((d) => ({
                   symbol: d.symbol,
                   predicted: d.predicted,
                   service: d.service,
+                  expected: d.expected ?? prediction!.targetState !== 'known',
                 })),
               },
       },

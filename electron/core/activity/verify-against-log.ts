@@ -1,13 +1,16 @@
 import Database from 'better-sqlite3';
 import type { ActivityFilter } from '../../../shared/activity/views';
 import { fileProblem } from './export-lines';
-import { activityRepository } from './repository';
+import { activityRepository, type ActivityRow } from '../store/repositories/activity';
+import { ChainWalker, chainEntryOfRow } from './verify';
 
 /**
- * An export held against the app's database: each of its entries must still be in the log, hash
- * for hash, and a range's first entry must link to the log's entry before it. This shows what
- * neither alone can: a log rewritten after the export (hashes recomputed from an edit on), or
- * entries cut from the log or from the export's ends.
+ * An export held against the app's database: the profile's chain in the log is walked whole, each
+ * entry's hash recomputed from its content and the hash before it (a stored hash proves nothing
+ * about content edited beside it); then each exported entry must still be in the log, hash for
+ * hash, and a range's first entry must link to the log's entry before it. This shows what neither
+ * alone can: a log rewritten after the export (hashes recomputed from an edit on), or entries cut
+ * from the log or from the export's ends.
  */
 
 export interface ExportedLink {
@@ -33,6 +36,8 @@ export function compareWithLog(
     return `Cannot open ${logPath}: ${(error as Error).message}`;
   }
   try {
+    const broken = logChainProblem(db, profile);
+    if (broken) return `The log in ${logPath} does not verify: ${broken}`;
     const hashAt = db.prepare<[string, number], { hash: string }>(
       'SELECT hash FROM activity WHERE profile_id = ? AND chain_index = ?',
     );
@@ -48,7 +53,7 @@ export function compareWithLog(
         return `Entry ${entry.chainIndex} of profile ${profile.name} differs from the log in ${logPath}: the log or the export was changed after the export.`;
     }
     // Entries of the filter written up to the export's last one are all in the export, unless
-    // some were removed from it (the log's own chain check vouches for the log).
+    // some were removed from it (the walk above vouches for the log).
     const last = entries[entries.length - 1];
     const logged = activityRepository({ db, now: () => '' }).count(filter, last?.seq ?? 0);
     if (last && logged !== entries.length)
@@ -59,4 +64,26 @@ export function compareWithLog(
   } finally {
     db.close();
   }
+}
+
+/**
+ * The profile's whole chain in the log, as the app's own check walks it: every hash recomputed,
+ * every link and index followed. Null when it holds, else the first break in words. The entries
+ * are named by the profile's name as the export gives it: an edited entry's own may be forged.
+ */
+function logChainProblem(db: Database.Database, profile: { id: string; name: string }) {
+  const walker = new ChainWalker();
+  const rows = db
+    .prepare<[string], ActivityRow>(
+      'SELECT * FROM activity WHERE profile_id = ? ORDER BY chain_index, seq',
+    )
+    .iterate(profile.id);
+  for (const row of rows) {
+    const broken = walker.feed({ ...chainEntryOfRow(row), profileName: () => profile.name });
+    if (broken) {
+      rows.return?.();
+      return broken.reason;
+    }
+  }
+  return null;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACTIVITY_KINDS } from '../../../shared/activity/kinds';
 import { outsideActivityFilter } from '../../../shared/activity/filter';
 import { activityFilter } from '../../../shared/activity/views';
-import { canonicalJson } from './canonical';
+import { canonicalJson } from '../store/repositories/activity-canonical';
 import { ACTIVITY_EXPORT_FORMAT, jsonLine } from './export';
 import { exportLines, ExportFileProblem, fileProblem } from './export-lines';
 import { compareWithLog, type ExportedLink } from './verify-against-log';
@@ -223,7 +223,7 @@ function notesOf(
     );
   if (log !== undefined) {
     notes.push(
-      `Held against the log in ${log}: every entry is there, hash for hash, and none of the log's entries of this export's filter up to the last is missing${first && first.chainIndex > 1 ? '; the first links to the entry before it there' : ''}.`,
+      `Held against the log in ${log}: the profile's chain there holds (every entry's hash recomputed from its content), every entry of this export is in it, hash for hash, and none of the log's entries of this export's filter up to the last is missing${first && first.chainIndex > 1 ? '; the first links to the entry before it there' : ''}.`,
     );
     return notes;
   }

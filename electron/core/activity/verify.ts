@@ -1,8 +1,12 @@
 import { CHAIN_START } from '../../../shared/activity/kinds';
 import type { ActivityCheck } from '../../../shared/activity/views';
-import { entryCanonical, entryHash, type HashedFields } from './canonical';
+import {
+  entryCanonical,
+  entryHash,
+  type HashedFields,
+} from '../store/repositories/activity-canonical';
 import { payloadOf } from './describe';
-import type { ActivityRow } from './repository';
+import type { ActivityRow } from '../store/repositories/activity';
 
 /**
  * Walks hash chains entry by entry and says plainly where the first one breaks. Shared by the

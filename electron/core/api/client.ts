@@ -6,11 +6,15 @@ import {
   cancelled,
   checkExecuteInput,
   checkId,
+  finalError,
   mayHaveActed,
+  serviceAddress,
   type ExecuteResult,
 } from './checks';
-import { ServiceError, type Operation } from './errors';
+import { ServiceError, isServiceError, type Operation } from './errors';
 import { errorFromResponse } from './error-mapping';
+import { ACCEPT_ENCODING } from './content-coding';
+import { withIncludes } from './location';
 import { DEFAULT_TIMEOUTS, createAgent, send, type HttpResponse, type Timeouts } from './http';
 import {
   DEFAULT_RETRY,
@@ -22,6 +26,7 @@ import {
 } from './retry';
 import { badResponse, parseBody, strategyResponse, versionResponse } from './schemas';
 import { TokenManager, type TokenInfo } from './token-manager';
+import type { ExchangeOptions, ReadOptions, ServiceClientOptions } from './client-options';
 
 /**
  * The service client of one profile: token handling, the retry policy per operation, response
@@ -29,30 +34,7 @@ import { TokenManager, type TokenInfo } from './token-manager';
  * never retries (an unclear outcome is an error with `ambiguous: true`).
  */
 
-export interface ServiceClientOptions {
-  baseUrl: string;
-  clientId: string;
-  /** Read from the keychain at each token request; never stored by the client. */
-  getSecret: () => Promise<string>;
-  timeouts?: Partial<Timeouts>;
-  retry?: Partial<RetryPolicy>;
-  /** Told about every wait before a retry, and about a Retry-After too long to wait for. */
-  onWait?: (info: WaitInfo) => void;
-  /** For tests: the jitter source. */
-  random?: () => number;
-  /** An operation still unanswered after this long makes the service "slow" (default 5 s). */
-  slowAfterMs?: number;
-  /** Told when the first operation turns slow (true) and when no slow one is left (false). */
-  onSlowChange?: (slow: boolean) => void;
-}
-
-/** Options of one read. */
-export interface ReadOptions {
-  /** Stops the read (and its retries); it then fails with kind `cancelled`. */
-  signal?: AbortSignal;
-}
-
-const JSON_HEADERS = { accept: 'application/json' } as const;
+const JSON_HEADERS = { accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING } as const;
 /** The query of a version read, by what it includes: none, orders, positions, both. */
 const INCLUDE = ['', '?include=orders', '?include=positions', '?include=orders,positions'];
 
@@ -75,20 +57,7 @@ export class ServiceClient {
   private closed = false;
 
   constructor(options: ServiceClientOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-    } catch {
-      throw new ServiceError({
-        kind: 'bad_request',
-        message: 'The service address is not a valid URL',
-      });
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new ServiceError({
-        kind: 'bad_request',
-        message: 'The service address must start with http:// or https://',
-      });
+    const url = serviceAddress(options.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.baseUrl = this.origin + this.prefix;
@@ -115,8 +84,11 @@ export class ServiceClient {
     return this.tokens.info();
   }
 
-  /** Proves the credentials now: always requests a new token. Returns the granted scopes. */
-  async testConnection(): Promise<string[]> {
+  /**
+   * Proves the credentials now: always requests a new token. Returns the granted scopes, or null
+   * when the service did not say which.
+   */
+  async testConnection(): Promise<string[] | null> {
     this.tokens.clear();
     return (await this.tokens.info()).grantedScopes;
   }
@@ -126,9 +98,22 @@ export class ServiceClient {
     return this.tokens.liveToken();
   }
 
-  /** Scopes of the current token; null before the first token. */
+  /**
+   * A failure of a call on this client with any echo of its token or client secret taken out
+   * (see redactError); anything but a ServiceError is returned as it is.
+   */
+  redact(error: unknown): unknown {
+    return error instanceof ServiceError ? this.tokens.redact(error) : error;
+  }
+
+  /** Scopes of the current token; null before the first token or when the service did not say. */
   grantedScopes(): string[] | null {
     return this.tokens.grantedScopes();
+  }
+
+  /** Whether a token is held: `grantedScopes()` null then means the service did not say. */
+  hasToken(): boolean {
+    return this.tokens.hasToken();
   }
 
   hasScope(scope: string): boolean {
@@ -161,30 +146,53 @@ export class ServiceClient {
     checkId(strategyId, 'strategy');
     checkId(versionId, 'version');
     const include = INCLUDE[(opts.orders ? 1 : 0) + (opts.positions ? 2 : 0)];
-    const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}${include}`;
+    const path = `${this.versionPath(strategyId, versionId)}${include}`;
     return this.readVersion(path, !!opts.orders, !!opts.positions);
   }
 
-  /** Follows a Location (path or absolute URL) as given; refuses another origin. */
+  /**
+   * Follows a Location stored at acceptance (a path on this server, or an absolute URL here);
+   * refuses another origin. Always read with the includes the app needs.
+   */
   async getVersionAt(location: string): Promise<Version> {
     let url: URL;
     try {
-      url = new URL(location, `${this.baseUrl}/`);
+      url = new URL(location, `${this.origin}/`);
     } catch {
       throw badResponse('getVersion', ['the version address is not a valid URL']);
     }
     if (url.origin !== this.origin)
       throw new ServiceError({
-        kind: 'bad_response',
+        kind: 'bad-response',
         operation: 'getVersion',
         message: `The version address points to another server (${url.origin}); it was not followed`,
       });
-    const include = (url.searchParams.get('include') ?? '').split(',');
-    return this.readVersion(
-      url.pathname + url.search,
-      include.includes('orders'),
-      include.includes('positions'),
-    );
+    return this.readVersion(withIncludes(url.pathname + url.search), true, true);
+  }
+
+  /**
+   * Reads a version the app follows: at the address stored when it was accepted when that is a
+   * path or a URL on this server, else (none, a relative one kept by an older version of the app,
+   * another origin after the profile moved) at the interface's own path.
+   */
+  async followVersion(entry: {
+    strategyId: string;
+    versionId: string;
+    location: string | null;
+  }): Promise<Version> {
+    const { strategyId, versionId, location } = entry;
+    const followable =
+      location !== null &&
+      (location.startsWith('/') || /^https?:\/\//i.test(location)) &&
+      URL.canParse(location, `${this.origin}/`) &&
+      new URL(location, `${this.origin}/`).origin === this.origin;
+    if (followable) return this.getVersionAt(location);
+    return this.getVersion(strategyId, versionId, { orders: true, positions: true });
+  }
+
+  /** The interface's path of a version on this service (4.3), without a query. */
+  private versionPath(strategyId: string, versionId: string): string {
+    return `${this.prefix}/api/v1/strategies/${strategyId}/versions/${versionId}`;
   }
 
   /**
@@ -198,14 +206,17 @@ export class ServiceClient {
   ): Promise<ExecuteResult> {
     checkId(strategyId, 'strategy');
     const request = checkExecuteInput(body, idempotencyKey);
-    const res = await this.exchange(
-      'execute',
-      'never',
-      'POST',
-      `${this.prefix}/api/v1/strategies/${strategyId}/versions/execute`,
-      { body: JSON.stringify(request), idempotencyKey },
-    );
-    return acceptedExecution(res, strategyId, this.baseUrl, this.origin);
+    const path = `${this.prefix}/api/v1/strategies/${strategyId}/versions/execute`;
+    const res = await this.exchange('execute', 'never', 'POST', path, {
+      body: JSON.stringify(request),
+      idempotencyKey,
+    });
+    return acceptedExecution(res, {
+      strategyId,
+      requestUrl: this.origin + path,
+      origin: this.origin,
+      versionPath: (versionId) => this.versionPath(strategyId, versionId),
+    });
   }
 
   /**
@@ -235,7 +246,7 @@ export class ServiceClient {
   private async isGone(strategyId: string, versionId: string): Promise<boolean> {
     return this.getVersion(strategyId, versionId).then(
       () => false,
-      (e: unknown) => e instanceof ServiceError && e.kind === 'not_found',
+      (e: unknown) => isServiceError(e, 'not-found'),
     );
   }
 
@@ -340,15 +351,17 @@ export class ServiceClient {
           headers: res.headers,
           text: res.text,
           granted: this.tokens.grantedScopes() ?? undefined,
+          // Only the execute request's: a token request's body holds the secret.
+          ...(operation === 'execute' && body !== undefined && { requestBody: body }),
         });
       } catch (e) {
         if (!(e instanceof ServiceError)) throw e;
         error = e;
-        if (e.kind === 'network' || e.kind === 'timeout') lostAnswer = true;
+        if (isServiceError(e, 'network', 'timeout')) lostAnswer = true;
       }
       failed++;
       const delay = this.retryDelay(error, failed, mode, operation);
-      if (delay === undefined) throw this.final(error, operation);
+      if (delay === undefined) throw this.final(error, operation, auth);
       await sleep(delay, signal);
     }
   }
@@ -356,7 +369,7 @@ export class ServiceClient {
   /** The headers of a read with `auth`, built once per token (undici only reads them). */
   private authorizedHeaders(auth: string): Record<string, string> {
     if (this.readHeaders?.authorization !== auth)
-      this.readHeaders = { accept: 'application/json', authorization: auth };
+      this.readHeaders = { ...JSON_HEADERS, authorization: auth };
     return this.readHeaders;
   }
 
@@ -372,34 +385,15 @@ export class ServiceClient {
     return plan && !plan.givingUp ? plan.delayMs : undefined;
   }
 
-  /** The error handed to the caller: operation, ambiguity for execute, token redacted. */
-  private final(e: ServiceError, operation: Operation): ServiceError {
-    let out = e.operation === operation ? e : e.with({ operation });
-    if (operation === 'execute') {
-      const mayHaveRun =
-        ((e.kind === 'network' || e.kind === 'timeout') && e.details.requestSent !== false) ||
-        e.kind === 'server';
-      if (mayHaveRun) {
-        out = out.with({
-          ambiguous: true,
-          message: `${e.message}. The version may or may not have been executed: check before trying again with the same execution key`,
-        });
-      }
-    }
-    return this.tokens.redact(out);
+  /**
+   * The error handed to the caller: operation, ambiguity for execute, the token it was sent
+   * with and the client secret redacted.
+   */
+  private final(e: ServiceError, operation: Operation, sentWith?: string): ServiceError {
+    return this.tokens.redact(finalError(e, operation), sentWith);
   }
-}
-
-interface ExchangeOptions {
-  /** False for the token request itself. */
-  authorized?: boolean;
-  body?: string;
-  idempotencyKey?: string;
-  signal?: AbortSignal;
 }
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   return new ServiceClient(options);
 }
-
-export type { ExecuteResult, HttpResponse };

@@ -1,138 +1,14 @@
+import { parseErrorBody, SYMBOL, type ParsedErrorBody } from './error-body';
+import { SAYS_UNKNOWN_SYMBOL, symbolsInText } from './error-shapes';
 import { ServiceError, type Operation, type ServiceErrorKind } from './errors';
 import { parseRetryAfter } from './retry';
 
 /**
- * Turns a non-2xx answer into a ServiceError. Two documented body formats are understood:
- * OAuth2 `{error, error_description}` and `{errors: {detail, <field>: [...]}}` (also a list of
- * `{field, message}`, and symbol lists beside the message); anything else
- * (HTML, text, empty, garbage) is tolerated and only its short plain text is kept.
+ * Turns a non-2xx answer into a ServiceError: its body read by error-body.ts, its status and
+ * words classified into what the app can act on.
  */
 
-export interface ParsedErrorBody {
-  /** OAuth2 `error` code, e.g. invalid_client, insufficient_scope. */
-  code?: string;
-  /** `error_description` or `errors.detail` or `message`. */
-  description?: string;
-  /** Other fields of `errors`, as arrays of strings. */
-  fields: Record<string, string[]>;
-  unknownSymbols?: string[];
-  versionId?: string;
-  scope?: string;
-}
-
-const MAX_TEXT = 300;
-
-function short(s: string): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT)}…` : t;
-}
-
-function asStrings(v: unknown): string[] {
-  if (typeof v === 'string') return [v];
-  if (Array.isArray(v))
-    return v.filter((x) => typeof x === 'string' || typeof x === 'number').map(String);
-  return [];
-}
-
-/** A symbol named in running text: upper case as the app sends it (AAPL, BRK.B). */
-const SYMBOL = /^[A-Z0-9][A-Z0-9.\-/]{0,19}$/;
-
-/** Field errors, nested ones (`{data: {positions: [...]}}`) under a dotted name. */
-function collectFields(fields: Record<string, string[]>, key: string, value: unknown): void {
-  // A list of objects (`positions: [{symbol: [...]}]`): each item under its index.
-  if (Array.isArray(value) && value.some((v) => v && typeof v === 'object')) {
-    value.forEach((item, i) => collectFields(fields, `${key}.${i}`, item));
-    return;
-  }
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [inner, v] of Object.entries(value as Record<string, unknown>))
-      collectFields(fields, `${key}.${inner}`, v);
-    return;
-  }
-  const list = asStrings(value);
-  if (list.length) fields[key] = list.map(short);
-}
-
-/**
- * Symbols named in words: "unknown symbols: FOO, BAR", "does not recognize the symbol FOO",
- * "symbols not found: FOO". Empty when the text names none.
- */
-export function symbolsInText(text: string): string[] {
-  const m =
-    /\b(?:unknown|unrecogni[sz]ed|invalid|not recogni[sz]ed|does not recogni[sz]e(?: the| these)?)\s+symbols?\b\s*:?\s*(.+)$/i.exec(
-      text,
-    ) ?? /\bsymbols?\s+(?:not found|not recogni[sz]ed|unknown)\s*:?\s*(.+)$/i.exec(text);
-  if (!m) return [];
-  const names = m[1]!
-    .replace(/[.;]\s*$/, '')
-    .split(/\s*,\s*|\s+and\s+|\s+/)
-    .map((s) => s.replace(/^["'`]|["'`]$/g, ''))
-    .filter(Boolean);
-  return names.length > 0 && names.every((n) => SYMBOL.test(n)) ? names : [];
-}
-
-export function parseErrorBody(text: string): ParsedErrorBody {
-  const out: ParsedErrorBody = { fields: {} };
-  const trimmed = text.trim();
-  if (!trimmed) return out;
-  let json: unknown;
-  if (trimmed.startsWith('{')) {
-    try {
-      json = JSON.parse(trimmed);
-    } catch {
-      json = undefined;
-    }
-  }
-  if (json === undefined || json === null || typeof json !== 'object' || Array.isArray(json)) {
-    // Plain text may say something useful; markup and binary noise do not.
-    if (!/^[<{[]/.test(trimmed) && /[a-z]/i.test(trimmed) && /^[\x20-\x7e\s]+$/.test(trimmed))
-      out.description = short(trimmed);
-    return out;
-  }
-  const body = json as Record<string, unknown>;
-  if (typeof body.error === 'string') out.code = body.error;
-  if (typeof body.error_description === 'string') out.description = short(body.error_description);
-  if (typeof body.scope === 'string') out.scope = body.scope;
-  const errors = body.errors;
-  if (errors && typeof errors === 'object' && !Array.isArray(errors)) {
-    for (const [key, value] of Object.entries(errors as Record<string, unknown>)) {
-      if (key === 'detail') {
-        if (typeof value === 'string') out.description ??= short(value);
-      } else if (key === 'version_id') {
-        if (typeof value === 'string' && value) out.versionId = value;
-      } else if (key === 'symbols' && asStrings(value).every((v) => /^\S+$/.test(v))) {
-        // A list of names; a list of sentences is read like any field's messages.
-        out.unknownSymbols = asStrings(value);
-      } else {
-        collectFields(out.fields, key, value);
-      }
-    }
-  } else if (Array.isArray(errors)) {
-    const list = asStrings(errors);
-    if (list.length) out.description ??= short(list.join('; '));
-    // `[{field, message}]`: each message under its field (or its index).
-    errors.forEach((item, i) => {
-      if (!item || typeof item !== 'object' || Array.isArray(item)) return;
-      const { field, message } = item as Record<string, unknown>;
-      if (typeof message === 'string') {
-        const key = typeof field === 'string' && field ? field : String(i);
-        out.fields[key] = [...(out.fields[key] ?? []), short(message)];
-      } else collectFields(out.fields, String(i), item);
-    });
-  }
-  // A list of names beside the message: `{symbols: [...]}`, `{unknown_symbols: [...]}`.
-  for (const key of ['unknown_symbols', 'symbols'] as const) {
-    const names = asStrings(body[key] ?? (errors as Record<string, unknown> | undefined)?.[key]);
-    if (!out.unknownSymbols && names.length && names.every((v) => SYMBOL.test(v)))
-      out.unknownSymbols = names;
-  }
-  if (!out.description && typeof body.message === 'string') out.description = short(body.message);
-  if (!out.description && typeof body.detail === 'string') out.description = short(body.detail);
-  // Nothing in a known place: the body itself is the service's own words.
-  if (!out.description && !out.code && Object.keys(out.fields).length === 0 && !out.unknownSymbols)
-    out.description = short(trimmed);
-  return out;
-}
+export { parseErrorBody, symbolsInText, type ParsedErrorBody };
 
 /** The `scope` parameter of an RFC 6750 `WWW-Authenticate: Bearer ...` header. */
 export function scopeFromWwwAuthenticate(
@@ -153,6 +29,8 @@ export interface ErrorContext {
   text: string;
   /** Scopes the current token was granted, to tell which of the required ones is missing. */
   granted?: readonly string[];
+  /** The execute request's body: a refusal pointing at `positions[i]` names its symbol. */
+  requestBody?: string;
 }
 
 export function errorFromResponse(ctx: ErrorContext): ServiceError {
@@ -177,15 +55,15 @@ export function errorFromResponse(ctx: ErrorContext): ServiceError {
 
   if (operation === 'token') {
     if (body.code === 'invalid_client' || status === 401)
-      return make('invalid_client', 'The service refused the client id or secret');
+      return make('invalid-client', 'The service refused the client id or secret');
     if (body.code === 'invalid_scope')
-      return make('invalid_scope', 'The service refused the requested scopes for this client');
+      return make('invalid-scope', 'The service refused the requested scopes for this client');
     if (body.code === 'invalid_request' || status === 400)
-      return make('bad_request', `The service rejected the token request as malformed${said}`);
+      return make('bad-request', `The service rejected the token request as malformed${said}`);
   }
   if (status === 429) {
     return make(
-      'rate_limited',
+      'rate-limited',
       retryAfterSeconds === undefined
         ? 'The service is receiving too many requests; try again shortly'
         : `The service asks to wait ${retryAfterSeconds} s before trying again`,
@@ -200,15 +78,13 @@ export function errorFromResponse(ctx: ErrorContext): ServiceError {
     case 403:
       return forbidden(ctx, body, make);
     case 404:
-      return make('not_found', notFoundMessage(operation));
+      return make('not-found', notFoundMessage(operation));
+    // A conflict is read like a 422 (the interface leaves the status of some refusals open).
     case 409:
-      return make('conflict', `The request conflicts with the state of the strategy${said}`, {
-        ...(body.versionId ? { versionId: body.versionId } : {}),
-      });
     case 422:
-      return unprocessable(operation, body, make);
+      return unprocessable(ctx, body, make);
     default:
-      return make('bad_request', `The service rejected the request (status ${status})${said}`);
+      return make('bad-request', `The service rejected the request (status ${status})${said}`);
   }
 }
 
@@ -226,13 +102,44 @@ function forbidden(ctx: ErrorContext, body: ParsedErrorBody, make: Make): Servic
   // The header may list every scope the operation needs; the missing ones are those not granted.
   const missing = ctx.granted ? required.filter((s) => !ctx.granted!.includes(s)) : required;
   const scopes = missing.length ? missing : required;
-  if (!scopes.length)
-    return make('forbidden', 'This client is not allowed to do this (the service named no scope)');
+  if (!scopes.length) return unnamedScope(ctx, make);
   const message =
     scopes.length === 1
       ? `This client lacks the scope ${scopes[0]}`
       : `This client lacks the scopes ${scopes.join(', ')}`;
   return make('forbidden', message, { missingScope: scopes[0], missingScopes: scopes });
+}
+
+/** What each operation needs by the interface (5.6; reading a strategy: the scope it lists). */
+const NEEDED: Partial<Record<Operation, { scopes: string[]; what: string }>> = {
+  getStrategy: { scopes: ['strategies:read'], what: 'reading a strategy' },
+  getVersion: { scopes: ['strategy_versions:read'], what: 'reading a version' },
+  execute: {
+    scopes: ['strategy_versions:create', 'strategy_versions:execute'],
+    what: 'executing',
+  },
+  delete: { scopes: ['strategy_versions:delete'], what: 'deleting a version' },
+};
+
+/**
+ * A 403 naming no scope: the scopes the interface says the operation needs. Those the token was
+ * not granted are missing; when the service never said what it granted, the app says so.
+ */
+function unnamedScope(ctx: ErrorContext, make: Make): ServiceError {
+  const needed = NEEDED[ctx.operation];
+  if (!needed)
+    return make('forbidden', 'This client is not allowed to do this (the service named no scope)');
+  const missing = ctx.granted ? needed.scopes.filter((s) => !ctx.granted!.includes(s)) : [];
+  if (missing.length)
+    return make(
+      'forbidden',
+      `This client lacks the ${missing.length === 1 ? 'scope' : 'scopes'} ${missing.join(', ')}`,
+      { missingScope: missing[0], missingScopes: missing },
+    );
+  return make(
+    'forbidden',
+    `The service refused this and did not say which scope is missing: ${needed.what} needs ${needed.scopes.join(' and ')}`,
+  );
 }
 
 function notFoundMessage(operation: Operation): string {
@@ -258,7 +165,36 @@ function fieldText(body: ParsedErrorBody): string {
 /** Where a service lists unknown symbols in words, when it does not give a `symbols` list. */
 const SYMBOL_FIELDS = ['positions', 'data.positions', 'symbols', 'data', 'data.symbols'];
 
-function unknownSymbolsOf(body: ParsedErrorBody): string[] {
+/** `positions[3].symbol`, `data.positions.3`: the index of the position a field points at. */
+const POSITION_FIELD = /(?:^|\.)positions(?:\.|\[)(\d+)\]?(?:\.symbol)?$/;
+
+/**
+ * Symbols a refusal points at without naming them (`source.pointer: /data/positions/3/symbol`,
+ * "is not a known symbol"): read from the request that was sent.
+ */
+function symbolsPointedAt(body: ParsedErrorBody, requestBody: string | undefined): string[] {
+  if (!requestBody) return [];
+  let positions: unknown;
+  try {
+    positions = (JSON.parse(requestBody) as { data?: { positions?: unknown } }).data?.positions;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(positions)) return [];
+  const found: string[] = [];
+  for (const [field, messages] of Object.entries(body.fields)) {
+    const index = POSITION_FIELD.exec(field)?.[1];
+    if (index === undefined || !messages.some((m) => SAYS_UNKNOWN_SYMBOL.test(m))) continue;
+    // A message that names its symbol is read for that name (see unknownSymbolsOf).
+    if (messages.some((m) => symbolsInText(m).length > 0)) continue;
+    if (!/symbol/i.test(field) && !messages.some((m) => /symbol/i.test(m))) continue;
+    const symbol = (positions[Number(index)] as { symbol?: unknown } | undefined)?.symbol;
+    if (typeof symbol === 'string' && SYMBOL.test(symbol)) found.push(symbol);
+  }
+  return found;
+}
+
+function unknownSymbolsOf(body: ParsedErrorBody, requestBody?: string): string[] {
   if (body.unknownSymbols?.length) return body.unknownSymbols;
   const texts = [
     ...Object.entries(body.fields)
@@ -268,35 +204,40 @@ function unknownSymbolsOf(body: ParsedErrorBody): string[] {
       .flatMap(([, messages]) => messages),
     ...(body.description ? [body.description] : []),
   ];
-  return [...new Set(texts.flatMap(symbolsInText))];
+  return [...new Set([...texts.flatMap(symbolsInText), ...symbolsPointedAt(body, requestBody)])];
 }
 
 /**
- * A 422 is read for the cases the app can act on (unknown symbols, the unexecuted version, a
- * running rebalance, liquidate-only, a reused key, an executed version on delete). Anything
- * else is passed on in the service's own words, without guessing what it meant.
+ * A 422 or 409 is read for the cases the app can act on (unknown symbols, the unexecuted version,
+ * a running rebalance, liquidate-only, a reused key, an executed version on delete), whatever the
+ * body's shape. Anything else is passed on in the service's own words, without guessing what it
+ * meant: a 422 as a refusal, a 409 as a conflict with the strategy's state.
  */
-function unprocessable(operation: Operation, body: ParsedErrorBody, make: Make): ServiceError {
-  const text = (body.description ?? '').toLowerCase();
+function unprocessable(ctx: ErrorContext, body: ParsedErrorBody, make: Make): ServiceError {
+  const { operation, status } = ctx;
+  // The words and the code (`unexecuted_version_exists` reads as words too).
+  const text = [body.description ?? '', (body.code ?? '').replace(/[_.:-]+/g, ' ')]
+    .join(' ')
+    .toLowerCase();
   const idExtra = body.versionId ? { versionId: body.versionId } : {};
-  const symbols = unknownSymbolsOf(body);
+  const symbols = unknownSymbolsOf(body, ctx.requestBody);
   if (symbols.length) {
     return make(
-      'unknown_symbols',
+      'unknown-symbols',
       `The service does not know these symbols: ${symbols.join(', ')}`,
       { unknownSymbols: symbols },
     );
   }
   if (/idempoten/.test(text) || body.fields.idempotency_key)
     return make(
-      'idempotency_mismatch',
+      'idempotency-mismatch',
       'This execution key was already used with a different request; start a new execution',
     );
   if (operation === 'delete' && /executed/.test(text) && !/not (yet |been )?executed/.test(text))
-    return make('version_executed', 'This version has been executed and cannot be deleted');
+    return make('version-executed', 'This version has been executed and cannot be deleted');
   if (/unexecuted|not (yet |been )?executed|must be deleted/.test(text)) {
     return make(
-      'unexecuted_version',
+      'unexecuted-version',
       body.versionId
         ? `An unexecuted version (id ${body.versionId}) must be deleted first`
         : 'An unexecuted version exists for this strategy, but the service did not say which',
@@ -314,15 +255,21 @@ function unprocessable(operation: Operation, body: ParsedErrorBody, make: Make):
   }
   if (/liquidat/.test(text))
     return make(
-      'liquidate_only',
+      'liquidate-only',
       'This strategy is liquidate-only: weights can only be lowered or removed',
     );
   const words = [body.description ?? body.code, fieldText(body)].filter(Boolean).join('; ');
+  if (status === 409)
+    return make(
+      'conflict',
+      `The request conflicts with the state of the strategy${words ? `: ${words}` : ''}`,
+      idExtra,
+    );
   return make(
     'validation',
     words
-      ? `The service refused the request (status 422): ${words}`
-      : 'The service refused the request (status 422) without saying why',
+      ? `The service refused the request (status ${status}): ${words}`
+      : `The service refused the request (status ${status}) without saying why`,
     idExtra,
   );
 }

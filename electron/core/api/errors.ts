@@ -1,48 +1,15 @@
+import type { ServiceErrorDetails, ServiceErrorKind } from '../../../shared/errors';
+import { holdsForm, redactForms, secretForms } from '../log/redact';
+
 /**
  * One error type for everything the service client can fail with. `message` is written for a
  * strategy manager; `serviceMessage` keeps the service's own words; `details` carries what the
  * app needs to act (unknown symbols to mark, the version id to delete, the missing scope).
- * Never put a secret or a token in any of these fields.
+ * Its kinds are the app's one vocabulary (shared/error-kinds.ts, SERVICE_ERROR_KINDS), the
+ * same words the renderer sees. Never put a secret or a token in any of these fields.
  */
 
-export type ServiceErrorKind =
-  | 'network' // no answer: connection refused, reset, closed
-  | 'timeout' // connect or request took too long
-  | 'unauthorized' // 401 on a resource, even after a fresh token
-  | 'forbidden' // 403: a scope is missing
-  | 'not_found' // 404
-  | 'bad_request' // 400 (or another 4xx the client does not expect)
-  | 'validation' // 422: weights or request shape
-  | 'unknown_symbols' // 422: symbols the service does not recognize
-  | 'unexecuted_version' // 422: an unexecuted version must be deleted first
-  | 'conflict' // 422/409: a rebalance of the strategy has not ended yet
-  | 'liquidate_only' // 422: weights of a liquidate-only strategy may only go down
-  | 'version_executed' // 422 on delete: an executed version cannot be deleted
-  | 'idempotency_mismatch' // 422: the key was used before with another request
-  | 'rate_limited' // 429 (or a Retry-After longer than the client will wait)
-  | 'server' // 5xx
-  | 'bad_response' // the answer did not have the documented form
-  | 'invalid_client' // token endpoint: wrong client id or secret
-  | 'invalid_scope' // token endpoint: scope not allowed for this client
-  | 'no_secret' // the client secret could not be read
-  | 'closed' // the client was closed
-  | 'cancelled'; // the caller cancelled (a read the manager stopped)
-
-export interface ServiceErrorDetails {
-  unknownSymbols?: string[];
-  versionId?: string;
-  missingScope?: string;
-  missingScopes?: string[];
-  retryAfterSeconds?: number;
-  /** Per-field messages from a `{errors: {...}}` body, e.g. `{positions: ['...']}`. */
-  fields?: Record<string, string[]>;
-  /** Where the response failed its schema (bad_response). */
-  issues?: string[];
-  /** For network/timeout: false when the request surely never reached the service. */
-  requestSent?: boolean;
-  /** OAuth2 `error` code or another machine-readable code from the body. */
-  code?: string;
-}
+export type { ServiceErrorDetails, ServiceErrorKind };
 
 export interface ServiceErrorInit {
   kind: ServiceErrorKind;
@@ -93,37 +60,60 @@ export class ServiceError extends Error {
   }
 }
 
-export function isServiceError(e: unknown): e is ServiceError {
-  return e instanceof ServiceError;
+/** A ServiceError; of one of `kinds` when any are named. */
+export function isServiceError<K extends ServiceErrorKind = ServiceErrorKind>(
+  e: unknown,
+  ...kinds: readonly K[]
+): e is ServiceError & { readonly kind: K } {
+  return (
+    e instanceof ServiceError &&
+    (kinds.length === 0 || (kinds as readonly string[]).includes(e.kind))
+  );
 }
 
-/** Replace every occurrence of the given secrets (token, client secret) by a marker. */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
-  return out;
-}
-
+/**
+ * The error with every secret the service echoed taken out, by exact value. Only the service's
+ * words are searched: its message (serviceMessage), field errors, code and the parser's issues
+ * for any occurrence; the values the app acts on (a version id, unknown symbols, missing scopes)
+ * for being the secret itself. When none holds a secret the error is returned as it is: the app's
+ * own words (a status, an id it quotes) are never rewritten because a short secret ("1") happens
+ * to occur in them. When one does, the sentence built from those words is cleaned too.
+ */
 export function redactError(
   e: ServiceError,
-  secrets: readonly (string | undefined)[],
+  secrets: readonly (string | null | undefined)[],
 ): ServiceError {
-  const message = redact(e.message, secrets);
-  const serviceMessage = e.serviceMessage && redact(e.serviceMessage, secrets);
-  // Field errors, codes and issues are the service's words too: an echo can sit in any of them.
-  const details = redactStrings(e.details, secrets);
-  const detailsChanged = JSON.stringify(details) !== JSON.stringify(e.details);
-  if (message === e.message && serviceMessage === e.serviceMessage && !detailsChanged) return e;
-  return e.with({ message, serviceMessage, details });
-}
-
-function redactStrings<T>(value: T, secrets: readonly (string | undefined)[]): T {
-  if (typeof value === 'string') return redact(value, secrets) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => redactStrings(v, secrets)) as T;
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [redact(k, secrets), redactStrings(v, secrets)]),
-    ) as T;
-  }
-  return value;
+  const forms = secretForms(secrets);
+  if (forms.length === 0) return e;
+  const exact = new Set(forms);
+  const inText = (s: string | undefined) => s !== undefined && holdsForm(s, forms);
+  const isSecret = (s: string | undefined) => s !== undefined && exact.has(s);
+  const d = e.details;
+  const echoed =
+    inText(e.serviceMessage) ||
+    inText(d.code) ||
+    (d.issues ?? []).some(inText) ||
+    Object.entries(d.fields ?? {}).some(([field, said]) => inText(field) || said.some(inText)) ||
+    [d.versionId, d.missingScope, ...(d.unknownSymbols ?? []), ...(d.missingScopes ?? [])].some(
+      isSecret,
+    );
+  if (!echoed) return e;
+  const text = (s: string) => redactForms(s, forms);
+  const details: ServiceErrorDetails = { ...d };
+  if (d.code !== undefined) details.code = text(d.code);
+  if (d.issues) details.issues = d.issues.map(text);
+  if (d.fields)
+    details.fields = Object.fromEntries(
+      Object.entries(d.fields).map(([field, said]) => [text(field), said.map(text)]),
+    );
+  // A value that is the secret is dropped: "[redacted]" is no version id to act on.
+  if (isSecret(d.versionId)) delete details.versionId;
+  if (isSecret(d.missingScope)) delete details.missingScope;
+  if (d.unknownSymbols) details.unknownSymbols = d.unknownSymbols.filter((s) => !isSecret(s));
+  if (d.missingScopes) details.missingScopes = d.missingScopes.filter((s) => !isSecret(s));
+  return e.with({
+    message: text(e.message),
+    ...(e.serviceMessage !== undefined && { serviceMessage: text(e.serviceMessage) }),
+    details,
+  });
 }

@@ -1,5 +1,6 @@
 import { Agent, util, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header';
+import { contentCodings, decodeContent, UnreadableCoding } from './content-coding';
 import { ServiceError, type Operation } from './errors';
 
 const { parseHeaders } = util;
@@ -152,20 +153,39 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   private answer(): void {
-    this.settle(undefined, {
-      status: this.status,
-      headers: this.headers,
-      text: decode(this.chunks),
-    });
+    if (this.settled) return;
+    const codings = contentCodings(this.headers['content-encoding']);
+    if (codings.length === 0) {
+      this.settle(undefined, {
+        status: this.status,
+        headers: this.headers,
+        text: decode(this.chunks),
+      });
+      return;
+    }
+    // Settled now (no deadline, no cancel while decoding); answered once the body is unpacked.
+    this.settle(undefined);
+    const { status, operationName } = this;
+    const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    const { 'content-encoding': _coding, 'content-length': _length, ...headers } = this.headers;
+    decodeContent(bytes, codings, { maxBytes: this.cap, partial: status >= 300 }).then(
+      (plain) => this.resolve({ status, headers, text: decode([plain]) }),
+      (e: unknown) => {
+        // An error page that does not unpack still has its status to go by.
+        if (status >= 300) this.resolve({ status, headers, text: '' });
+        else this.reject(unreadable(operationName, status, e));
+      },
+    );
   }
 
+  /** Ends the exchange; without an error or a response, the caller answers later itself. */
   private settle(error: ServiceError | undefined, response?: HttpResponse): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
     if (this.onCancel) this.req.signal?.removeEventListener('abort', this.onCancel);
     if (error) this.reject(error);
-    else this.resolve(response!);
+    else if (response) this.resolve(response);
   }
 
   /** Ends the request with `error`; whatever undici reports after that is not heard. */
@@ -188,9 +208,22 @@ function decode(chunks: Buffer[]): string {
   return bytes.toString('utf8', bom ? 3 : 0);
 }
 
+/** A 2xx body whose coding could not be undone: it may still have done what was asked. */
+function unreadable(operation: Operation, status: number, e: unknown): ServiceError {
+  const problem = e instanceof UnreadableCoding ? e.message : 'an answer that does not unpack';
+  return new ServiceError({
+    kind: 'bad-response',
+    operation,
+    status,
+    message: `The service's answer could not be read: ${problem}`,
+    details: { issues: [problem], problem },
+    cause: e,
+  });
+}
+
 function tooLarge(operation: Operation, cap: number): ServiceError {
   return new ServiceError({
-    kind: 'bad_response',
+    kind: 'bad-response',
     operation,
     message: `The service answered in an unexpected form (an answer larger than ${cap} bytes)`,
   });

@@ -1,6 +1,7 @@
 /** The service client's public surface. */
 export { ServiceClient, createServiceClient } from './client';
-export type { ExecuteResult, ReadOptions, ServiceClientOptions } from './client';
+export type { ExecuteResult } from './checks';
+export type { ReadOptions, ServiceClientOptions } from './client-options';
 export { ServiceError, isServiceError } from './errors';
 export type { Operation, ServiceErrorDetails, ServiceErrorKind } from './errors';
 export { DEFAULT_RETRY, backoffDelay, parseRetryAfter, planRetry } from './retry';

@@ -1,4 +1,4 @@
-import type { ServiceError } from './errors';
+import { isServiceError, type ServiceError } from './errors';
 
 /**
  * The retry policy: exponential backoff with full jitter, bounded attempts, and the service's
@@ -11,7 +11,7 @@ export interface RetryPolicy {
   /** Backoff base: attempt n waits a random time in [0, min(maxDelayMs, baseMs * 2^n)]. */
   baseMs: number;
   maxDelayMs: number;
-  /** The longest Retry-After honoured; a longer one fails with a rate_limited error. */
+  /** The longest Retry-After honoured; a longer one fails with a rate-limited error. */
   maxRetryAfterMs: number;
 }
 
@@ -28,7 +28,7 @@ export interface WaitInfo {
   /** The attempt that failed, from 1. */
   attempt: number;
   delayMs: number;
-  reason: 'rate_limited' | 'server' | 'network' | 'timeout';
+  reason: 'rate-limited' | 'server' | 'network' | 'timeout';
   status?: number;
   /** The service's Retry-After, in seconds, when it sent one. */
   retryAfterSeconds?: number;
@@ -82,12 +82,11 @@ export function planRetry(
   random: () => number = Math.random,
 ): Omit<WaitInfo, 'operation' | 'attempt'> | undefined {
   if (mode === 'never' || failed >= policy.attempts) return undefined;
-  const noAnswer = e.kind === 'network' || e.kind === 'timeout';
-  if (mode === 'delete' && !(e.kind === 'network' || e.details.requestSent === false))
+  if (mode === 'delete' && !(isServiceError(e, 'network') || e.details.requestSent === false))
     return undefined;
-  if (mode === 'read' && !(noAnswer || e.kind === 'server' || e.kind === 'rate_limited'))
+  if (mode === 'read' && !isServiceError(e, 'network', 'timeout', 'server', 'rate-limited'))
     return undefined;
-  const reason = noAnswer ? e.kind : e.kind === 'server' ? 'server' : 'rate_limited';
+  const reason = isServiceError(e, 'network', 'timeout', 'server') ? e.kind : 'rate-limited';
   const retryAfterSeconds = e.details.retryAfterSeconds;
   const base = { reason, status: e.status, retryAfterSeconds } as const;
   if (retryAfterSeconds === undefined)

@@ -5,7 +5,7 @@ import { readStrategyResponse, readVersionResponse, type ResourceReader } from '
 
 /**
  * The service's response wrappers (`{data: ...}`), and the one place that turns a body into a
- * typed value or a `bad_response` error. Nothing is returned half-parsed.
+ * typed value or a `bad-response` error. Nothing is returned half-parsed.
  */
 
 export const strategyResponse = z.object({ data: strategy });
@@ -19,7 +19,7 @@ const READERS = new Map<z.ZodType, ResourceReader<unknown>>([
 ]);
 
 /**
- * Parse JSON text against a schema; any failure is a bad_response naming, in plain words, the
+ * Parse JSON text against a schema; any failure is a bad-response naming, in plain words, the
  * first field that broke. The parser's own words stay in `details.issues` for the disclosure.
  */
 export function parseBody<T>(schema: z.ZodType<T>, text: string, operation: Operation): T {
@@ -70,7 +70,32 @@ function plainIssue(issue: z.core.$ZodIssue, json: unknown): string {
     const kind = KIND_OF[issue.expected];
     return kind ? `${field} is not ${kind}` : `${field} is not of the expected kind`;
   }
+  // Money is read strictly: the field, the value and what is wrong with it.
+  if (typeof value === 'string' && /decimal/.test(issue.message))
+    return `${field} is not a decimal number ("${preview(value)}" ${decimalProblem(value)})`;
+  if (typeof value === 'string' && /timestamp/.test(issue.message))
+    return `${field} is not an ISO 8601 timestamp ("${preview(value)}")`;
+  if (issue.code === 'invalid_value' && typeof value === 'string')
+    return `${field} has a value the app does not know ("${preview(value)}")`;
   return `${field} has a value the app does not accept`;
+}
+
+/** A value shown in a message: short, one line. */
+function preview(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is taken out
+  const flat = value.replace(/[\x00-\x1f\x7f]/g, ' ');
+  return flat.length > 24 ? `${flat.slice(0, 24)}…` : flat;
+}
+
+/** What is wrong with a decimal the service sent, in a few words. */
+function decimalProblem(value: string): string {
+  if (value.trim() !== value) return 'has spaces around it';
+  if (/^[+-]?(nan|infinity|inf)$/i.test(value)) return 'is not a number';
+  if (/e/i.test(value)) return 'uses exponent notation';
+  if (value.includes(',')) return 'uses a comma';
+  if (value.startsWith('+')) return 'has a plus sign';
+  if (value.startsWith('.') || value.endsWith('.')) return 'lacks a digit beside the dot';
+  return 'is not written as the interface writes decimals';
 }
 
 /**
@@ -86,11 +111,11 @@ export function badResponse(
   const others = (extra.count ?? issues.length) - 1;
   const more = others > 0 ? ` (and ${others} more ${others === 1 ? 'problem' : 'problems'})` : '';
   return new ServiceError({
-    kind: 'bad_response',
+    kind: 'bad-response',
     operation,
     status: extra.status,
     ambiguous: extra.ambiguous ?? false,
     message: `The service's answer could not be read: ${plain}${more}`,
-    details: { issues },
+    details: { issues, problem: `${plain}${more}` },
   });
 }

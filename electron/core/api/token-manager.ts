@@ -6,15 +6,24 @@ import { badResponse, parseBody, tokenResponse } from './schemas';
 /**
  * The bearer token of one profile, in memory only. One token request at a time (single-flight):
  * any number of callers racing an expired token share one request. The token is renewed 60 s
- * before it expires, or at half its life when the service grants less than two minutes.
+ * before it expires, or at half its life when the service grants less than two minutes; one
+ * without a lifetime is taken to live ASSUMED_LIFETIME_S (and any token is renewed on a 401).
  */
 
 export interface TokenInfo {
-  /** Scopes the service granted, from the token response's `scope`. */
-  grantedScopes: string[];
-  /** When the service says the token expires (ms since epoch). */
+  /**
+   * Scopes the service granted, from the token response's `scope`; null when it did not say
+   * (unknown: actions stay enabled and a 403 is explained when it comes).
+   */
+  grantedScopes: string[] | null;
+  /** When the token expires (ms since epoch), as the service says or as assumed. */
   expiresAt: number;
+  /** False when the service gave no lifetime and ASSUMED_LIFETIME_S is assumed. */
+  lifetimeKnown: boolean;
 }
+
+/** A token with no `expires_in` is taken to live this long (renewed before, and on a 401). */
+export const ASSUMED_LIFETIME_S = 300;
 
 interface Token extends TokenInfo {
   /** `Bearer <token>`, built once and reused on every request. */
@@ -55,7 +64,11 @@ export class TokenManager {
 
   async info(): Promise<TokenInfo> {
     const t = this.current() !== undefined ? this.token! : await this.fetch();
-    return { grantedScopes: [...t.grantedScopes], expiresAt: t.expiresAt };
+    return {
+      grantedScopes: t.grantedScopes && [...t.grantedScopes],
+      expiresAt: t.expiresAt,
+      lifetimeKnown: t.lifetimeKnown,
+    };
   }
 
   /** Drop the token a request was refused with; a newer token (already renewed) is kept. */
@@ -68,8 +81,14 @@ export class TokenManager {
     return this.token?.header.slice('Bearer '.length);
   }
 
+  /** The scopes of the token held; null without a token or when the service did not say. */
   grantedScopes(): string[] | null {
-    return this.token ? [...this.token.grantedScopes] : null;
+    return this.token?.grantedScopes ? [...this.token.grantedScopes] : null;
+  }
+
+  /** Whether a token is held (fresh or not): its scopes are then known or said to be unknown. */
+  hasToken(): boolean {
+    return this.token !== undefined;
   }
 
   /** Token requests sent so far (tests and the bench check single-flight with it). */
@@ -82,12 +101,13 @@ export class TokenManager {
   }
 
   /**
-   * Redact the current token and the last client secret sent from a text-bearing error: a
-   * resource that echoes either must not put it where errors go (the journal, the log, the page).
+   * Redact the current token, `sent` (the header a failed request carried, when another token
+   * has replaced it since) and the last client secret sent from a text-bearing error: a resource
+   * that echoes either must not put it where errors go (the journal, the log, the page).
    */
-  redact(e: ServiceError): ServiceError {
-    const value = this.token?.header.slice('Bearer '.length);
-    return redactError(e, [value, this.secretSent]);
+  redact(e: ServiceError, sent?: string): ServiceError {
+    const bearer = (header: string | undefined) => header?.slice('Bearer '.length);
+    return redactError(e, [bearer(this.token?.header), bearer(sent), this.secretSent]);
   }
 
   private fetch(): Promise<Token> {
@@ -105,7 +125,7 @@ export class TokenManager {
       secret = await this.options.getSecret();
     } catch (e) {
       throw new ServiceError({
-        kind: 'no_secret',
+        kind: 'no-secret',
         operation: 'token',
         message: `The client secret for this profile could not be read${
           e instanceof Error && e.message ? ` (${e.message})` : ''
@@ -115,7 +135,7 @@ export class TokenManager {
     }
     if (!secret) {
       throw new ServiceError({
-        kind: 'no_secret',
+        kind: 'no-secret',
         operation: 'token',
         message: 'No client secret is stored for this profile',
       });
@@ -147,16 +167,28 @@ export class TokenManager {
       throw badResponse('token', [
         `token_type: expected Bearer, got ${body.token_type.slice(0, 20)}`,
       ]);
-    const lifetimeMs = body.expires_in * 1000;
+    const said = body.expires_in;
+    const lifetimeKnown = typeof said === 'number' && Number.isFinite(said) && said > 0;
+    const lifetimeS = lifetimeKnown ? said : ASSUMED_LIFETIME_S;
+    const lifetimeMs = lifetimeS * 1000;
     // Renew early: 60 s before expiry, or at half-life for short-lived tokens.
-    const margin = body.expires_in > 120 ? 60_000 : lifetimeMs / 2;
+    const margin = lifetimeS > 120 ? 60_000 : lifetimeMs / 2;
     const token: Token = {
       header: `Bearer ${body.access_token}`,
-      grantedScopes: body.scope.split(/\s+/).filter(Boolean),
+      grantedScopes: scopesOf(body.scope),
       expiresAt: issuedAt + lifetimeMs,
+      lifetimeKnown,
       refreshAt: issuedAt + lifetimeMs - margin,
     };
     this.token = token;
     return token;
   }
+}
+
+/** The granted scopes from `scope` (space-separated, or a list); null when it says none. */
+function scopesOf(scope: string | string[] | null | undefined): string[] | null {
+  const names = (Array.isArray(scope) ? scope.join(' ') : (scope ?? ''))
+    .split(/\s+/)
+    .filter(Boolean);
+  return names.length > 0 ? names : null;
 }

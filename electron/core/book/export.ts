@@ -1,13 +1,12 @@
 import { BOOK_FLAGS, type BookFlag } from '../../../shared/book/flags';
-import { DECIMAL_PATTERN } from '../../../shared/decimal';
 import { writeOrderReportLines, type OrderReportWritten } from '../reports';
-import { CRLF, isFormulaLike } from '../reports/format';
+import { CRLF, csvCell, csvDecimalCell } from '../csv/cell';
 import type { BookFilter, BookOrder, BookRowRead, Store } from '../store';
 
 /**
  * The book as CSV, by the order reports' rules: RFC 4180 (quotes, CRLF), UTF-8, a text cell that
- * a spreadsheet could take for a formula neutralized (the reports' own test, isFormulaLike), and
- * decimals exactly as received, checked on the way. Two files: one row per strategy with its
+ * a spreadsheet could take for a formula neutralized (the one rule of every CSV cell,
+ * csv/cell.ts), and decimals exactly as received, checked on the way. Two files: one row per strategy with its
  * columns, flags and tags; and one row per holding with the known target's weight of its
  * symbol. Both stream: strategies are read a page at a time (each page whole, so a strategy is
  * never written half before and half after a refresh) and written by the reports' writer
@@ -49,7 +48,6 @@ export const HOLDINGS_CSV_COLUMNS = [
 /** Strategies read from the store at a time. */
 const PAGE = 200;
 const NUL = '\0';
-const NEEDS_QUOTES = /[",\r\n]/;
 
 /** A decimal in a book export is not one the app can vouch for. */
 export class BookExportCellError extends Error {
@@ -65,16 +63,13 @@ export class BookExportCellError extends Error {
   }
 }
 
-function text(value: string | null): string {
-  if (value === null || value === '') return '';
-  const cell = isFormulaLike(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
-}
+const text = (value: string | null): string => csvCell(value);
 
 function decimal(value: string | null, strategyId: string, column: string): string {
   if (value === null) return '';
-  if (!DECIMAL_PATTERN.test(value)) throw new BookExportCellError(strategyId, column, value);
-  return value;
+  const cell = csvDecimalCell(value);
+  if (cell === null) throw new BookExportCellError(strategyId, column, value);
+  return cell;
 }
 
 const flagCell = (row: BookRowRead, flag: BookFlag) =>
@@ -90,7 +85,7 @@ function bookLine(row: BookRowRead): string {
     text(row.target_version_id),
     text(row.target_executed_at),
     text(row.changed_symbols.join(' ')),
-    String(row.holdings_count),
+    csvCell(row.holdings_count),
     text(row.last_version_id),
     text(row.last_version_status),
     text(row.last_version_at),

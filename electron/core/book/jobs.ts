@@ -190,7 +190,7 @@ export class AddBatch extends BookBatch {
     } else if (result.cancelled) {
       line.outcome = 'cancelled';
       line.detail = 'Not added: cancelled';
-    } else if (isServiceError(result.error) && result.error.kind === 'not_found') {
+    } else if (isServiceError(result.error, 'not-found')) {
       line.outcome = 'not-found';
       line.detail = 'Not found, or of another organization';
     } else {

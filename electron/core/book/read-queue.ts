@@ -101,7 +101,7 @@ export class ProfileReadQueue<Answer> {
   add(batch: ReadBatch, strategyIds: readonly string[]): void {
     for (const strategyId of strategyIds) this.waiting.push({ strategyId, batch, rateRetries: 0 });
     this.unwatch ??= this.deps.watchWaits(this.profileId, (info) => {
-      if (info.reason === 'rate_limited' && !info.givingUp) this.slowDown(info.delayMs);
+      if (info.reason === 'rate-limited' && !info.givingUp) this.slowDown(info.delayMs);
     });
     this.pump();
   }
@@ -270,17 +270,9 @@ function cancelledResult(): ReadResult {
   return { ok: false, error: null, cancelled: true };
 }
 
-function isCancelled(error: unknown): boolean {
-  return isServiceError(error) && error.kind === 'cancelled';
-}
-
-function isRateLimited(error: unknown): boolean {
-  return isServiceError(error) && error.kind === 'rate_limited';
-}
-
-function isUnreachable(error: unknown): boolean {
-  return isServiceError(error) && (error.kind === 'network' || error.kind === 'timeout');
-}
+const isCancelled = (error: unknown): boolean => isServiceError(error, 'cancelled');
+const isRateLimited = (error: unknown): boolean => isServiceError(error, 'rate-limited');
+const isUnreachable = (error: unknown): boolean => isServiceError(error, 'network', 'timeout');
 
 function retryAfterMs(error: unknown): number {
   const seconds = isServiceError(error) ? error.details.retryAfterSeconds : undefined;

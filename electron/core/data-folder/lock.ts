@@ -1,5 +1,13 @@
 import Database from 'better-sqlite3';
-import { closeSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -8,7 +16,10 @@ import { makePrivate } from './permissions';
 /**
  * One process at a time owns a data folder: two would both execute the same draft. The lock is
  * an exclusive SQLite lock on a file of its own, held by the operating system for as long as the
- * process lives, so a crashed process leaves nothing stuck and a reused pid cannot fool it.
+ * process lives, so a crashed process leaves nothing stuck and a reused pid cannot fool it. A
+ * lock file deleted while the app runs (a cleanup script, a sync tool) would let a second process
+ * take a new one: the database also names its holder (holder.ts), and what must never happen
+ * twice is claimed in the database itself (the execution journal's unique claims).
  */
 export const LOCK_FILE = 'strategy-desk.lock';
 /** Who holds the lock, for the message the second process shows (the lock file itself is locked). */
@@ -46,6 +57,8 @@ function inUseMessage(dataDir: string, who: DataFolderOwner | null): string {
 
 export interface DataFolderLock {
   readonly dataDir: string;
+  /** The lock file this process holds, as its device and inode ("dev:ino"). */
+  readonly lockFile: string;
   /** Records where the owner can be found (the browser host's address, without its key). */
   describe(change: { address: string }): void;
   release(): void;
@@ -76,6 +89,7 @@ export function lockDataFolder(dataDir: string, options: LockOptions): DataFolde
     truncateSync(path, 0);
     db = holdLock(path, dataDir, options);
   }
+  const { dev, ino } = statSync(path, { bigint: true });
   const ownerPath = join(dataDir, OWNER_FILE);
   let current: DataFolderOwner = {
     pid: process.pid,
@@ -91,6 +105,7 @@ export function lockDataFolder(dataDir: string, options: LockOptions): DataFolde
   let held = true;
   return {
     dataDir,
+    lockFile: `${dev}:${ino}`,
     describe(change) {
       if (!held) return;
       current = { ...current, ...change };

@@ -2,33 +2,23 @@ import { randomUUID } from 'node:crypto';
 import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
 import type { ActivityChecks } from '../activity/checks';
 import { summaryOf } from '../activity/describe';
+import { activitySummary } from '../views/activity';
 import { detailOf } from '../activity/detail';
 import { activityExportName, writeActivityExport } from '../activity/export';
-import type { ActivityRow } from '../activity/repository';
+import type { ActivityRow } from '../store/repositories/activity';
 import type { Store } from '../store';
 import { notFound } from './errors';
+import type { PartialFiles } from '../reports';
 import type { ChooseExportPath } from './reports';
 
 export interface ActivityHandlerDeps {
   store: Store;
   checks: ActivityChecks;
   choosePath: ChooseExportPath;
+  /** Where an export's temporary file is listed while it exists (reports/partials.ts). */
+  partial?: PartialFiles;
   emit(event: DeskEvent): void;
   now(): string;
-}
-
-/** A list line: an execution shows the latest outcome linked to it. */
-export function activitySummary(
-  store: Store,
-  row: ActivityRow,
-  /** The entry it refers to, when the caller has read it already. */
-  referred: ActivityRow | null = row.refers_to === null ? null : store.activity.get(row.refers_to),
-) {
-  return summaryOf(
-    row,
-    row.kind === 'execution-sent' ? store.activity.latestReferringTo(row.seq) : null,
-    referred,
-  );
 }
 
 export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activity'] {
@@ -92,6 +82,7 @@ export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activ
         {
           exportedAt: deps.now(),
           onProgress: (rows) => deps.emit({ type: 'export-progress', exportId, rows, done: false }),
+          ...(deps.partial && { partial: deps.partial }),
         },
       );
       deps.emit({ type: 'export-progress', exportId, rows: written.rows, done: true });

@@ -1,10 +1,11 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import type { SecretStore } from '../secrets';
 import type { Store } from '../store';
-import type { Connections } from './connections';
+import type { Connections } from '../profiles/connections';
+import { attentionCounts } from '../versions/failures';
 
 export interface AppStatusServices {
-  store: Pick<Store, 'profiles' | 'strategies' | 'versions' | 'journal'>;
+  store: Pick<Store, 'profiles' | 'strategies' | 'versions' | 'journal' | 'failures'>;
   connections: Pick<Connections, 'isOnline' | 'credentialsProblem'>;
   /** The keychain as opened (its kind and why it fell back), not the desk's wrapper. */
   secretStore: Pick<SecretStore, 'kind' | 'fallbackReason'>;
@@ -24,7 +25,8 @@ export function appStatusHandlers({
         lastSyncAt: store.strategies.lastSyncedAt(),
         // The same source as each strategy's running version in the sidebar.
         runningVersions: store.versions.countActive(),
-        needsAttention: store.journal.countUnknown(),
+        // Unknown outcomes and failed rebalances not yet acknowledged (versions/failures.ts).
+        ...attentionCounts(store),
         secretStorage: secretStore.kind === 'keychain' ? 'keychain' : 'session',
         secretStorageReason: secretStore.fallbackReason,
         credentialsProblem:

@@ -2,11 +2,12 @@ import type { DeskHandlers } from '../../../shared/contract';
 import { validateDraft } from '../../../shared/draft';
 import type { DraftSummary as DraftSummaryView } from '../../../shared/views';
 import type { DraftRow, DraftSummary, Store } from '../store';
+import { DeskError } from '../../../shared/errors';
 import { notFound } from './errors';
-import { currentTargetOf, type ViewStore } from './views';
+import { currentTargetOf, type ViewStore } from '../views/strategy';
 
 export interface DraftServices {
-  store: ViewStore & Pick<Store, 'drafts'>;
+  store: ViewStore & Pick<Store, 'drafts' | 'journal'>;
 }
 
 export function draftHandlers({ store }: DraftServices): DeskHandlers['drafts'] {
@@ -34,8 +35,7 @@ export function draftHandlers({ store }: DraftServices): DeskHandlers['drafts'] 
     executedVersionId: executedVersionOf(d.id),
   });
   /** The version the draft last became, if it was executed. */
-  const executedVersionOf = (draftId: string) =>
-    store.predictions.latestForDraft(draftId)?.versionId ?? null;
+  const executedVersionOf = (draftId: string) => store.journal.executedVersionOf(draftId);
   const existing = (draftId: string) => {
     const draft = store.drafts.get(draftId);
     if (!draft) throw notFound('This draft');
@@ -48,7 +48,11 @@ export function draftHandlers({ store }: DraftServices): DeskHandlers['drafts'] 
     start: 'empty' | 'target' | 'holdings',
   ): DraftRow[] => {
     if (start === 'target') {
-      return (currentTargetOf(store, profileId, strategyId)?.positions ?? []).map((p) => ({
+      const target = currentTargetOf(store, profileId, strategyId);
+      // An unknown target is not an empty one: starting from it would silently start empty.
+      if (target === null)
+        throw targetUnknownForDraft(store.strategies.holdings(profileId, strategyId).length);
+      return target.positions.map((p) => ({
         symbol: p.symbol,
         weight: p.weight,
         locked: false,
@@ -116,4 +120,18 @@ export function draftHandlers({ store }: DraftServices): DeskHandlers['drafts'] 
       return { ok: true as const };
     },
   };
+}
+
+/** "From the current target" when no executed version of the strategy is known here. */
+function targetUnknownForDraft(held: number): DeskError {
+  return new DeskError({
+    kind: 'invalid-input',
+    message:
+      'The current target of this strategy is not known here: no executed version of it was ' +
+      'created or imported in this app, so a draft cannot start from it. ' +
+      (held > 0
+        ? `Start from the holdings instead (${held} held ${held === 1 ? 'symbol' : 'symbols'} at weight 0), `
+        : 'It holds nothing either: start an empty draft, ') +
+      'or import the latest executed version by id (Versions tab) first.',
+  });
 }

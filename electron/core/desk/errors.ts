@@ -3,54 +3,20 @@ import {
   DESK_ERROR_MESSAGES,
   DeskError,
   deskError,
-  type DeskErrorData,
-  type DeskErrorKind,
+  type DeskErrorWire,
+  type SystemErrorKind,
 } from '../../../shared/errors';
-import { ServiceError, type ServiceErrorKind } from '../api';
-import { ExecutionBlockedError } from '../execute';
+import { ServiceError } from '../api';
+import { DraftExecutedError, ExecutionBlockedError } from '../execution/errors';
 import { OrderReportFileError, OrderReportRowError } from '../reports';
-import { StoreError, type StoreErrorCode } from '../store';
+import { StoreError } from '../store';
 
 /** Raw system text goes here, never to the renderer. */
 export type ErrorLog = (line: string) => void;
 const defaultLog: ErrorLog = (line) => console.error(`[desk] ${line}`);
 
-/** Each service error kind, by its one spelling on the contract. */
-const SERVICE_KINDS: Record<ServiceErrorKind, DeskErrorKind> = {
-  network: 'network',
-  timeout: 'timeout',
-  unauthorized: 'unauthorized',
-  forbidden: 'forbidden',
-  not_found: 'not-found',
-  bad_request: 'bad-request',
-  validation: 'validation',
-  unknown_symbols: 'unknown-symbols',
-  unexecuted_version: 'unexecuted-version',
-  conflict: 'conflict',
-  liquidate_only: 'liquidate-only',
-  version_executed: 'version-executed',
-  idempotency_mismatch: 'idempotency-mismatch',
-  rate_limited: 'rate-limited',
-  server: 'server',
-  bad_response: 'bad-response',
-  invalid_client: 'invalid-client',
-  invalid_scope: 'invalid-scope',
-  no_secret: 'no-secret',
-  closed: 'closed',
-  cancelled: 'cancelled',
-};
-
-const STORE_KINDS: Record<StoreErrorCode, DeskErrorKind> = {
-  'not-sqlite': 'store-not-sqlite',
-  'not-ours': 'store-not-ours',
-  'newer-schema': 'store-newer-schema',
-  'migration-failed': 'store-migration-failed',
-  damaged: 'store-damaged',
-  'read-only': 'store-read-only',
-};
-
 /** File-system and SQLite codes a manager can do something about. */
-const SYSTEM_KINDS: Record<string, DeskErrorKind> = {
+const SYSTEM_KINDS: Record<string, SystemErrorKind> = {
   ENOSPC: 'disk-full',
   EDQUOT: 'disk-full',
   SQLITE_FULL: 'disk-full',
@@ -69,7 +35,7 @@ const SYSTEM_KINDS: Record<string, DeskErrorKind> = {
 };
 
 /** A system error's kind by its code (`SQLITE_FULL`, `SQLITE_BUSY_SNAPSHOT` by its prefix). */
-export function systemErrorKind(error: unknown): DeskErrorKind | null {
+export function systemErrorKind(error: unknown): SystemErrorKind | null {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return null;
   if (SYSTEM_KINDS[code]) return SYSTEM_KINDS[code]!;
@@ -92,21 +58,19 @@ export class KeychainFailure extends Error {
  */
 export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskError {
   if (error instanceof DeskError) return error;
-  if (error instanceof ServiceError) {
-    return new DeskError({
-      kind: SERVICE_KINDS[error.kind],
-      // Where the answer failed its schema is for the details, not the sentence.
-      message: error.kind === 'bad_response' ? DESK_ERROR_MESSAGES['bad-response'] : error.message,
-      ...(error.status !== undefined && { status: error.status }),
-      ...(error.serviceMessage !== undefined && { serviceMessage: error.serviceMessage }),
-      details: { ...error.details, ambiguous: error.ambiguous },
-    } as DeskErrorData);
-  }
+  if (error instanceof ServiceError) return new DeskError(serviceErrorWire(error));
   if (error instanceof InvalidDraftError) {
     return new DeskError({
       kind: 'invalid-draft',
       message: error.message,
       details: { messages: error.messages },
+    });
+  }
+  if (error instanceof DraftExecutedError) {
+    return new DeskError({
+      kind: 'executed-before',
+      message: error.message,
+      details: { versionId: error.versionId },
     });
   }
   if (error instanceof ExecutionBlockedError) {
@@ -118,7 +82,7 @@ export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskErr
   }
   if (error instanceof StoreError) {
     log(`data file: ${error.message}`);
-    return deskError(STORE_KINDS[error.code]);
+    return deskError(error.code);
   }
   if (error instanceof KeychainFailure) {
     log(`keychain: ${describeCause(error.cause)}`);
@@ -135,9 +99,7 @@ export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskErr
   if (error instanceof OrderReportFileError) {
     // Its words name the folder and what to do; the raw system text is only in its cause.
     log(`report file: ${describeCause(error.cause)}`);
-    if (systemKind) {
-      return new DeskError({ kind: systemKind, message: error.message } as DeskErrorData);
-    }
+    if (systemKind) return new DeskError({ kind: systemKind, message: error.message });
     return new DeskError({
       kind: 'internal',
       message: `The report could not be saved to ${error.path}.`,
@@ -152,6 +114,76 @@ export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskErr
     kind: 'internal',
     message: 'Something went wrong inside the app. Nothing was sent to the service by this action.',
   });
+}
+
+/**
+ * A service failure as it crosses: the same kind, and of its details only what that kind carries
+ * (shared/error-wire.ts), with whether the service may have acted.
+ */
+function serviceErrorWire(error: ServiceError): DeskErrorWire {
+  const d = error.details;
+  const facts = {
+    ambiguous: error.ambiguous,
+    ...(d.code !== undefined && { code: d.code }),
+    ...(d.fields !== undefined && { fields: d.fields }),
+    ...(d.retryAfterSeconds !== undefined && { retryAfterSeconds: d.retryAfterSeconds }),
+    ...(d.requestSent !== undefined && { requestSent: d.requestSent }),
+  };
+  const said = {
+    message: error.message,
+    ...(error.status !== undefined && { status: error.status }),
+    ...(error.serviceMessage !== undefined && { serviceMessage: error.serviceMessage }),
+  };
+  switch (error.kind) {
+    case 'unknown-symbols':
+      return {
+        ...said,
+        kind: error.kind,
+        details: { ...facts, unknownSymbols: d.unknownSymbols ?? [] },
+      };
+    case 'unexecuted-version':
+    case 'conflict':
+      return { ...said, kind: error.kind, details: { ...facts, versionId: d.versionId ?? null } };
+    case 'validation':
+      return {
+        ...said,
+        kind: error.kind,
+        details: { ...facts, ...(d.versionId !== undefined && { versionId: d.versionId }) },
+      };
+    case 'forbidden':
+      return {
+        ...said,
+        kind: error.kind,
+        details: {
+          ...facts,
+          ...(d.missingScope !== undefined && { missingScope: d.missingScope }),
+          missingScopes: d.missingScopes ?? [],
+        },
+      };
+    case 'bad-response':
+      return {
+        ...said,
+        // The sentence names what is wrong (the field, the coding); the parser's words stay in
+        // the details.
+        message: badResponseMessage(error),
+        kind: error.kind,
+        details: {
+          ...facts,
+          ...(d.issues !== undefined && { issues: d.issues }),
+          ...(d.problem !== undefined && { problem: d.problem }),
+        },
+      };
+    default:
+      return { ...said, kind: error.kind, details: facts };
+  }
+}
+
+/** "The service answered in a form the app does not understand: <what>." */
+function badResponseMessage(error: ServiceError): string {
+  const problem = error.details.problem;
+  const general = DESK_ERROR_MESSAGES['bad-response'];
+  if (!problem) return general;
+  return `${general.replace(/\.$/, '')}: ${problem.replace(/\.$/, '')}.`;
 }
 
 function describeCause(cause: unknown): string {

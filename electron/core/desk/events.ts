@@ -2,11 +2,15 @@ import type { DeskEvent } from '../../../shared/contract';
 
 export type DeskListener = (event: DeskEvent) => void;
 
-/** Where the desk's events go: every subscriber hears each one, in the order they happened. */
-export class DeskEvents {
+/**
+ * Where the desk's events (the contract's DeskEvent) go: every subscriber hears each one, in the
+ * order they happened. The hosts subscribe through the desk; the flows are handed `emit`.
+ */
+export class EventHub {
   private readonly listeners = new Set<DeskListener>();
 
-  emit(event: DeskEvent): void {
+  /** Bound, so the flows are handed `hub.emit` itself. */
+  readonly emit = (event: DeskEvent): void => {
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
@@ -14,7 +18,7 @@ export class DeskEvents {
         // One broken listener must not stop the others from hearing about a version.
       }
     }
-  }
+  };
 
   subscribe(listener: DeskListener): () => void {
     this.listeners.add(listener);

@@ -1,4 +1,5 @@
 import type { DeskHandlers } from '../../../shared/contract';
+import { STORE_ERROR_KINDS, isKind } from '../../../shared/errors';
 import { errorFields, type DeskLog } from '../log/logger';
 import { toDeskError } from './errors';
 
@@ -26,7 +27,7 @@ export function guarded(
         } catch (error) {
           const deskError = toDeskError(error);
           // Our own failure: the manager sees a plain sentence, the log keeps what happened.
-          if (deskError.kind === 'internal' || deskError.kind.startsWith('store-')) {
+          if (isKind(deskError, 'internal', ...STORE_ERROR_KINDS)) {
             log.error(`${area}.${name} failed`, errorFields(error));
           }
           throw deskError;

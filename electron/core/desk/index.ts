@@ -1,42 +1,44 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
-import { isServiceError, type ServiceClientOptions } from '../api';
-import { lockDataFolder, type DataFolderLock } from '../data-folder/lock';
-import { secureDataFolder } from '../data-folder/permissions';
-import { ActivityChecks, recordVersionEnded, recordingJournal } from '../activity';
-import { ExecutionJournal } from '../execute';
-import { errorFields, openLog, type DeskLog } from '../log/logger';
-import type { SecretStore } from '../secrets';
-import { unusedExportPath } from '../reports/unused-path';
-import { openStore, type Store } from '../store';
-import type { Backoff } from '../tracker';
+import { ActivityChecks } from '../activity';
+import type { ServiceClientOptions } from '../api';
 import { Book } from '../book';
-import { activityHandlers, activitySummary } from './activity';
+import { openDataFolder } from '../data-folder/open';
+import type { DataFolderLock } from '../data-folder/lock';
+import { Execution } from '../execution/execute';
+import { errorFields, type DeskLog } from '../log/logger';
+import { Connections } from '../profiles/connections';
+import { SandboxProfiles, type BuiltInSandbox } from '../profiles/sandbox';
+import { rememberingSecrets, secretsToRedact, withKeychainFailures } from '../profiles/secrets';
+import { partialExports, removeUnfinishedExports } from '../reports/partials';
+import { exportsInto } from '../reports/unused-path';
+import type { SecretStore } from '../secrets';
+import type { Store } from '../store';
+import { StrategySync } from '../strategies/sync';
+import type { Backoff } from '../tracking/tracker';
+import { Tracking } from '../tracking/tracking';
+import { VersionImport } from '../versions/import';
+import { UnexecutedVersions } from '../versions/unexecuted';
+import { activityAppended } from '../views/activity';
+import { activityHandlers } from './activity';
 import { appStatusHandlers } from './app-status';
 import { bookHandlers } from './book';
-import { Connections } from './connections';
 import { draftHandlers } from './drafts';
-import { toDeskError } from './errors';
-import { DeskEvents } from './events';
+import { EventHub } from './events';
 import { guarded } from './guarded';
 import { profileHandlers } from './profiles';
 import { reportHandlers, type ChooseExportPath } from './reports';
-import { SandboxProfiles, type BuiltInSandbox } from './sandbox';
-import { rememberingSecrets, withKeychainFailures } from './secrets';
-import { versionStatusChanged } from './status-change';
 import { strategyHandlers } from './strategies';
-import { StrategySync } from './strategy-sync';
-import { storeVersionRead, Tracking } from './tracking';
-import { VersionImport } from './version-import';
 import { versionHandlers } from './versions';
 
-export type { BuiltInSandbox } from './sandbox';
+export type { BuiltInSandbox } from '../profiles/sandbox';
 
 /**
  * The composition root of the desk: the facade the app calls. It implements the contract
  * (shared/contract.ts) by wiring the services of electron/core, each area's handlers given only
  * the services they use. The Electron shell and the browser host both serve exactly this object.
+ * Nothing is decided here: each flow lives in its own folder (execution/, tracking/, versions/…,
+ * docs/architecture.md), and the functions handed over below only pass things on.
  */
 
 export interface DeskOptions {
@@ -45,6 +47,11 @@ export interface DeskOptions {
   secretStore: SecretStore;
   /** Where an export goes (the desktop shell opens a save dialog). Default: `<dataDir>/exports/<name>`, numbered when that file exists. */
   chooseExportPath?: ChooseExportPath;
+  /**
+   * Where the save dialog offers to export (the desktop app: Documents), searched at start for
+   * the temporary files of exports a killed process left; `<dataDir>/exports` always is.
+   */
+  exportFolders?: readonly string[];
   /**
    * "Try the built-in sandbox": how to start it and its demo data, from whoever starts the app
    * (electron/sandbox's `builtInSandbox`). Without it the desk offers no sandbox.
@@ -56,6 +63,11 @@ export interface DeskOptions {
   clientOptions?: Partial<ServiceClientOptions>;
   /** For tests: how fast the tracker polls. */
   trackerBackoff?: Partial<Backoff>;
+  /**
+   * How long a followed version may stay unknown to the service (a read replica lagging) before
+   * following it stops; default 2 minutes.
+   */
+  versionLagMs?: number;
   /** How long the tracker waits between probes while a profile is offline. */
   offlineProbeMs?: number;
   /** How long the tracker waits for a secret to be entered before it looks again. */
@@ -70,7 +82,7 @@ export type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
   /** The desk's store, for tests and the hosts' diagnostics. */
   readonly store: Store;
-  /** Every profile's client secret and every live token: redacted from whatever crosses or is logged. */
+  /** The client secret of every profile there is and every live token: redacted from the log. */
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
   readonly dataFolder: DataFolderLock;
@@ -81,54 +93,22 @@ export type Desk = DeskHandlers & {
 
 export async function createDesk(options: DeskOptions): Promise<Desk> {
   let closed = false;
-  secureDataFolder(options.dataDir);
-  const dataFolder = lockDataFolder(options.dataDir, {
+  // Each profile's secret as last read, set or deleted by the desk (profiles/secrets.ts).
+  const secretsSeen = new Map<string, string | null>();
+  const knownSecrets = () =>
+    secretsToRedact(store, options.secretStore, secretsSeen, () => connections.liveTokens());
+  const folder = await openDataFolder({
+    dataDir: options.dataDir,
     app: options.ownerName ?? 'Strategy desk',
     ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
+    knownSecrets,
   });
-  // What the log and everything crossing to the renderer are cleaned of: every profile's secret
-  // (read from the keychain once, then kept as the desk itself sets and deletes them) and every
-  // live token.
-  const secretsSeen = new Map<string, string | null>();
-  const knownSecrets = async (): Promise<string[]> => {
-    const unread = store.profiles.list().filter((p) => !secretsSeen.has(p.id));
-    await Promise.all(
-      unread.map(async (p) => {
-        const secret = await options.secretStore.get(p.id).catch(() => null);
-        if (!secretsSeen.has(p.id)) secretsSeen.set(p.id, secret);
-      }),
-    );
-    const stored = [...secretsSeen.values()].filter((s): s is string => !!s);
-    return [...stored, ...connections.liveTokens()];
-  };
-  let store: Store;
-  let log: DeskLog;
-  try {
-    store = openStore(join(options.dataDir, 'strategy-desk.sqlite'), {
-      ...(options.nativeBinding !== undefined && { nativeBinding: options.nativeBinding }),
-    });
-  } catch (error) {
-    dataFolder.release();
-    throw error;
-  }
-  try {
-    log = await openLog(options.dataDir, { knownSecrets });
-  } catch (error) {
-    store.close();
-    dataFolder.release();
-    throw error;
-  }
+  const { store, log, dataFolder } = folder;
   const now = () => new Date().toISOString();
-  const events = new DeskEvents();
-  const emit = (event: DeskEvent) => events.emit(event);
+  const events = new EventHub();
+  const emit = events.emit;
   const secrets = rememberingSecrets(withKeychainFailures(options.secretStore), secretsSeen);
-  const connections = new Connections(
-    store,
-    secrets,
-    (profileId, online, message) =>
-      emit({ type: 'connectivity-changed', profileId, online, message }),
-    options.clientOptions,
-  );
+  const connections = new Connections(store, secrets, emit, options.clientOptions);
   const strategySync = new StrategySync({ store, connections, now });
   const tracking = new Tracking({
     store,
@@ -137,51 +117,25 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     events,
     log,
     now,
-    // Read when announced: the journal below is made after the tracking it starts.
-    describeChange: (change) => versionStatusChanged({ store, executions }, change),
-    // A followed version ended: its outcome joins the activity log (once per version).
-    onEnded: (ended) => {
-      try {
-        recordVersionEnded(store, ended);
-      } catch (error) {
-        if (!closed) log.error('The end of a version could not be recorded', errorFields(error));
-      }
-    },
     ...(options.trackerBackoff !== undefined && { backoff: options.trackerBackoff }),
+    ...(options.versionLagMs !== undefined && { versionLagMs: options.versionLagMs }),
     ...(options.offlineProbeMs !== undefined && { offlineProbeMs: options.offlineProbeMs }),
     ...(options.credentialsProbeMs !== undefined && {
       credentialsProbeMs: options.credentialsProbeMs,
     }),
   });
-  const executions = new ExecutionJournal({
-    // Each journal step is written with its activity entry, in one transaction.
-    journal: recordingJournal(store, toDeskError),
-    saveAcceptedVersion: (entry, version, location) =>
-      storeVersionRead(store, entry.profileId, version, {
-        origin: 'created',
-        location,
-        syncedAt: now(),
-      }),
-    startTracking: (entry, version, location) =>
-      tracking.follow({
-        profileId: entry.profileId,
-        strategyId: entry.strategyId,
-        versionId: version.id,
-        location,
-        status: version.status,
-      }),
-    isAmbiguous: (error) => isServiceError(error) && error.ambiguous,
-    describe: (error) => toDeskError(error).message,
-  });
+  const execution = new Execution({ store, connections, strategySync, tracking, emit, now });
   const activityChecks = new ActivityChecks(store.activity, now);
-  store.activity.onAppended((row) =>
-    emit({
-      type: 'activity-appended',
-      profileId: row.profile_id,
-      entry: activitySummary(store, row),
-    }),
-  );
-  const versionImport = new VersionImport({ store, connections, tracking, now });
+  store.activity.onAppended((row) => emit(activityAppended(store, row)));
+  const unexecuted = new UnexecutedVersions({ store, connections, strategySync, now });
+  const versionImport = new VersionImport({
+    store,
+    connections,
+    strategySync,
+    tracking,
+    unexecuted,
+    now,
+  });
   const sandbox = new SandboxProfiles({
     store,
     secrets,
@@ -200,12 +154,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     now,
   });
   const exportsDir = join(options.dataDir, 'exports');
-  const choosePath: ChooseExportPath =
-    options.chooseExportPath ??
-    (async (name) => {
-      mkdirSync(exportsDir, { recursive: true, mode: 0o700 });
-      return unusedExportPath(exportsDir, name);
-    });
+  const partial = partialExports(store.settings);
+  const choosePath: ChooseExportPath = options.chooseExportPath ?? exportsInto(exportsDir);
 
   const handlers: DeskHandlers = {
     profiles: profileHandlers({
@@ -215,7 +165,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       tracking,
       useSandbox: () => sandbox.use(),
     }),
-    strategies: strategyHandlers({ store, executions, strategySync, tracking }),
+    strategies: strategyHandlers({ store, strategySync, tracking }),
     drafts: draftHandlers({ store }),
     versions: versionHandlers({
       store,
@@ -223,19 +173,21 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       strategySync,
       tracking,
       versionImport,
-      executions,
-      emit,
+      execution,
+      unexecuted,
       now,
     }),
-    reports: reportHandlers({ store, emit, choosePath }),
-    activity: activityHandlers({ store, checks: activityChecks, choosePath, emit, now }),
+    reports: reportHandlers({ store, emit, choosePath, partial }),
+    activity: activityHandlers({ store, checks: activityChecks, choosePath, partial, emit, now }),
     book: bookHandlers({ store, book, emit, choosePath, now }),
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
   };
 
-  // Start-up: entries cut off mid-flight become unknown; versions still rebalancing are followed
+  // Start-up: exports a killed process left half-written lose their hidden temporary files;
+  // executions cut off mid-flight become unknown; versions still rebalancing are followed
   // again, once the built-in sandbox has its new address and secret.
-  executions.reconcileAtStartup();
+  removeUnfinishedExports(partial, [exportsDir, ...(options.exportFolders ?? [])], log);
+  execution.reconcileAtStartup();
   await sandbox
     .resume()
     .catch((error: unknown) =>
@@ -252,34 +204,14 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...(options.bookMinuteMs !== undefined && { minuteMs: options.bookMinuteMs }),
   });
   log.info('Strategy desk started', { dataDir: options.dataDir });
+  // The first screen's calls put off the walk of the activity log (not asking for its result).
+  let lastCall = Date.now();
+  const stopCheckWait = activityChecks.checkAfterStart(
+    log,
+    () => closed,
+    () => lastCall,
+  );
 
-  // Every chain is walked once the first screen is shown, in slices off the start-up path: after
-  // the first moment with no call for QUIET_MS (the first screen's calls come in bursts), and
-  // at the latest LATEST_MS after start. A walk of 100,000 entries shares the main thread for
-  // a second or two: it must not stand in the first screen's way.
-  const QUIET_MS = 300;
-  const LATEST_MS = 5_000;
-  const started = Date.now();
-  let lastCall = started;
-  let walkTimer: ReturnType<typeof setTimeout> | undefined;
-  const walkWhenQuiet = () => {
-    walkTimer = undefined;
-    if (closed) return;
-    const now = Date.now();
-    if (now - lastCall < QUIET_MS && now - started < LATEST_MS) {
-      walkTimer = setTimeout(walkWhenQuiet, QUIET_MS - (now - lastCall));
-      return;
-    }
-    activityChecks.runInBackground().then(
-      (check) => {
-        if (check.brokenAt) log.error('The activity log does not verify', { ...check.brokenAt });
-      },
-      (error: unknown) => {
-        if (!closed) log.error('The activity log could not be checked', errorFields(error));
-      },
-    );
-  };
-  walkTimer = setTimeout(walkWhenQuiet, QUIET_MS);
   return {
     // Asking for the walk's result is no reason to put it off.
     ...guarded(handlers, log, (channel) => {
@@ -293,15 +225,13 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     async close() {
       if (closed) return;
       closed = true;
-      clearTimeout(walkTimer);
+      stopCheckWait();
       tracking.stopAll();
       book.close();
       events.clear();
       await connections.closeAll();
       await sandbox.close();
-      store.close();
-      await log.close();
-      dataFolder.release();
+      await folder.close();
     },
   };
 }

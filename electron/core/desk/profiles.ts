@@ -4,11 +4,10 @@ import { DeskError } from '../../../shared/views';
 import { recordProfileChanged, recordProfileCreated, recordProfileRemoved } from '../activity';
 import type { Profile, Store } from '../store';
 import type { SecretStore } from '../secrets';
-import { redactDeep } from '../log/redact';
-import type { Connections } from './connections';
-import { notFound, toDeskError } from './errors';
-import type { Tracking } from './tracking';
-import { profileView } from './views';
+import type { Connections } from '../profiles/connections';
+import { notFound } from './errors';
+import type { Tracking } from '../tracking/tracking';
+import { profileView } from '../views/profile';
 
 /** The service address as stored (see shared/service-address.ts), or a clear refusal. */
 export function checkServiceAddress(input: string): string {
@@ -132,13 +131,8 @@ export function profileHandlers({
         }
         useSecret = stored;
       }
-      const typed = useSecret;
-      const grantedScopes = await connections
-        .checkCredentials(address, clientId.trim(), typed)
-        .catch((error: unknown) => {
-          // A secret not saved yet is unknown to the desk's redaction: it is taken out here.
-          throw DeskError.fromWire(redactDeep(toDeskError(error).toData(), [typed]));
-        });
+      // Any echo of the typed secret is taken out by the client that sent it.
+      const grantedScopes = await connections.checkCredentials(address, clientId.trim(), useSecret);
       return { grantedScopes };
     },
     async testConnection({ profileId }) {

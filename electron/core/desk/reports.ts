@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeskHandlers } from '../../../shared/contract';
 import type { ReportSelection } from '../../../shared/views';
-import { writeOrderReportLines } from '../reports';
+import { writeOrderReportLines, type PartialFiles } from '../reports';
 import type { OrderReportQuery, Store } from '../store';
 import type { Emit } from './events';
 
@@ -46,12 +46,15 @@ export interface ReportServices {
   store: Pick<Store, 'reports'>;
   emit: Emit;
   choosePath: ChooseExportPath;
+  /** Where the export's temporary file is listed while it exists (reports/partials.ts). */
+  partial?: PartialFiles;
 }
 
 export function reportHandlers({
   store,
   emit,
   choosePath,
+  partial,
 }: ReportServices): DeskHandlers['reports'] {
   return {
     async exportOrders({ profileId, selection }) {
@@ -62,6 +65,7 @@ export function reportHandlers({
       const lines = store.reports.iterateOrderReportLines(queryOf(profileId, selection));
       const written = await writeOrderReportLines(lines, path, {
         onProgress: (n) => emit({ type: 'export-progress', exportId, rows: n, done: false }),
+        ...(partial && { partial }),
       });
       emit({ type: 'export-progress', exportId, rows: written.rows, done: true });
       return { exportId, path: written.path, rows: written.rows, bytes: written.bytes };

@@ -1,52 +1,20 @@
 import type { DeskHandlers } from '../../../shared/contract';
-import type { StrategyListItem } from '../../../shared/views';
 import { recordStrategyRemoved } from '../activity';
-import type { ExecutionJournal } from '../execute';
 import type { Store } from '../store';
 import { notFound } from './errors';
-import type { StrategySync } from './strategy-sync';
-import type { Tracking } from './tracking';
-import { strategyView } from './views';
-
-/** The version of a strategy still rebalancing, if any (newest first). */
-export function runningVersionId(
-  store: Pick<Store, 'versions'>,
-  profileId: string,
-  strategyId: string,
-): string | null {
-  const running = store.versions.listActive({ profileId, strategyId });
-  return running.at(-1)?.id ?? null;
-}
-
-/** The sidebar's lines of a profile's strategies: running, liquidate-only, needing attention. */
-export function strategyListItems(
-  store: Pick<Store, 'strategies' | 'versions'>,
-  executions: Pick<ExecutionJournal, 'inFlight'>,
-  profileId: string,
-): StrategyListItem[] {
-  const active = store.versions.listActive({ profileId });
-  const attention = executions.inFlight(profileId).filter((e) => e.state === 'unknown');
-  return store.strategies.list(profileId).map((s) => ({
-    id: s.id,
-    name: s.name,
-    isLiquidateOnly: s.is_liquidate_only,
-    running: active.some((v) => v.strategy_id === s.id),
-    needsAttention: attention.some((e) => e.strategyId === s.id),
-    syncedAt: s.synced_at,
-  }));
-}
+import type { StrategySync } from '../strategies/sync';
+import type { Tracking } from '../tracking/tracking';
+import { runningVersionId, strategyListItems, strategyView } from '../views/strategy';
 
 export interface StrategyServices {
   /** The whole store: a removal is recorded in the activity log. */
   store: Store;
-  executions: Pick<ExecutionJournal, 'inFlight'>;
   strategySync: StrategySync;
   tracking: Pick<Tracking, 'stopFollowing'>;
 }
 
 export function strategyHandlers({
   store,
-  executions,
   strategySync,
   tracking,
 }: StrategyServices): DeskHandlers['strategies'] {
@@ -63,7 +31,7 @@ export function strategyHandlers({
 
   return {
     async list({ profileId }) {
-      return strategyListItems(store, executions, profileId);
+      return strategyListItems(store, profileId);
     },
     add: ({ profileId, strategyId }) => sync(profileId, strategyId),
     refresh: ({ profileId, strategyId }) => sync(profileId, strategyId),

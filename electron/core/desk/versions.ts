@@ -1,47 +1,40 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
-import { isServiceError, type ServiceClient } from '../api';
-import type { ExecutionJournal } from '../execute';
+import { prepareExecution, type ConfirmationDeps } from '../execution/confirmation';
+import type { Execution } from '../execution/execute';
 import type { Store } from '../store';
-import { recordVersionDeleted } from '../activity';
+import type { Tracking } from '../tracking/tracking';
+import { acknowledgeFailure } from '../versions/failures';
+import type { VersionImport } from '../versions/import';
+import type { UnexecutedVersions } from '../versions/unexecuted';
 import {
-  confirmedRequest,
+  journalEntryView,
   predictionOutcome,
-  prepareExecution,
-  settlePrediction,
-  settleRetry,
-  type ConfirmationDeps,
-} from './confirmation';
+  versionDetail,
+  versionSummary,
+} from '../views/version';
 import { notFound } from './errors';
-import type { Emit } from './events';
-import type { Tracking } from './tracking';
-import type { VersionImport } from './version-import';
-import { journalEntryView, versionDetail, versionSummary } from './views';
 
 export interface VersionServices extends ConfirmationDeps {
-  /** The whole store: executions and deletions are recorded in the activity log. */
+  /** The whole store: deletions are recorded in the activity log. */
   store: Store;
-  tracking: Pick<Tracking, 'isFollowing' | 'detailFields' | 'checkNow'>;
+  tracking: Pick<Tracking, 'detailFields' | 'checkNow'>;
   versionImport: VersionImport;
-  executions: ExecutionJournal;
-  emit: Emit;
+  execution: Execution;
+  /** Unexecuted versions in the way: remembered when named, deleted only once shown. */
+  unexecuted: UnexecutedVersions;
 }
 
 export function versionHandlers(services: VersionServices): DeskHandlers['versions'] {
-  const { store, connections, tracking, versionImport, executions, emit } = services;
+  const { store, tracking, versionImport, execution, unexecuted } = services;
   const detail = (profileId: string, versionId: string) => {
     const stored = store.versions.get(profileId, versionId, { orders: true, positions: true });
     if (!stored) throw notFound('This version');
-    return versionDetail(
-      stored,
-      tracking.isFollowing(versionId),
-      tracking.detailFields(profileId, versionId),
-    );
+    return {
+      ...versionDetail(stored, tracking.detailFields(profileId, versionId)),
+      failureAcknowledgedAt: store.failures.acknowledgedAt(profileId, versionId),
+    };
   };
-  const client = (profileId: string) => ({
-    executeVersion: (...args: Parameters<ServiceClient['executeVersion']>) =>
-      connections.call(profileId, (c) => c.executeVersion(...args)),
-  });
   /** Only an execution whose outcome nobody knows may be sent again or dismissed. */
   const unknownOutcome = (journalId: string) => {
     const entry = store.journal.get(journalId);
@@ -55,13 +48,6 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
     }
     return entry;
   };
-  /** The journal changed: the event carries what versions.journal would answer now. */
-  const announceJournal = (profileId: string) =>
-    emit({
-      type: 'journal-changed',
-      profileId,
-      inFlight: executions.inFlight(profileId).map(journalEntryView),
-    });
 
   return {
     async list({ profileId, strategyId }) {
@@ -78,65 +64,30 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       return detail(profileId, versionId);
     },
     prepareExecute: ({ draftId }) => prepareExecution(services, draftId),
+    /** Executes a draft (execution/execute.ts): the answer is the version it became. */
     async execute({ draftId, confirmation }) {
-      const draft = store.drafts.get(draftId);
-      if (!draft) throw notFound('This draft');
-      const { profileId, strategyId } = draft;
-      // Predicted and recorded before sending; compared with the service's answer after a 202.
-      const { body, predictionId, targetUnconfirmed } = await confirmedRequest(
-        services,
-        draft,
-        confirmation,
-      );
-      const sentBody = JSON.stringify(body);
-      try {
-        const outcome = await executions.execute(client(profileId), {
-          profileId,
-          strategyId,
-          draftId,
-          body,
-          // Kept in the execution's activity entry: what the manager saw and acknowledged.
-          confirmation: {
-            predictionId,
-            confirmed: confirmation !== undefined,
-            acknowledgedStale: confirmation?.acknowledgedStale ?? false,
-            targetUnconfirmed,
-          },
-        });
-        settlePrediction(services, predictionId, outcome.entry.id, outcome.version);
-        return { journalId: outcome.entry.id, version: detail(profileId, outcome.version.id) };
-      } catch (error) {
-        // An unclear outcome stays in the journal: a retry's 202 is compared with this prediction.
-        const entry = executions
-          .inFlight(profileId)
-          .find((e) => e.draftId === draftId && e.requestBody === sentBody);
-        if (entry) settlePrediction(services, predictionId, entry.id, null);
-        throw error;
-      } finally {
-        announceJournal(profileId);
-      }
+      const { entry, version } = await execution.execute(draftId, confirmation);
+      return { journalId: entry.id, version: detail(entry.profileId, version.id) };
     },
     async retryExecution({ journalId }) {
       const entry = unknownOutcome(journalId);
-      try {
-        const outcome = await executions.retry(client(entry.profileId), journalId);
-        settleRetry(services, journalId, outcome.version);
-        return { journalId, version: detail(entry.profileId, outcome.version.id) };
-      } finally {
-        announceJournal(entry.profileId);
-      }
+      const outcome = await execution.retry(journalId);
+      return { journalId, version: detail(entry.profileId, outcome.version.id) };
     },
     async dismissExecution({ journalId }) {
       unknownOutcome(journalId);
-      const entry = executions.dismiss(journalId);
-      announceJournal(entry.profileId);
+      execution.dismiss(journalId);
       return { ok: true as const };
     },
     async prediction({ profileId, versionId }) {
-      return predictionOutcome(services, profileId, versionId);
+      return predictionOutcome(store, profileId, versionId);
     },
     async journal({ profileId }) {
-      return executions.inFlight(profileId).map(journalEntryView);
+      return execution.inFlight(profileId).map(journalEntryView);
+    },
+    async acknowledgeFailure(ref) {
+      acknowledgeFailure(store, ref, services.now());
+      return detail(ref.profileId, ref.versionId);
     },
     async checkNow({ profileId, strategyId, versionId }) {
       const stored = store.versions.get(profileId, versionId);
@@ -152,19 +103,10 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       });
       return detail(profileId, versionId);
     },
-    async delete({ profileId, strategyId, versionId }) {
-      // A 404 means the version is gone at the service (an earlier delete whose answer was lost,
-      // or another client): the manager wanted it gone, so it leaves the history here too.
-      let goneAlready = false;
-      await connections
-        .call(profileId, (c) => c.deleteVersion(strategyId, versionId))
-        .catch((error: unknown) => {
-          if (!(isServiceError(error) && error.kind === 'not_found')) throw error;
-          goneAlready = true;
-        });
-      recordVersionDeleted(store, { profileId, strategyId, versionId, goneAlready }, () =>
-        store.versions.remove(profileId, versionId),
-      );
+    prepareDelete: ({ profileId, strategyId, versionId, draftId }) =>
+      unexecuted.prepareDelete({ profileId, strategyId, versionId }, draftId),
+    async delete({ profileId, strategyId, versionId, confirmation }) {
+      await unexecuted.delete({ profileId, strategyId, versionId }, confirmation);
       return { ok: true as const };
     },
   };

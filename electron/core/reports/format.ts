@@ -1,9 +1,9 @@
 /**
- * Formats order report rows as RFC 4180 CSV lines. This is the export's hot path: each cell is
- * checked with a first-character table lookup and one precompiled regex, and a row is built by
- * plain string concatenation (no per-cell arrays).
+ * Formats order report rows as RFC 4180 CSV lines, each cell by the app's one CSV rule
+ * (../csv/cell.ts). This is the export's hot path: a row is built by plain string concatenation
+ * (no per-cell arrays).
  */
-import { DECIMAL_PATTERN } from '../../../shared/decimal';
+import { CRLF, csvDecimalCell, csvTextCell } from '../csv/cell';
 import {
   ORDER_REPORT_COLUMNS,
   ORDER_REPORT_NUMERIC_COLUMNS,
@@ -12,27 +12,9 @@ import {
   type OrderReportRow,
 } from './columns';
 
-/** RFC 4180 ends every record with CRLF, the last one included. */
-export const CRLF = '\r\n';
+export { CRLF, isFormulaLike } from '../csv/cell';
 
 export const ORDER_REPORT_HEADER = ORDER_REPORT_COLUMNS.join(',') + CRLF;
-
-/** A field must be quoted when it holds a quote, a comma, a CR or an LF. */
-const NEEDS_QUOTES = /[",\r\n]/;
-const QUOTE = /"/g;
-
-/**
- * OWASP CSV injection: a text cell starting with one of these could be read as a formula by a
- * spreadsheet, so it gets a leading single quote. Indexed by char code: = + - @ TAB CR LF.
- */
-const FORMULA_START = new Uint8Array(65);
-for (const char of ['=', '+', '-', '@', '\t', '\r', '\n']) FORMULA_START[char.charCodeAt(0)] = 1;
-
-/** True when the report would prefix this text cell with a single quote. */
-export function isFormulaLike(value: string): boolean {
-  const first = value.charCodeAt(0);
-  return first < 65 && FORMULA_START[first] === 1;
-}
 
 /** The row a cell belongs to, for naming its order in an error: an object or the cells in column order. */
 type RowOf = OrderReportRow | readonly unknown[];
@@ -42,15 +24,13 @@ function text(value: unknown, row: RowOf, column: OrderReportColumn): string {
     if (value == null) return '';
     throw new OrderReportRowError(orderIdOf(row), column, value, `is ${describe(value)}, not text`);
   }
-  const first = value.charCodeAt(0);
-  const cell = first < 65 && FORMULA_START[first] === 1 ? "'" + value : value;
-  if (!NEEDS_QUOTES.test(cell)) return cell;
-  return '"' + cell.replace(QUOTE, '""') + '"';
+  return csvTextCell(value);
 }
 
 /** Decimals go out exactly as received; a negative decimal is a number, so it is not neutralized. */
 function decimal(value: unknown, row: RowOf, column: OrderReportColumn): string {
-  if (typeof value === 'string' && DECIMAL_PATTERN.test(value)) return value;
+  const cell = typeof value === 'string' ? csvDecimalCell(value) : null;
+  if (cell !== null) return cell;
   if (value == null) return '';
   const problem =
     typeof value === 'string'

@@ -14,10 +14,13 @@ export {
   isFormulaLike,
 } from './format';
 export { OrderReportLines, joinedOrderReportCellsSql } from './lines';
+export { removeLeftoverExports } from './leftovers';
 export {
+  PARTIAL_EXPORT_NAME,
   PROGRESS_EVERY_ROWS,
   writeOrderReport,
   writeOrderReportLines,
   type OrderReportWritten,
+  type PartialFiles,
   type WriteOrderReportOptions,
 } from './write';

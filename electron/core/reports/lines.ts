@@ -12,6 +12,7 @@ import {
   ORDER_REPORT_NUMERIC_COLUMNS,
   type OrderReportColumn,
 } from './columns';
+import { PLAIN_FIRST_CHAR } from '../csv/cell';
 import { formatOrderReportCells } from './format';
 
 /** Cells that may be NULL in the store (every other one is NOT NULL). */
@@ -52,9 +53,10 @@ export function joinedOrderReportCellsSql(
   return `concat_ws(char(0), ${cells.join(', ')}) || char(13, 10)`;
 }
 
-// A text cell that is written as is: no NUL, comma, quote, CR or LF anywhere, and no formula
-// start (= + - @ TAB). A decimal as DECIMAL_PATTERN has it.
-const TEXT = '[^\\0,"\\r\\n=+\\-@\\t][^\\0,"\\r\\n]*';
+// A text cell that is written as is: no NUL, comma, quote, CR or LF anywhere, and a first
+// character after which no spreadsheet reads a formula (any other takes formatOrderReportCells,
+// by the app's one CSV rule). A decimal as DECIMAL_PATTERN has it.
+const TEXT = `${PLAIN_FIRST_CHAR}[^\\0,"\\r\\n]*`;
 const DECIMAL = '-?\\d+(?:\\.\\d+)?';
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 
 /**
@@ -13,4 +13,12 @@ export function unusedExportPath(dir: string, name: string): string {
     const candidate = join(dir, n === 1 ? name : `${stem} (${n})${extension}`);
     if (!existsSync(candidate)) return candidate;
   }
+}
+
+/** Exports into `dir` (made private on first use), each under a name no earlier export has. */
+export function exportsInto(dir: string): (name: string) => Promise<string> {
+  return async (name) => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return unusedExportPath(dir, name);
+  };
 }

@@ -3,7 +3,9 @@
  * the file while the next one is formatted (one write in flight at a time, which is the
  * backpressure). Everything goes to a temporary file in the destination folder that is renamed
  * into place only once complete, so a failed or cancelled export never leaves a partial report
- * under the chosen name.
+ * under the chosen name. A killed process does leave that hidden file (`.<name>.<12 hex>.partial`):
+ * it is named to `partial` before it exists and until it is gone, so the next start removes it
+ * (leftovers.ts).
  *
  * Encoding: UTF-8 without a byte-order mark by default, the form RFC 4180 tools and most programs
  * expect. Older Excel versions need a BOM to detect UTF-8 (accents, CJK names): pass `bom: true`.
@@ -12,6 +14,7 @@
  * to disk would make every export wait on the disk for no gain in correctness.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { OrderReportFileError, type OrderReportRow } from './columns';
@@ -26,7 +29,18 @@ export interface WriteOrderReportOptions {
   bom?: boolean;
   /** The file's first line(s), CRLF included: the order report's header unless given. */
   header?: string;
+  /** Told of the temporary file before it is created, and once it is gone (renamed or removed). */
+  partial?: PartialFiles;
 }
+
+/** Where the app keeps the temporary files of exports under way (the desk: its database). */
+export interface PartialFiles {
+  begin(path: string): void;
+  end(path: string): void;
+}
+
+/** The name of an export's temporary file: `.<final name>.<12 hex digits>.partial`. */
+export const PARTIAL_EXPORT_NAME = /^\..+\.[0-9a-f]{12}\.partial$/;
 
 export interface OrderReportWritten {
   rows: number;
@@ -75,7 +89,7 @@ async function writeReport(
   path: string,
   options: WriteOrderReportOptions,
 ): Promise<OrderReportWritten> {
-  const { onProgress, signal, bom = false, header = ORDER_REPORT_HEADER } = options;
+  const { signal, header = ORDER_REPORT_HEADER, partial } = options;
   signal?.throwIfAborted();
   const finalPath = resolve(path);
   const tempPath = join(
@@ -83,6 +97,22 @@ async function writeReport(
     `.${basename(finalPath)}.${randomBytes(6).toString('hex')}.partial`,
   );
 
+  partial?.begin(tempPath);
+  try {
+    return await writeThrough(source, tempPath, finalPath, options, header);
+  } finally {
+    // Forgotten only once it is gone: one that could not be removed is left for the next start.
+    if (!existsSync(tempPath)) partial?.end(tempPath);
+  }
+}
+
+async function writeThrough(
+  source: ReportSource,
+  tempPath: string,
+  finalPath: string,
+  { onProgress, signal, bom = false }: WriteOrderReportOptions,
+  header: string,
+): Promise<OrderReportWritten> {
   let handle: FileHandle;
   try {
     // Orders are the manager's business: readable by their account only, wherever saved.

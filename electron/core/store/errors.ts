@@ -1,11 +1,15 @@
-/** Why a data file could not be opened; `code` lets the app choose what to offer the user. */
-export type StoreErrorCode =
-  'not-sqlite' | 'not-ours' | 'newer-schema' | 'migration-failed' | 'damaged' | 'read-only';
+import type { StoreErrorKind } from '../../../shared/errors';
 
+export type { StoreErrorKind };
+
+/**
+ * Why a data file could not be opened; `code` (a kind of the app's one vocabulary,
+ * shared/error-kinds.ts) lets the app choose what to offer the user.
+ */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
   constructor(
-    readonly code: StoreErrorCode,
+    readonly code: StoreErrorKind,
     message: string,
     options?: { cause?: unknown },
   ) {

@@ -1,5 +1,5 @@
 export { openStore, type Store, type StoreOptions } from './open';
-export { StoreError, type StoreErrorCode } from './errors';
+export { StoreError, type StoreErrorKind } from './errors';
 export { LATEST_SCHEMA_VERSION, MIGRATIONS, applyMigrations, type Migration } from './migrations';
 export type { Profile, NewProfile, ProfilePatch, Environment } from './repositories/profiles';
 export type { StoredStrategy, StoredHolding } from './repositories/strategies';
@@ -16,3 +16,5 @@ export type {
   BookRowRecord,
   RefreshFailure,
 } from './repositories/book';
+export type { UnexecutedRecord, UnexecutedSource } from './repositories/unexecuted';
+export type { FolderHolder } from './repositories/holder';

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync } from 'node:fs';
 import { makePrivate } from '../data-folder/permissions';
-import { activityRepository, type ActivityRepository } from '../activity/repository';
+import { activityRepository, type ActivityRepository } from './repositories/activity';
 import { StoreError } from './errors';
 import {
   APPLICATION_ID,
@@ -13,6 +13,8 @@ import {
 import type { Migration } from './migrations';
 import { bookRepository, type BookRepository } from './repositories/book';
 import { draftsRepository, type DraftsRepository } from './repositories/drafts';
+import { failuresRepository, type FailuresRepository } from './repositories/failures';
+import { holderRepository, type HolderRepository } from './repositories/holder';
 import { journalRepository, type JournalRepository } from './repositories/journal';
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
@@ -24,6 +26,7 @@ import {
 } from './repositories/reports';
 import { settingsRepository, type SettingsRepository } from './repositories/settings';
 import { strategiesRepository, type StrategiesRepository } from './repositories/strategies';
+import { unexecutedRepository, type UnexecutedRepository } from './repositories/unexecuted';
 import { versionsRepository, type VersionsRepository } from './repositories/versions';
 
 export interface StoreOptions {
@@ -46,6 +49,12 @@ export interface Store {
   readonly journal: JournalRepository;
   readonly settings: SettingsRepository;
   readonly predictions: PredictionsRepository;
+  /** Unexecuted versions known to stand in the way of an execution. */
+  readonly unexecuted: UnexecutedRepository;
+  /** Failed executions and the manager's acknowledgements of them. */
+  readonly failures: FailuresRepository;
+  /** The process holding the data folder (data-folder/holder.ts). */
+  readonly holder: HolderRepository;
   /** The append-only activity log (electron/core/activity). */
   readonly activity: ActivityRepository;
   /** The book's derived rows, tags and failed reads (electron/core/book). */
@@ -111,6 +120,9 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     journal: journalRepository(ctx),
     settings: settingsRepository(ctx),
     predictions: predictionsRepository(ctx),
+    unexecuted: unexecutedRepository(ctx),
+    failures: failuresRepository(ctx),
+    holder: holderRepository(ctx),
     activity: activityRepository(ctx),
     book: bookRepository(ctx),
     reports: {
@@ -196,7 +208,7 @@ function probeWrite(db: Database.Database): void {
 
 function damaged(path: string, cause?: unknown): StoreError {
   return new StoreError(
-    'damaged',
+    'store-damaged',
     `The data file ${path} is damaged: part of it cannot be read, so Strategy desk will not ` +
       `use it. Quit the app, move that file (and any files next to it whose names end in ` +
       `-wal or -shm) to a safe place, and start again to begin with an empty data file. Keep ` +
@@ -219,7 +231,7 @@ function startupCheck(path: string, run: () => void): void {
     if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') throw damaged(path, cause);
     if (/^SQLITE_(READONLY|PERM|CANTOPEN|AUTH)/.test(code)) {
       throw new StoreError(
-        'read-only',
+        'store-read-only',
         `Strategy desk cannot save to its data file ${path}: the file, its folder or the disk ` +
           `is read-only for this user. Make the file and its folder writable for your account ` +
           `(or choose another data folder), then start the app again. Nothing was changed.`,
@@ -242,7 +254,7 @@ function inspect(db: Database.Database, path: string, known: number): number {
     const code = (cause as { code?: string }).code;
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
       throw new StoreError(
-        'not-sqlite',
+        'store-not-sqlite',
         `The data file ${path} is not a Strategy desk database (it is not a SQLite file, or it ` +
           `is damaged). Choose another data folder, or move this file away to start afresh.`,
         { cause },
@@ -251,13 +263,13 @@ function inspect(db: Database.Database, path: string, known: number): number {
   }
   if ((applicationId !== 0 && applicationId !== APPLICATION_ID) || (version === 0 && tables > 0))
     throw new StoreError(
-      'not-ours',
+      'store-not-ours',
       `The data file ${path} is a SQLite database of another program, not of Strategy desk. ` +
         `Choose another data folder.`,
     );
   if (version > known)
     throw new StoreError(
-      'newer-schema',
+      'store-newer-schema',
       `This data folder was written by a newer Strategy desk (schema ${version}; this app knows ` +
         `up to ${known}). Update the app to open it, or choose another data folder.`,
     );

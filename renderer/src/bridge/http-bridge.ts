@@ -1,6 +1,6 @@
 import { CONTRACT_METHODS } from '../../../shared/channels';
 import type { Area, DeskApi, DeskEvent } from '../../../shared/contract';
-import { DeskError, isDeskErrorData } from '../../../shared/errors';
+import { DeskError } from '../../../shared/errors';
 import { openEventStream } from './event-stream';
 import { SERVICE_CHANNELS, SERVICE_LANE_WIDTH, createLane } from './service-lane';
 
@@ -82,9 +82,11 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     }
     const answer = body as { ok?: unknown; value?: unknown; error?: unknown };
     if (answer.ok === true && 'value' in answer) return answer.value;
-    throw isDeskErrorData(answer.error)
-      ? DeskError.fromWire(answer.error)
-      : new DeskError({ kind: 'internal', message: 'The app answered in an unexpected form.' });
+    // The host parsed the error with the wire schema (each kind's details of its own shape).
+    throw (
+      DeskError.fromUnknown(answer.error) ??
+      new DeskError({ kind: 'internal', message: 'The app answered in an unexpected form.' })
+    );
   }
 
   // One function per method of the area, straight from the contract table.

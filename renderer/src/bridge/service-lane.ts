@@ -16,6 +16,7 @@ export const SERVICE_CHANNELS: ReadonlySet<string> = new Set([
   'versions.import',
   'versions.execute',
   'versions.retryExecution',
+  'versions.prepareDelete',
   'versions.delete',
   'versions.checkNow',
 ] satisfies Channel[]);

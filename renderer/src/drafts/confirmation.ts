@@ -1,3 +1,5 @@
+import { actionWords, DOUBT_WORDS } from '../../../shared/draft/words';
+import { formatCount } from '../../../shared/figures';
 import type { ExecutePreview, PredictedPositionView } from '../../../shared/views';
 
 /** The confirmation's words, from a preview built on a fresh read of the strategy. */
@@ -7,72 +9,75 @@ const ORDER: Record<PredictedPositionView['effect'], number> = {
   change: 1,
   remove: 2,
   'sell-held': 3,
-  unknown: 4,
+  uncertain: 4,
   unchanged: 5,
 };
 
 export interface ConfirmationSummary {
-  /** Every position that moves or whose action is unknown, adds first; unchanged ones last. */
+  /** Every position, adds first, sales of held symbols before uncertain ones, unchanged last. */
   lines: PredictedPositionView[];
   counts: Record<PredictedPositionView['effect'], number>;
-  /** One sentence: what changes, in numbers. */
+  /** One sentence: what changes, in numbers; on a target in doubt, only what is certain. */
   headline: string;
-  /** The target is unknown, or the holdings do not fit it: the prediction may be wrong. */
+  /** The target is in doubt (unknown, stale or unconfirmed): no action is predicted. */
   uncertain: boolean;
-  /** Holdings that do not fit the known target must be acknowledged before executing. */
+  /** The doubt must be acknowledged before executing (the preview says, as the desk checks). */
   needsAcknowledgement: boolean;
 }
 
 export function summarize(preview: ExecutePreview): ConfirmationSummary {
-  const counts = { add: 0, change: 0, remove: 0, 'sell-held': 0, unknown: 0, unchanged: 0 };
+  const counts = { add: 0, change: 0, remove: 0, 'sell-held': 0, uncertain: 0, unchanged: 0 };
   for (const p of preview.positions) counts[p.effect]++;
   const lines = preview.positions
     .map((p, i) => [p, i] as const)
     .sort(([a, i], [b, j]) => ORDER[a.effect] - ORDER[b.effect] || i - j)
     .map(([p]) => p);
-  // Holdings that do not fit the known target, or a known target the service no longer knows.
-  const needsAcknowledgement =
-    (preview.check !== null && !preview.check.fits) || preview.targetUnconfirmed;
   return {
     lines,
     counts,
     headline: headlineOf(preview, counts),
-    uncertain: preview.target.kind === 'unknown' || needsAcknowledgement,
-    needsAcknowledgement,
+    uncertain: preview.doubts.length > 0,
+    needsAcknowledgement: preview.needsAcknowledgement,
   };
 }
 
 function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 function headlineOf(preview: ExecutePreview, c: ConfirmationSummary['counts']): string {
   if (preview.changesNothing)
     return 'This draft changes nothing in the current target: executing it only rebalances the holdings back to the same weights.';
+  const sold = plural(c['sell-held'], 'held symbol sold whole', 'held symbols sold whole');
+  if (preview.doubts.length > 0) {
+    // Only the sales of held symbols at 0 are facts: nothing is counted as unchanged.
+    const parts: string[] = [];
+    if (c['sell-held'] > 0) parts.push(sold);
+    if (c.uncertain > 0)
+      parts.push(`${plural(c.uncertain, 'position', 'positions')} whose action is uncertain`);
+    const why = preview.doubts.map((d) => DOUBT_WORDS[d]).join('; ');
+    return (
+      `${parts.join(', ')}. No action is predicted: ${why}. ` +
+      'The service decides each action from the target it holds now.'
+    );
+  }
   const parts: string[] = [];
   if (c.add > 0) parts.push(plural(c.add, 'add', 'adds'));
   if (c.change > 0) parts.push(plural(c.change, 'change', 'changes'));
   if (c.remove > 0) parts.push(plural(c.remove, 'remove', 'removes'));
-  if (c['sell-held'] > 0)
-    parts.push(plural(c['sell-held'], 'held symbol sold whole', 'held symbols sold whole'));
-  if (c.unknown > 0)
-    parts.push(`${plural(c.unknown, 'position', 'positions')} whose action is unknown`);
+  if (c['sell-held'] > 0) parts.push(sold);
   if (c.unchanged > 0) parts.push(`${c.unchanged} unchanged`);
-  const known =
-    preview.target.kind === 'unknown'
-      ? ' The current target is unknown to this app, so no action is predicted beyond the sales of held symbols.'
-      : preview.check && !preview.check.fits
-        ? ' Predicted from the known target, which the holdings do not fit: the service may act otherwise.'
-        : preview.targetUnconfirmed
-          ? " Predicted from this app's copy of a version the service no longer knows: the service may act otherwise."
-          : '';
-  return `${parts.join(', ')}.${known}`;
+  return `${parts.join(', ')}.`;
 }
 
-/** The action column: the predicted action, or what is known without a target. */
+/** The action column: the same words as the grid and the activity entry (shared/draft/words). */
 export function actionLabel(p: PredictedPositionView): string {
-  if (p.action === null) return p.sellsAll ? 'unknown (sells all)' : 'unknown';
-  return p.sellsAll ? `${p.action} · sells all` : p.action;
+  return actionWords(p);
+}
+
+/** The old weight column's heading: on a target in doubt it is only the last known weight. */
+export function oldWeightHeading(preview: ExecutePreview): string {
+  return preview.doubts.length > 0 ? 'Last known %' : 'Old %';
 }
 
 /** Where the profile's requests go: the built-in sandbox, or the service's host. */

@@ -186,10 +186,12 @@ export class DraftModel {
   }
 
   /**
-   * Rows read from a paste or an import: a symbol already in the draft gets the new weight.
-   * Other symbols fill the blank rows from `from` on (the focused row, when it is blank), as a
-   * spreadsheet would, and the rest follow them; without a blank focused row they are added at
-   * the end.
+   * Rows read from a paste or an import: a symbol already in the draft gets the new weight (even
+   * one the draft will refuse: the row then shows it, marked). Other rows fill the blank rows
+   * from `from` on (the focused row, when it is blank), as a spreadsheet would, and the rest
+   * follow them; without a blank focused row they are added at the end. No pasted row is lost:
+   * a row without a symbol, or a symbol pasted twice, is added as a row of its own (the draft
+   * marks it), never folded into another.
    */
   mergeRows(
     incoming: readonly { symbol: string; weight: string }[],
@@ -211,9 +213,11 @@ export class DraftModel {
     let at = from !== null && from < rows.length && isBlank(from) ? from : rows.length;
     let updated = 0;
     let added = 0;
+    const pasted = new Set<string>();
     for (const row of incoming) {
       const symbol = normalizeSymbol(row.symbol);
-      const existing = bySymbol.get(symbol);
+      const existing = pasted.has(symbol) ? undefined : bySymbol.get(symbol);
+      if (symbol !== '') pasted.add(symbol);
       if (existing !== undefined) {
         if (rows[existing]!.weight !== row.weight) updated++;
         rows[existing] = { ...rows[existing]!, weight: row.weight };
@@ -227,7 +231,7 @@ export class DraftModel {
         keys.splice(at, 0, this.nextKey++);
         for (const [s, i] of bySymbol) if (i >= at) bySymbol.set(s, i + 1);
       }
-      bySymbol.set(symbol, at);
+      if (symbol !== '' && !bySymbol.has(symbol)) bySymbol.set(symbol, at);
       at++;
       added++;
     }

@@ -1,5 +1,6 @@
 import type { DiffRow } from '../../../shared/draft/types';
 import type { DraftUpdate } from '../../../shared/draft/analyzer';
+import { isKind, serviceMayHaveActed } from '../../../shared/errors';
 import type { DeskError, JournalEntryView } from '../../../shared/views';
 
 /**
@@ -13,28 +14,21 @@ export function changesNothing(analysis: DraftUpdate): boolean {
 
 /** How the editor answers a failed execute: each kind of failure where it belongs. */
 export type ExecuteFailure =
-  | { kind: 'unknown_symbols'; symbols: string[]; error: DeskError }
-  | { kind: 'unexecuted_version'; versionId: string | null; error: DeskError }
+  | { kind: 'unknown-symbols'; symbols: string[]; error: DeskError }
+  | { kind: 'unexecuted-version'; versionId: string | null; error: DeskError }
   | { kind: 'conflict'; versionId: string | null; error: DeskError }
   | { kind: 'ambiguous'; error: DeskError }
   | { kind: 'other'; error: DeskError }
   /** The fresh read before the confirmation failed: no confirmation, nothing sent. */
   | { kind: 'fresh-read'; error: DeskError };
 
+/** Its details are typed by its kind: the host parsed them with the kind's schema. */
 export function classifyExecuteError(error: DeskError): ExecuteFailure {
-  const details = error.details ?? {};
-  const versionId = typeof details.versionId === 'string' ? details.versionId : null;
-  if (details.ambiguous === true) return { kind: 'ambiguous', error };
-  if (error.kind === 'unknown-symbols') {
-    const raw = Array.isArray(details.unknownSymbols) ? details.unknownSymbols : [];
-    return {
-      kind: 'unknown_symbols',
-      symbols: raw.filter((s): s is string => typeof s === 'string'),
-      error,
-    };
-  }
-  if (error.kind === 'unexecuted-version') return { kind: 'unexecuted_version', versionId, error };
-  if (error.kind === 'conflict') return { kind: 'conflict', versionId, error };
+  if (serviceMayHaveActed(error)) return { kind: 'ambiguous', error };
+  if (isKind(error, 'unknown-symbols'))
+    return { kind: 'unknown-symbols', symbols: error.details?.unknownSymbols ?? [], error };
+  if (isKind(error, 'unexecuted-version', 'conflict'))
+    return { kind: error.kind, versionId: error.details?.versionId ?? null, error };
   return { kind: 'other', error };
 }
 

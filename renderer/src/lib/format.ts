@@ -24,6 +24,16 @@ export function formatDateTime(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
 }
 
+/**
+ * A timestamp's date and time apart ("Nov 25, 2026", "07:32 PM"), for a narrow column that may
+ * break the line between them, never inside either.
+ */
+export function formatDateTimeParts(iso: string | null | undefined): [string, string] | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : [date.format(d), time.format(d)];
+}
+
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
@@ -67,4 +77,14 @@ export function formatTime(iso: string, now = new Date()): string {
   return d.toDateString() === now.toDateString()
     ? clockToSecond.format(d)
     : dateTimeToSecond.format(d);
+}
+
+const UUID_IN_TEXT = /\b([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+
+/**
+ * A sentence with its ids shortened to their first eight digits ("version a1c3e5f7…"), for a
+ * list's line; the whole sentence goes in its title and its details.
+ */
+export function shortenIds(text: string): string {
+  return text.replace(UUID_IN_TEXT, '$1…');
 }

@@ -3,6 +3,7 @@ import {
   serviceAddressProblem as baseUrlProblem,
   normalServiceAddress as normalAddress,
 } from '../../../shared/service-address';
+import { isKind } from '../../../shared/errors';
 import type { DeskErrorKind } from '../../../shared/views';
 
 /** Field problems of the profile form ("Connect to your service" and "Edit profile"). */
@@ -79,8 +80,8 @@ export function profileChanges(
 
 /** The field a desk error belongs to, so it shows in place (the desk checks the address too). */
 export function fieldOfError(error: { kind: string; message: string }): keyof ProfileFields | null {
-  if (error.kind === 'secret-needed-for-new-address') return 'secret';
-  if (error.kind !== 'invalid-input') return null;
+  if (isKind(error, 'secret-needed-for-new-address')) return 'secret';
+  if (!isKind(error, 'invalid-input')) return null;
   if (/address|https|url/i.test(error.message)) return 'baseUrl';
   if (/client id/i.test(error.message)) return 'clientId';
   if (/secret/i.test(error.message)) return 'secret';
@@ -101,12 +102,7 @@ export function credentialsChanged(
 }
 
 /** Kinds of failure where the service gave no usable answer: the details may still be right. */
-const UNREACHABLE: ReadonlySet<DeskErrorKind> = new Set<DeskErrorKind>([
-  'network',
-  'timeout',
-  'server',
-  'rate-limited',
-]);
+const UNREACHABLE = ['network', 'timeout', 'server', 'rate-limited'] as const;
 
 export type CheckOutcome =
   | { kind: 'unreachable' }
@@ -115,15 +111,15 @@ export type CheckOutcome =
 
 /** What a failed check before saving means for the form. */
 export function checkOutcome(error: { kind: DeskErrorKind; message: string }): CheckOutcome {
-  if (UNREACHABLE.has(error.kind)) return { kind: 'unreachable' };
-  if (error.kind === 'invalid-client') {
+  if (isKind(error, ...UNREACHABLE)) return { kind: 'unreachable' };
+  if (isKind(error, 'invalid-client')) {
     return {
       kind: 'field',
       field: 'secret',
       message: 'The service refused this client id and secret: check both. Nothing was saved.',
     };
   }
-  if (error.kind === 'not-found' || error.kind === 'bad-response') {
+  if (isKind(error, 'not-found', 'bad-response')) {
     return {
       kind: 'field',
       field: 'baseUrl',

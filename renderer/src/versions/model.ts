@@ -32,6 +32,15 @@ export function parseVersionId(input: string): IdParse {
 
 export const shortId = (id: string) => id.slice(0, 8);
 
+/**
+ * A version's status as its badge reads: the service sends none until a rebalance starts, which
+ * for a version never executed is "NOT EXECUTED" (not an unknown state).
+ */
+export function versionStatusLabel(version: Pick<VersionSummary, 'status' | 'executedAt'>): string {
+  if (version.status !== null) return version.status;
+  return version.executedAt === null ? 'NOT EXECUTED' : 'NOT STARTED';
+}
+
 /** Why this version cannot be deleted now, or null when it can. */
 export function deleteBlockedReason(
   version: VersionSummary,

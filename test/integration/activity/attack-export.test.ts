@@ -5,10 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityFilter } from '../../../shared/activity/views';
-import { entryCanonical, entryHash } from '../../../electron/core/activity/canonical';
+import {
+  entryCanonical,
+  entryHash,
+} from '../../../electron/core/store/repositories/activity-canonical';
 import { ActivityChecks } from '../../../electron/core/activity/checks';
 import { writeActivityExport } from '../../../electron/core/activity/export';
-import type { ActivityRow } from '../../../electron/core/activity/repository';
+import type { ActivityRow } from '../../../electron/core/store/repositories/activity';
 import { openStore, type Store } from '../../../electron/core/store';
 import { seedActivity } from '../../support/activity-seed';
 import { tempFolder } from '../../unit/store/fixtures';
@@ -206,7 +209,7 @@ describe('verify-activity against edited exports', () => {
       status: 0,
       out:
         'OK: 2400 entries, chain 1..2400 of profile Demo\n' +
-        `Held against the log in ${log}: every entry is there, hash for hash, and none of the log's entries of this export's filter up to the last is missing.`,
+        `Held against the log in ${log}: the profile's chain there holds (every entry's hash recomputed from its content), every entry of this export is in it, hash for hash, and none of the log's entries of this export's filter up to the last is missing.`,
     });
     // Entry 100 edited and every hash after it recomputed: the log alone still verifies.
     const rewritten = editedLog('rewritten.sqlite', (db) => {
@@ -264,5 +267,46 @@ describe('verify-activity against edited exports', () => {
       status: 1,
       out: `The log in ${log} holds 1440 entries of this export's filter up to its last one, the export 1435: entries were removed from the export.`,
     });
+  });
+
+  it('recomputes the hashes of the log: an entry edited in the database with its stored hash left alone', async () => {
+    const all = await exported({ profileId: DEMO }, 'recomputed.jsonl');
+    const day = await exported(
+      { profileId: DEMO, from: '2026-01-06', to: '2026-01-06' },
+      'recomputed-day.jsonl',
+    );
+    const broken = (log: string, entry: string) =>
+      `The log in ${log} does not verify: Entry ${entry} does not match its hash: its content was changed after it was written.`;
+    // Inside the export: its stored hash still equals the exported one.
+    const payload = editedLog('payload.sqlite', (db) =>
+      db.exec(
+        `UPDATE activity SET payload = replace(payload, '"Demo"', '"Forged"') WHERE chain_index = 100`,
+      ),
+    );
+    expect(verifyActivity(all, payload)).toEqual({
+      status: 1,
+      out: broken(payload, '100 of profile Demo (2026-01-05 10:39 UTC)'),
+    });
+    // A day's export, the log edited before its range and inside it.
+    const before = editedLog('before-range.sqlite', (db) =>
+      db.exec(`UPDATE activity SET kind = 'version-deleted' WHERE chain_index = 50`),
+    );
+    expect(verifyActivity(day, before)).toEqual({
+      status: 1,
+      out: broken(before, '50 of profile Demo (2026-01-05 09:49 UTC)'),
+    });
+    const inside = editedLog('in-range.sqlite', (db) =>
+      db.exec(`UPDATE activity SET strategy_id = '${CORE}' WHERE chain_index = 1000`),
+    );
+    expect(verifyActivity(day, inside)).toEqual({
+      status: 1,
+      out: broken(inside, '1000 of profile Demo (2026-01-06 01:39 UTC)'),
+    });
+    // The app's own checks, on demand and in slices at start, recompute too.
+    const forged = openStore(payload);
+    const checks = new ActivityChecks(forged.activity, () => '2026-02-01T00:00:00.000Z');
+    for (const check of [checks.run(), await checks.runInBackground()])
+      expect(check.brokenAt).toMatchObject({ chainIndex: 100, profileId: DEMO });
+    forged.close();
   });
 });

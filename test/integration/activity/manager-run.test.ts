@@ -9,6 +9,7 @@ import type { DeskEvent } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
+import { deleteShown } from '../../support/delete-version';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const DIVIDEND = DEMO_STRATEGY_IDS.dividendGrowth;
@@ -100,7 +101,7 @@ describe('a manager’s day, every action checked against the activity log', () 
     await h.waitFor(appended('version-ended', v1.id));
 
     // 2. The scheduled version is deleted.
-    await h.desk.versions.delete({ profileId, strategyId: DIVIDEND, versionId: SCHEDULED });
+    await deleteShown(h.desk, { profileId, strategyId: DIVIDEND, versionId: SCHEDULED });
 
     // 3. An execution whose answer is lost (the service committed it), sent again.
     await admin('PUT', '/sandbox/faults', { drop_after_commit_next: 1 });
@@ -212,9 +213,10 @@ describe('a manager’s day, every action checked against the activity log', () 
     expect(fact(end, 'Compared with the prediction')).toMatch(/matched|differed/);
     expect(end.tables[0]!.title).toBe('Orders');
 
-    // The deleted version: its full content as last read.
+    // The deleted version: its full content as read just before deleting it.
     const deleted = await detail(8);
     expect(deleted.versionId).toBe(SCHEDULED);
+    expect(fact(deleted, 'Content')).toMatch(/^Read from the service just before deleting/);
     expect(fact(deleted, 'Status')).toBe('SCHEDULED');
     expect(deleted.tables.find((t) => t.title === 'Positions')!.rows.length).toBeGreaterThan(0);
 

@@ -79,10 +79,10 @@ describe('tokens against the sandbox', () => {
     }
   });
 
-  it('wrong secret is invalid_client, without the secret in the message', async () => {
+  it('wrong secret is invalid-client, without the secret in the message', async () => {
     const c = client({ getSecret: async () => 'not-the-secret' });
     const err = await fail(c.testConnection());
-    expect(err.kind).toBe('invalid_client');
+    expect(err.kind).toBe('invalid-client');
     expect(err.message).toBe('The service refused the client id or secret');
     expect(err.message + (err.serviceMessage ?? '')).not.toContain('not-the-secret');
   });
@@ -110,12 +110,12 @@ describe('reads against the sandbox', () => {
     const waits: WaitInfo[] = [];
     const c = client({ onWait: (w) => waits.push(w) });
     await Promise.all([1, 2, 3].map(() => c.getStrategy(CORE_EQUITY)));
-    expect(waits.some((w) => w.reason === 'rate_limited' && w.retryAfterSeconds === 1)).toBe(true);
+    expect(waits.some((w) => w.reason === 'rate-limited' && w.retryAfterSeconds === 1)).toBe(true);
 
     await h.admin('PUT', '/sandbox/faults', { api_rate_limit: { limit: 1, window_s: 120 } });
     await c.getStrategy(CORE_EQUITY);
     const err = await fail(c.getStrategy(CORE_EQUITY));
-    expect(err.kind).toBe('rate_limited');
+    expect(err.kind).toBe('rate-limited');
     expect(err.details.retryAfterSeconds).toBeGreaterThan(100);
     expect(err.message).toMatch(/^The service asks to wait 1\d\d s before trying again$/);
   });
@@ -130,13 +130,13 @@ describe('reads against the sandbox', () => {
     expect((await h.counters()).api_requests - before).toBe(3);
   });
 
-  it('malformed JSON and wrong types are bad_response', async () => {
+  it('malformed JSON and wrong types are bad-response', async () => {
     const c = client();
     await h.admin('PUT', '/sandbox/faults', { malformed_json_next: 1 });
-    expect((await fail(c.getStrategy(CORE_EQUITY))).kind).toBe('bad_response');
+    expect((await fail(c.getStrategy(CORE_EQUITY))).kind).toBe('bad-response');
     await h.admin('PUT', '/sandbox/faults', { wrong_types_next: 1 });
     const wrong = await fail(c.getStrategy(CORE_EQUITY, { includePositions: true }));
-    expect(wrong.kind).toBe('bad_response');
+    expect(wrong.kind).toBe('bad-response');
     expect(wrong.message).toMatch(/^The service's answer could not be read: /);
     expect((await c.getStrategy(CORE_EQUITY)).id).toBe(CORE_EQUITY);
   });
@@ -183,7 +183,7 @@ describe('execute and delete against the sandbox', () => {
       },
     };
     const err = await fail(c.executeVersion(FRESH_START, body, 'exec-unknown'));
-    expect(err.kind).toBe('unknown_symbols');
+    expect(err.kind).toBe('unknown-symbols');
     expect(err.details.unknownSymbols).toEqual(['FOO', 'BAR']);
     expect(err.message).toBe('The service does not know these symbols: FOO, BAR');
   });
@@ -192,20 +192,20 @@ describe('execute and delete against the sandbox', () => {
     const c = client();
     const body = { data: { positions: [{ symbol: 'AAPL', weight: '10' }] } };
     const err = await fail(c.executeVersion(DIVIDEND_GROWTH, body, 'exec-dg'));
-    expect(err.kind).toBe('unexecuted_version');
+    expect(err.kind).toBe('unexecuted-version');
     const versionId = err.details.versionId!;
     expect(err.message).toBe(`An unexecuted version (id ${versionId}) must be deleted first`);
     const scheduled = await c.getVersion(DIVIDEND_GROWTH, versionId, { positions: true });
     expect(scheduled.status).toBe('SCHEDULED');
     await c.deleteVersion(DIVIDEND_GROWTH, versionId);
-    expect((await fail(c.getVersion(DIVIDEND_GROWTH, versionId))).kind).toBe('not_found');
+    expect((await fail(c.getVersion(DIVIDEND_GROWTH, versionId))).kind).toBe('not-found');
   });
 
   it('deleting an executed version is refused in words', async () => {
     const c = client();
     const { version } = await c.executeVersion(FRESH_START, freshBody, 'exec-del');
     const err = await fail(c.deleteVersion(FRESH_START, version.id));
-    expect(err.kind).toBe('version_executed');
+    expect(err.kind).toBe('version-executed');
   });
 
   it('a running rebalance blocks the next execution (conflict)', async () => {

@@ -44,7 +44,7 @@ describe('422 bodies in every documented shape', () => {
       JSON.stringify({ errors: { detail: 'Unknown symbols.', symbols: ['FOO', 'BAR'] } }),
     );
     expect([e.kind, e.details.unknownSymbols, e.ambiguous]).toEqual([
-      'unknown_symbols',
+      'unknown-symbols',
       ['FOO', 'BAR'],
       false,
     ]);
@@ -75,7 +75,7 @@ describe('422 bodies in every documented shape', () => {
     ],
   ])('unknown symbols in other shapes: %s', async (_where, answer) => {
     const e = await answeredWith(422, JSON.stringify(answer));
-    expect([e.kind, e.details.unknownSymbols]).toEqual(['unknown_symbols', ['FOO', 'BAR']]);
+    expect([e.kind, e.details.unknownSymbols]).toEqual(['unknown-symbols', ['FOO', 'BAR']]);
   });
 
   it("a 422 in a shape nothing reads keeps the service's own words", async () => {
@@ -95,7 +95,7 @@ describe('422 bodies in every documented shape', () => {
     ['detail only', { detail: 'The service does not recognize these symbols: FOO, BAR.' }],
   ])('unknown symbols named in field errors under %s', async (_where, errors) => {
     const e = await answeredWith(422, JSON.stringify({ errors }));
-    expect(e.kind).toBe('unknown_symbols');
+    expect(e.kind).toBe('unknown-symbols');
     expect(e.details.unknownSymbols).toEqual(['FOO', 'BAR']);
     expect(e.message).toBe('The service does not know these symbols: FOO, BAR');
   });
@@ -141,7 +141,7 @@ describe('422 bodies in every documented shape', () => {
 
   it('a plain text body', async () => {
     const e = await answeredWith(422, 'Unknown symbols: FOO, BAR', { contentType: 'text/plain' });
-    expect([e.kind, e.details.unknownSymbols]).toEqual(['unknown_symbols', ['FOO', 'BAR']]);
+    expect([e.kind, e.details.unknownSymbols]).toEqual(['unknown-symbols', ['FOO', 'BAR']]);
     const other = await answeredWith(422, 'Market closed for this strategy', {
       contentType: 'text/plain',
     });
@@ -169,7 +169,7 @@ describe('422 bodies in every documented shape', () => {
       JSON.stringify({ errors: { detail: 'An executed version cannot be deleted.' } }),
       { call: 'delete' },
     );
-    expect(executed.kind).toBe('version_executed');
+    expect(executed.kind).toBe('version-executed');
     const unexecuted = await answeredWith(
       422,
       JSON.stringify({
@@ -177,7 +177,7 @@ describe('422 bodies in every documented shape', () => {
       }),
     );
     expect([unexecuted.kind, unexecuted.details.versionId]).toEqual([
-      'unexecuted_version',
+      'unexecuted-version',
       VERSION,
     ]);
   });

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../electron/sandbox';
+import { serviceMayHaveActed } from '../../../shared/errors';
 import { DeskError } from '../../../shared/views';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 import { call, executePath, target, tokenFor, waitForEnd } from '../../support/sandbox-http';
 import { syntheticVersion } from '../../support/e2e-versions-synthetic';
+import { deleteShown } from '../../support/delete-version';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const DIVIDEND = DEMO_STRATEGY_IDS.dividendGrowth;
@@ -50,7 +52,7 @@ describe('the execute confirmation tells the truth', () => {
     await h?.close();
   });
 
-  it('unknown target: held symbols at 0 are sales of the whole quantity, and nothing is guessed', async () => {
+  it('unknown target that sells holdings: nothing guessed, refused without the acknowledgement', async () => {
     const profileId = await freshProfile('Fresh');
     const strategy = await h.desk.strategies.add({ profileId, strategyId: DIVIDEND });
     expect(strategy.currentTarget).toBeNull();
@@ -75,18 +77,47 @@ describe('the execute confirmation tells the truth', () => {
     const held = new Map(strategy.holdings.map((h) => [h.symbol, h.quantity]));
     for (const p of sold) expect(p.heldQuantity).toBe(held.get(p.symbol));
     expect(preview.positions.filter((p) => p.effect === 'unchanged')).toEqual([]);
-    expect(preview.positions.every((p) => p.action === null)).toBe(true);
+    // No action is guessed: each is uncertain, with the reason; the tick is asked for.
+    expect(preview.doubts).toEqual(['unknown']);
+    expect(preview.positions.every((p) => p.action === 'uncertain' && p.doubt === 'unknown')).toBe(
+      true,
+    );
+    expect(preview.possiblyTargeted).toEqual([...held.keys()].sort());
+    expect(preview.needsAcknowledgement).toBe(true);
 
-    await h.desk.versions.delete({
+    await deleteShown(h.desk, {
       profileId,
       strategyId: DIVIDEND,
       versionId: DEMO_VERSION_IDS.dividendGrowthScheduled,
     });
     const again = await h.desk.versions.prepareExecute({ draftId: draft.id });
+    // Without the acknowledgement the desk itself refuses, before anything is journaled or sent.
+    const before = await accepted(DIVIDEND);
+    const refused = await rejection(
+      h.desk.versions.execute({
+        draftId: draft.id,
+        confirmation: { planKey: again.planKey, acknowledgedStale: false, againAfter: null },
+      }),
+    );
+    expect(refused.kind).toBe('stale-not-acknowledged');
+    expect(refused.message).toBe(
+      'No executed version of this strategy is known here and it holds positions, so the ' +
+        'service may act on a target this app does not know and sell them. Acknowledge that ' +
+        'the predicted actions are uncertain before executing. Nothing was sent.',
+    );
+    expect(await accepted(DIVIDEND)).toBe(before);
+    expect(h.desk.store.journal.listInFlight().filter((e) => e.profileId === profileId)).toEqual(
+      [],
+    );
+    expect(
+      (await h.desk.activity.list({ profileId, kinds: ['execution-sent'], offset: 0, limit: 1 }))
+        .entries,
+    ).toEqual([]);
     const { version } = await h.desk.versions.execute({
       draftId: draft.id,
-      confirmation: { planKey: again.planKey, acknowledgedStale: false, againAfter: null },
+      confirmation: { planKey: again.planKey, acknowledgedStale: true, againAfter: null },
     });
+    expect(await accepted(DIVIDEND)).toBe(before + 1);
     const removed = version.positions.filter((p) => p.action === 'REMOVE').map((p) => p.symbol);
     expect(removed.sort()).toEqual(sold.map((p) => p.symbol).sort());
     const sells = version.orders.filter((o) => o.side === 'SELL');
@@ -97,8 +128,23 @@ describe('the execute confirmation tells the truth', () => {
       strategyId: DIVIDEND,
       versionId: version.id,
     });
-    expect(outcome).toMatchObject({ targetState: 'unknown', differences: [] });
+    expect(outcome).toMatchObject({ targetState: 'unknown', uncertain: true, differences: [] });
     expect((await h.desk.drafts.get({ draftId: draft.id })).executedVersionId).toBe(version.id);
+    // The activity entry records the doubt, the tick, and the rows in the confirmation's words.
+    const sent = (
+      await h.desk.activity.list({ profileId, kinds: ['execution-sent'], offset: 0, limit: 1 })
+    ).entries[0]!;
+    const detail = await h.desk.activity.get({ seq: sent.seq });
+    const fact = (label: string) => detail.facts.find((f) => f.label === label)?.value;
+    expect(fact('Predicted actions')).toBe(
+      'Uncertain: no executed version of this strategy is known here',
+    );
+    expect(fact('Stale or unknown target acknowledged')).toBe('Yes');
+    const shown = detail.tables.find((t) => t.title === 'Prediction shown')!;
+    expect(shown.columns).toContain('Last known weight');
+    const words = shown.rows.map((r) => r[shown.columns.indexOf('Shown as')]);
+    expect(words.filter((w) => w === 'sells all · action uncertain')).toHaveLength(5);
+    expect(words.filter((w) => w === 'uncertain')).toHaveLength(3);
     await ended(version.id);
   });
 
@@ -168,6 +214,7 @@ describe('the execute confirmation tells the truth', () => {
       versionId: version.id,
     }))!;
     expect(outcome.targetState).toBe('stale');
+    expect(outcome.uncertain).toBe(true);
     // The service bought back what the other profile sold: each one named, with both sides.
     const added = version.positions.filter((p) => p.action === 'ADD').map((p) => p.symbol);
     expect(added.sort()).toEqual(gone);
@@ -175,11 +222,14 @@ describe('the execute confirmation tells the truth', () => {
     expect(outcome.differences.map((d) => d.symbol).sort()).toEqual(
       [...gone, 'AAPL', 'SPY'].sort(),
     );
+    // No action was predicted on the stale target: where the service's differs is expected.
     expect(outcome.differences.find((d) => d.symbol === 'SPY')).toEqual({
       symbol: 'SPY',
-      predicted: { action: 'IGNORE', oldWeight: '20' },
+      predicted: { action: 'uncertain', oldWeight: '20' },
       service: { action: 'CHANGE', oldWeight: '40', weight: '20' },
+      expected: true,
     });
+    expect(outcome.differences.every((d) => d.expected)).toBe(true);
     await ended(version.id);
   });
 
@@ -296,7 +346,7 @@ describe('the execute confirmation tells the truth', () => {
         confirmation: { planKey: preview.planKey, acknowledgedStale: true, againAfter: null },
       }),
     );
-    expect(unclear.details?.ambiguous).toBe(true);
+    expect(serviceMayHaveActed(unclear)).toBe(true);
     const [entry] = await h.desk.versions.journal({ profileId: sandboxProfile });
     const { version } = await h.desk.versions.retryExecution({ journalId: entry!.id });
     const outcome = await h.desk.versions.prediction({

@@ -19,6 +19,18 @@ describe('deleting an unexecuted version when the answer is unclear', () => {
     await h.desk.versions.import({ profileId, strategyId: FRESH, versionId: created.data.id });
     return created.data.id;
   }
+  /** Every delete is of a version shown first: the key names what was read. */
+  async function shown(versionId: string): Promise<string> {
+    const preview = await h.desk.versions.prepareDelete({
+      profileId,
+      strategyId: FRESH,
+      versionId,
+    });
+    expect(preview.state).toBe('read');
+    return preview.state === 'read' ? preview.confirmationKey : '';
+  }
+  const remove = (versionId: string, key: string) =>
+    h.desk.versions.delete({ profileId, strategyId: FRESH, versionId, confirmation: { key } });
   const history = async () =>
     (await h.desk.versions.list({ profileId, strategyId: FRESH })).map((v) => v.id);
   const atService = async () =>
@@ -45,20 +57,23 @@ describe('deleting an unexecuted version when the answer is unclear', () => {
 
   it('a delete that went through but answered 500 with no body leaves no phantom behind', async () => {
     const versionId = await unexecutedVersion();
+    const key = await shown(versionId);
     await admin('PUT', '/sandbox/faults', { fail_after_commit_next: 1, fail_status: 500 });
-    await expect(
-      h.desk.versions.delete({ profileId, strategyId: FRESH, versionId }),
-    ).resolves.toEqual({
-      ok: true,
-    });
+    await expect(remove(versionId, key)).resolves.toEqual({ ok: true });
     expect(await history()).not.toContain(versionId);
     expect(await atService()).toBeNull();
   });
 
   it('a 5xx before the delete happened keeps the version, here and there, and says so', async () => {
     const versionId = await unexecutedVersion();
-    await admin('PUT', '/sandbox/faults', { fail_next: 1, fail_status: 503 });
-    const error = await h.desk.versions.delete({ profileId, strategyId: FRESH, versionId }).then(
+    const key = await shown(versionId);
+    // The DELETE fails; the read just before it (the version is still what was shown) does not.
+    await admin('PUT', '/sandbox/faults', {
+      fail_next: 1,
+      fail_next_method: 'DELETE',
+      fail_status: 503,
+    });
+    const error = await remove(versionId, key).then(
       () => null,
       (e: unknown) => e,
     );
@@ -66,13 +81,14 @@ describe('deleting an unexecuted version when the answer is unclear', () => {
     expect(error).toMatchObject({ kind: 'server', status: 503 });
     expect(await history()).toContain(versionId);
     expect(await atService()).toBe(versionId);
-    // Once the service answers again, the delete goes through.
-    await h.desk.versions.delete({ profileId, strategyId: FRESH, versionId });
+    // Once the service answers again, the delete goes through on the same confirmation.
+    await remove(versionId, key);
     expect(await history()).not.toContain(versionId);
   });
 
-  it('a version already gone at the service (404 on delete) leaves the history', async () => {
+  it('a version gone at the service since it was shown (404 when read again) leaves the history', async () => {
     const versionId = await unexecutedVersion();
+    const key = await shown(versionId);
     // Deleted by someone else, straight at the service.
     const base = h.sandbox()!.baseUrl;
     const token = (await (
@@ -91,8 +107,15 @@ describe('deleting an unexecuted version when the answer is unclear', () => {
     });
     expect(deleted.status).toBe(204);
     expect(await history()).toContain(versionId);
-    await h.desk.versions.delete({ profileId, strategyId: FRESH, versionId });
+    await remove(versionId, key);
     expect(await history()).not.toContain(versionId);
+    // Read found it gone: the entry keeps the content that was shown.
+    const [entry] = (await h.desk.activity.list({ profileId, offset: 0, limit: 1 })).entries;
+    const detail = await h.desk.activity.get({ seq: entry!.seq });
+    expect(detail.facts).toContainEqual({ label: 'Already gone at the service', value: 'Yes' });
+    expect(detail.tables.find((t) => t.title === 'Positions')!.rows.map((r) => r[0])).toContain(
+      'AAPL',
+    );
   });
 
   it('importing a version that is gone at the service removes the stale copy', async () => {

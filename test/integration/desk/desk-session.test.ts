@@ -1,9 +1,10 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeskError } from '../../../shared/views';
+import { DeskError, isKind } from '../../../shared/views';
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
+import { deleteShown } from '../../support/delete-version';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const DIVIDEND = DEMO_STRATEGY_IDS.dividendGrowth;
@@ -155,7 +156,7 @@ describe('the desk, on the built-in sandbox, a real SQLite file and the keychain
     });
     const unknown = await rejection(h.desk.versions.execute({ draftId: draft.id }));
     expect(unknown.kind).toBe('unknown-symbols');
-    expect(unknown.details?.unknownSymbols).toEqual(['NOPE']);
+    expect(isKind(unknown, 'unknown-symbols') && unknown.details?.unknownSymbols).toEqual(['NOPE']);
     expect(await h.desk.versions.journal({ profileId })).toEqual([]);
 
     const dividend = await h.desk.drafts.create({
@@ -166,8 +167,10 @@ describe('the desk, on the built-in sandbox, a real SQLite file and the keychain
     });
     const blocked = await rejection(h.desk.versions.execute({ draftId: dividend.id }));
     expect(blocked.kind).toBe('unexecuted-version');
-    expect(blocked.details?.versionId).toBe(DEMO_VERSION_IDS.dividendGrowthScheduled);
-    await h.desk.versions.delete({
+    expect(isKind(blocked, 'unexecuted-version') && blocked.details?.versionId).toBe(
+      DEMO_VERSION_IDS.dividendGrowthScheduled,
+    );
+    await deleteShown(h.desk, {
       profileId,
       strategyId: DIVIDEND,
       versionId: DEMO_VERSION_IDS.dividendGrowthScheduled,

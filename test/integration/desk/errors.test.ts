@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { listChannels, type DeskHandlers } from '../../../shared/contract';
 import { DESK_ERROR_KINDS, DeskError } from '../../../shared/views';
 import { toDeskError } from '../../../electron/core/desk/errors';
-import { withKeychainFailures } from '../../../electron/core/desk/secrets';
+import { withKeychainFailures } from '../../../electron/core/profiles/secrets';
 import { MemorySecretStore } from '../../../electron/core/secrets';
 import { StoreError } from '../../../electron/core/store';
 import { dispatchCall } from '../../../electron/transport/dispatch';
@@ -115,7 +115,7 @@ describe('errors keep their words, through the dispatcher and the real desk', ()
       [fsError('EBUSY'), 'file-busy'],
       [Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }), 'disk-full'],
       [Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), 'file-busy'],
-      [new StoreError('newer-schema', 'schema 9 > 3'), 'store-newer-schema'],
+      [new StoreError('store-newer-schema', 'schema 9 > 3'), 'store-newer-schema'],
       [new Error('anything else'), 'internal'],
     ];
     for (const [cause, kind] of cases) {

@@ -1,5 +1,8 @@
-// Child process for the kill test: opens the desk on a data folder and executes one draft,
-// printing "sending" first; the parent kills it with SIGKILL at a random moment.
+// Child process for the kill tests: opens the desk on a data folder and executes one draft,
+// printing "sending" first; the parent kills it with SIGKILL at a random moment, or the child
+// kills itself at a named step (DESK_TEST_DIE): "before-accepted", once the 202 is in and the
+// version being stored, before the journal says accepted; "after-accepted", as soon as the
+// journal's accepted write committed, before anything that follows it runs.
 import { writeSync } from 'node:fs';
 import { createDesk } from '../../../electron/core/desk';
 import { MemorySecretStore } from '../../../electron/core/secrets';
@@ -21,6 +24,21 @@ const desk = await createDesk({
     start: async () => ({ baseUrl: sandboxUrl, close: async () => undefined }),
   },
 });
+const die = process.env.DESK_TEST_DIE;
+if (die === 'before-accepted' || die === 'after-accepted') {
+  const journal = desk.store.journal;
+  const markAccepted = journal.markAccepted.bind(journal);
+  journal.markAccepted = (id, result, alongside) => {
+    if (die === 'before-accepted') {
+      alongside?.();
+      process.kill(process.pid, 'SIGKILL');
+    }
+    const entry = markAccepted(id, result, alongside);
+    // Runs once the transaction around this write committed, before the awaits after it resume.
+    queueMicrotask(() => process.kill(process.pid, 'SIGKILL'));
+    return entry;
+  };
+}
 writeSync(1, 'sending\n');
 await desk.versions.execute({ draftId }).then(
   () => writeSync(1, 'accepted\n'),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskEvent } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
-import { SLOW_SERVICE_MESSAGE } from '../../../electron/core/desk/connections';
+import { SLOW_SERVICE_MESSAGE } from '../../../electron/core/profiles/connections';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 

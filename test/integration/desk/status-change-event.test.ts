@@ -48,6 +48,8 @@ describe('a version status change event', () => {
     expect(last.appStatus).toEqual({
       runningVersions: status.runningVersions,
       lastSyncAt: status.lastSyncAt,
+      needsAttention: status.needsAttention,
+      failedUnacknowledged: status.failedUnacknowledged,
     });
     expect(last.settledStrategy).toEqual(
       await desk.strategies.get({ profileId, strategyId: CORE }),

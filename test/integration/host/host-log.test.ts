@@ -21,7 +21,6 @@ beforeAll(async () => {
   host = await startHost({
     handlers: desk,
     subscribe: (listener) => desk.subscribe(listener),
-    knownSecrets: () => desk.knownSecrets(),
     log: (line) => desk.log.error(`[host] ${line}`),
     staticDir: join(dir, 'renderer'),
   });
@@ -55,10 +54,11 @@ describe('the log of the browser host', () => {
     desk.store.close();
     const res = await apiCall(host.port, 'profiles.list', {}, auth);
     expect(res.status).toBe(500);
-    // The secrets to redact cannot be read either: the page gets only our own sentence.
+    // The page gets only our own sentence.
     expect(res.json().error).toEqual({
       kind: 'internal',
-      message: 'Something went wrong inside the app. Please try again.',
+      message:
+        'Something went wrong inside the app. Nothing was sent to the service by this action.',
     });
     await desk.log.flush();
     const entries = logText()

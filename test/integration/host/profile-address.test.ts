@@ -121,7 +121,7 @@ describe('changing the service address of a profile', () => {
       baseUrl: h.sandbox()!.baseUrl,
       clientId: DEMO_CLIENTS.manager.client_id,
     });
-    expect(granted.grantedScopes.length).toBeGreaterThan(0);
+    expect(granted.grantedScopes?.length).toBeGreaterThan(0);
     const after = (await h.desk.profiles.list({})).find((p) => p.id === profile.id)!;
     expect(after.grantedScopes).toBeNull();
 

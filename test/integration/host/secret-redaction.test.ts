@@ -82,7 +82,6 @@ beforeAll(async () => {
   host = await startHost({
     handlers: harness.desk,
     subscribe: (listener) => harness.desk.subscribe(listener),
-    knownSecrets: () => harness.desk.knownSecrets(),
     staticDir: join(dir, 'renderer'),
   });
   auth = { Authorization: `Bearer ${host.token}` };

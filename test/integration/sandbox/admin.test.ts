@@ -124,6 +124,50 @@ describe('reset, listing and unexecuted versions', () => {
     ).toBe(VIDS.coreEquityExecuted);
   });
 
+  it('changes an unexecuted version in place (same id), and refuses an executed one', async () => {
+    const created = await admin(
+      url,
+      'POST',
+      `/sandbox/strategies/${IDS.coreEquity}/unexecuted-versions`,
+      { positions: [{ symbol: 'AAPL', weight: '20' }] },
+    );
+    const id = created.json.data.id as string;
+    const path = `/sandbox/strategies/${IDS.coreEquity}/unexecuted-versions/${id}`;
+    const changed = await admin(url, 'PUT', path, {
+      positions: [{ symbol: 'KO', weight: '30' }],
+      scheduled_for: '2031-05-06T07:08:09Z',
+    });
+    expect(changed.status).toBe(200);
+    const read = await call(url, 'GET', versionPath(IDS.coreEquity, id, 'positions'), {
+      token: manager,
+    });
+    const v = versionSchema.parse(read.json.data);
+    expect(v).toMatchObject({
+      id,
+      status: 'SCHEDULED',
+      scheduled_for: '2031-05-06T07:08:09.000000Z',
+      cash_weight: '70',
+    });
+    expect(v.positions!.find((p) => p.symbol === 'KO')).toMatchObject({
+      weight: '30',
+      action: 'ADD',
+    });
+    expect(v.positions!.find((p) => p.symbol === 'AAPL')).toMatchObject({
+      weight: '0',
+      action: 'REMOVE',
+    });
+    // Unscheduled: no status, as a version created without a time.
+    const unscheduled = await admin(url, 'PUT', path, { scheduled_for: null });
+    expect(unscheduled.json.data).toMatchObject({ status: null, scheduled_for: null });
+    const executed = `/sandbox/strategies/${IDS.coreEquity}/unexecuted-versions/${VIDS.coreEquityExecuted}`;
+    expect((await admin(url, 'PUT', executed, {})).status).toBe(409);
+    const unknown = `/sandbox/strategies/${IDS.coreEquity}/unexecuted-versions/00000000-0000-4000-8000-000000000000`;
+    expect((await admin(url, 'PUT', unknown, {})).status).toBe(404);
+    expect(
+      (await admin(url, 'PUT', path, { positions: [{ symbol: 'ZZZQ', weight: '1' }] })).status,
+    ).toBe(400);
+  });
+
   it('answers 400 for bad input and 404 for an unknown strategy', async () => {
     const path = `/sandbox/strategies/${IDS.coreEquity}/unexecuted-versions`;
     for (const body of [
@@ -185,6 +229,20 @@ describe('faults', () => {
     expect(first.json.errors.detail).toMatch(/502/);
     expect((await call(url, 'GET', STRATEGY)).status).toBe(502);
     expect((await call(url, 'GET', STRATEGY, { token: manager })).status).toBe(200);
+  });
+
+  it('fail_next_method lets only requests of that method count for fail_next', async () => {
+    const created = await admin(
+      url,
+      'POST',
+      `/sandbox/strategies/${IDS.freshStart}/unexecuted-versions`,
+      {},
+    );
+    const path = versionPath(IDS.freshStart, created.json.data.id as string);
+    await faults({ fail_next: 1, fail_next_method: 'DELETE', fail_status: 503 });
+    expect((await call(url, 'GET', path, { token: manager })).status).toBe(200);
+    expect((await call(url, 'DELETE', path, { token: manager })).status).toBe(503);
+    expect((await call(url, 'DELETE', path, { token: manager })).status).toBe(204);
   });
 
   it('fail_rate 1 fails every /api request', async () => {

@@ -154,7 +154,7 @@ describe('the preload bundle', () => {
             kind: 'forbidden',
             message: 'This client lacks scope X',
             status: 403,
-            details: { missingScope: 'X' },
+            details: { ambiguous: false, missingScope: 'X', missingScopes: ['X'] },
           });
         },
       },
@@ -165,7 +165,7 @@ describe('the preload bundle', () => {
       kind: 'forbidden',
       message: 'This client lacks scope X',
       status: 403,
-      details: { missingScope: 'X' },
+      details: { ambiguous: false, missingScope: 'X', missingScopes: ['X'] },
     });
     const rebuilt = asDeskError(rejected);
     expect(rebuilt).toBeInstanceOf(DeskError);

@@ -4,7 +4,7 @@ import {
   canonicalJson,
   entryCanonical,
   entryHash,
-} from '../../../electron/core/activity/canonical';
+} from '../../../electron/core/store/repositories/activity-canonical';
 import { CHAIN_START } from '../../../shared/activity/kinds';
 
 describe('the canonical form of an activity entry', () => {

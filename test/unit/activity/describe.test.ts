@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../electron/core/activity/canonical';
+import { canonicalJson } from '../../../electron/core/store/repositories/activity-canonical';
 import { outcomeLine, summaryLine, summaryOf } from '../../../electron/core/activity/describe';
 import { detailOf } from '../../../electron/core/activity/detail';
-import type { ActivityRow } from '../../../electron/core/activity/repository';
+import type { ActivityRow } from '../../../electron/core/store/repositories/activity';
 import type { ActivityKind } from '../../../shared/activity/kinds';
 
 let seq = 0;
@@ -140,5 +140,74 @@ describe('how an activity entry reads', () => {
       label: 'Known target',
       value: 'Stale: the holdings did not fit it',
     });
+  });
+
+  it('says what a deleted version held as read before deleting, or that it was deleted unseen', () => {
+    const content = {
+      status: 'SCHEDULED',
+      scheduledFor: '2026-12-20T10:00:00.000000Z',
+      positions: [{ symbol: 'CVX', oldWeight: '0', weight: '8', action: 'ADD' }],
+      orders: [],
+    };
+    const read = row(
+      'version-deleted',
+      {
+        strategyName: 'Dividend Growth',
+        goneAtServiceAlready: false,
+        shownBeforeDelete: 'read',
+        readBeforeDelete: { ...content, readAt: '2026-11-20T14:02:59.000Z' },
+        readError: null,
+        lastRead: null,
+      },
+      { version_id: 'v1' },
+    );
+    expect(summaryLine(read)).toBe('Version v1 of “Dividend Growth” deleted');
+    const shown = detailOf(read);
+    expect(shown.facts).toEqual(
+      expect.arrayContaining([
+        {
+          label: 'Content',
+          value: 'Read from the service just before deleting: what the manager was shown',
+        },
+        { label: 'Read at', value: '2026-11-20T14:02:59.000Z' },
+        { label: 'Scheduled for', value: '2026-12-20T10:00:00.000000Z' },
+      ]),
+    );
+    expect(shown.tables[0]).toMatchObject({ title: 'Positions', rows: [['CVX', '0', '8', 'ADD']] });
+
+    const unread = row(
+      'version-deleted',
+      {
+        strategyName: 'Dividend Growth',
+        goneAtServiceAlready: false,
+        shownBeforeDelete: 'unread-acknowledged',
+        readBeforeDelete: null,
+        readError: {
+          kind: 'bad-response',
+          message: 'The service answered in a form the app does not understand.',
+          status: 200,
+          serviceMessage: null,
+          triedAt: '2026-11-20T14:02:00.000Z',
+        },
+        lastRead: { ...content, syncedAt: '2026-11-19T08:00:00.000Z' },
+      },
+      { version_id: 'v2' },
+    );
+    expect(summaryLine(unread)).toBe(
+      'Version v2 of “Dividend Growth” deleted unseen (it could not be read)',
+    );
+    const unseen = detailOf(unread);
+    expect(unseen.facts).toEqual(
+      expect.arrayContaining([
+        {
+          label: 'Content',
+          value:
+            'Not read: the app could not read the version, and the manager acknowledged deleting it unseen',
+        },
+        { label: 'Read error kind', value: 'bad-response' },
+        { label: 'Last copy held here, read at', value: '2026-11-19T08:00:00.000Z' },
+      ]),
+    );
+    expect(unseen.tables.map((t) => t.title)).toEqual(['Positions (last copy held here)']);
   });
 });

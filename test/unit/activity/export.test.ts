@@ -1,6 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { csvCell, writeActivityExport } from '../../../electron/core/activity/export';
+import { writeActivityExport } from '../../../electron/core/activity/export';
+import { csvCell } from '../../../electron/core/csv/cell';
 import { verifyActivityExport } from '../../../electron/core/activity/verify-export';
 import { openStore, type Store } from '../../../electron/core/store';
 import { seedActivity } from '../../support/activity-seed';

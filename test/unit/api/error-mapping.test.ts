@@ -117,7 +117,7 @@ describe('mapping answers to errors', () => {
       'execute',
     );
     expect([err.kind, err.message, err.details.unknownSymbols, err.ambiguous]).toEqual([
-      'unknown_symbols',
+      'unknown-symbols',
       'The service does not know these symbols: FOO, BAR',
       ['FOO', 'BAR'],
       false,
@@ -135,7 +135,7 @@ describe('mapping answers to errors', () => {
         }),
       'execute',
     );
-    expect(withId.kind).toBe('unexecuted_version');
+    expect(withId.kind).toBe('unexecuted-version');
     expect(withId.details.versionId).toBe(VERSION_ID);
     expect(withId.message).toBe(`An unexecuted version (id ${VERSION_ID}) must be deleted first`);
     await f?.close();
@@ -143,7 +143,7 @@ describe('mapping answers to errors', () => {
       (r) => r.code(422).send({ errors: { detail: 'The strategy has an unexecuted version' } }),
       'execute',
     );
-    expect(withoutId.kind).toBe('unexecuted_version');
+    expect(withoutId.kind).toBe('unexecuted-version');
     expect(withoutId.details.versionId).toBeUndefined();
     expect(withoutId.message).toBe(
       'An unexecuted version exists for this strategy, but the service did not say which',
@@ -154,10 +154,10 @@ describe('mapping answers to errors', () => {
     const cases: [object, 'execute' | 'delete', string][] = [
       [{ detail: 'A rebalance has not ended yet', version_id: VERSION_ID }, 'execute', 'conflict'],
       [{ detail: 'Conflict with an already executed version' }, 'execute', 'conflict'],
-      [{ detail: 'The strategy is liquidate-only' }, 'execute', 'liquidate_only'],
+      [{ detail: 'The strategy is liquidate-only' }, 'execute', 'liquidate-only'],
       [{ detail: 'The target is not valid', weight: ['above 98'] }, 'execute', 'validation'],
-      [{ detail: 'Idempotency-Key reused with another body' }, 'execute', 'idempotency_mismatch'],
-      [{ detail: 'An executed version cannot be deleted' }, 'delete', 'version_executed'],
+      [{ detail: 'Idempotency-Key reused with another body' }, 'execute', 'idempotency-mismatch'],
+      [{ detail: 'An executed version cannot be deleted' }, 'delete', 'version-executed'],
     ];
     for (const [errors, call, kind] of cases) {
       const err = await failWith((r) => r.code(422).send({ errors }), call);
@@ -167,27 +167,33 @@ describe('mapping answers to errors', () => {
     }
   });
 
-  it('turns HTML, empty and huge error bodies into a plain error without their content', async () => {
-    const html = await failWith((r) => r.code(400).type('text/html').send('<html>oops</html>'));
-    expect([html.kind, html.status, html.serviceMessage]).toEqual(['bad_request', 400, undefined]);
+  it('turns HTML, empty and huge error bodies into a plain error without their markup', async () => {
+    const html = await failWith((r) =>
+      r.code(400).type('text/html').send('<html><script>x()</script>oops &amp; <b>more</b></html>'),
+    );
+    expect([html.kind, html.status, html.serviceMessage]).toEqual([
+      'bad-request',
+      400,
+      'oops & more',
+    ]);
     await f?.close();
     const empty = await failWith((r) => r.code(404).send(''));
-    expect(empty.kind).toBe('not_found');
+    expect(empty.kind).toBe('not-found');
     await f?.close();
     const huge = await failWith((r) => r.code(400).type('text/plain').send('x'.repeat(5_000_000)));
-    expect(huge.kind).toBe('bad_request');
+    expect(huge.kind).toBe('bad-request');
     expect((huge.serviceMessage ?? '').length).toBeLessThan(400);
   });
 
-  it('wrong types and malformed JSON on success are bad_response', async () => {
+  it('wrong types and malformed JSON on success are bad-response', async () => {
     const wrong = await failWith((r) => r.code(200).send({ data: { id: 5 } }));
-    expect(wrong.kind).toBe('bad_response');
+    expect(wrong.kind).toBe('bad-response');
     expect(wrong.message).toMatch(/^The service's answer could not be read: /);
     await f?.close();
     const malformed = await failWith((r) => r.code(200).type('application/json').send('{"data":'));
-    expect(malformed.kind).toBe('bad_response');
+    expect(malformed.kind).toBe('bad-response');
     await f?.close();
     const noLocation = await failWith((r) => r.code(202).send({ data: {} }), 'execute');
-    expect([noLocation.kind, noLocation.ambiguous]).toEqual(['bad_response', true]);
+    expect([noLocation.kind, noLocation.ambiguous]).toEqual(['bad-response', true]);
   });
 });

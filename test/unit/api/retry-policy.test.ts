@@ -69,15 +69,15 @@ describe('planRetry: which failure is retried, per operation kind', () => {
     [err('network', { requestSent: true }), 'read', true],
     [err('timeout', { requestSent: true }), 'read', true],
     [err('server'), 'read', true],
-    [err('rate_limited'), 'read', true],
-    [err('not_found'), 'read', false],
-    [err('bad_response'), 'read', false],
+    [err('rate-limited'), 'read', true],
+    [err('not-found'), 'read', false],
+    [err('bad-response'), 'read', false],
     [err('network', { requestSent: false }), 'delete', true],
     [err('network', { requestSent: true }), 'delete', true],
     [err('timeout', { requestSent: false }), 'delete', true],
     [err('timeout', { requestSent: true }), 'delete', false],
     [err('server'), 'delete', false],
-    [err('rate_limited'), 'delete', false],
+    [err('rate-limited'), 'delete', false],
     [err('network', { requestSent: false }), 'never', false],
     [err('server'), 'never', false],
     [err('timeout', { requestSent: true }), 'never', false],
@@ -89,10 +89,10 @@ describe('planRetry: which failure is retried, per operation kind', () => {
   it('stops after the bounded attempts and gives up on a long Retry-After', () => {
     expect(planRetry(err('server'), DEFAULT_RETRY.attempts, 'read', DEFAULT_RETRY)).toBeUndefined();
     expect(
-      planRetry(err('rate_limited', { retryAfterSeconds: 2 }), 1, 'read', DEFAULT_RETRY),
-    ).toEqual({ reason: 'rate_limited', status: undefined, retryAfterSeconds: 2, delayMs: 2000 });
+      planRetry(err('rate-limited', { retryAfterSeconds: 2 }), 1, 'read', DEFAULT_RETRY),
+    ).toEqual({ reason: 'rate-limited', status: undefined, retryAfterSeconds: 2, delayMs: 2000 });
     expect(
-      planRetry(err('rate_limited', { retryAfterSeconds: 120 }), 1, 'read', DEFAULT_RETRY),
+      planRetry(err('rate-limited', { retryAfterSeconds: 120 }), 1, 'read', DEFAULT_RETRY),
     ).toMatchObject({ givingUp: true, delayMs: 120_000 });
   });
 });
@@ -150,7 +150,7 @@ describe('reads', () => {
     const started = Date.now();
     await client(f, { onWait: (w) => waits.push(w) }).getStrategy(STRATEGY_ID);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(waits).toMatchObject([{ reason: 'rate_limited', retryAfterSeconds: 1, delayMs: 1000 }]);
+    expect(waits).toMatchObject([{ reason: 'rate-limited', retryAfterSeconds: 1, delayMs: 1000 }]);
   });
 
   it('honours Retry-After as an HTTP date', async () => {
@@ -180,7 +180,7 @@ describe('reads', () => {
     const err = (await client(f, { onWait: (w) => waits.push(w) })
       .getStrategy(STRATEGY_ID)
       .catch((e: unknown) => e)) as ServiceError;
-    expect(err.kind).toBe('rate_limited');
+    expect(err.kind).toBe('rate-limited');
     expect(err.message).toBe('The service asks to wait 120 s before trying again');
     expect(err.details.retryAfterSeconds).toBe(120);
     expect(calls).toBe(1);
@@ -230,7 +230,8 @@ describe('execute is never retried', () => {
     expect(calls).toBe(1);
     expect(err.kind).toBe('server');
     expect(err.ambiguous).toBe(true);
-    expect(err.serviceMessage).toBeUndefined();
+    // The page's words, never its markup.
+    expect(err.serviceMessage).toBe('Bad gateway');
   });
 
   it('a connection reset with no answer is ambiguous and not retried', async () => {
@@ -289,7 +290,7 @@ describe('execute is never retried', () => {
     const err = (await client(f)
       .executeVersion(STRATEGY_ID, body, 'key-1')
       .catch((e: unknown) => e)) as ServiceError;
-    expect([calls, err.kind, err.ambiguous]).toEqual([1, 'rate_limited', false]);
+    expect([calls, err.kind, err.ambiguous]).toEqual([1, 'rate-limited', false]);
   });
 });
 

@@ -20,7 +20,7 @@ describe('response validation', () => {
   it('refuses a body of the wrong shape, naming where it broke', () => {
     const bad = JSON.stringify({ data: { ...strategyBody.data, fee_percent: 0.5 } });
     const error = badResponseOf(() => parseBody(strategyResponse, bad, 'getStrategy'));
-    expect(error.kind).toBe('bad_response');
+    expect(error.kind).toBe('bad-response');
     expect(error.details.issues?.[0]).toMatch(/^data\.fee_percent: /);
     // The same text against another schema is refused too.
     const text = JSON.stringify(strategyBody);

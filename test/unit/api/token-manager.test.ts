@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../electron/core/api';
+import { ASSUMED_LIFETIME_S, TokenManager } from '../../../electron/core/api/token-manager';
 import { SECRET, STRATEGY_ID, clientFor, startFake, strategyBody } from './fake-service';
 import type { FakeService } from './fake-service';
 
@@ -91,7 +92,7 @@ describe('token manager', () => {
       .testConnection()
       .catch((e: unknown) => e)) as ServiceError;
     expect(wrong).toBeInstanceOf(ServiceError);
-    expect(wrong.kind).toBe('invalid_client');
+    expect(wrong.kind).toBe('invalid-client');
     expect(wrong.message).toBe('The service refused the client id or secret');
 
     await f.close();
@@ -106,11 +107,11 @@ describe('token manager', () => {
     const echoed = (await client()
       .testConnection()
       .catch((e: unknown) => e)) as ServiceError;
-    expect(echoed.kind).toBe('bad_request');
+    expect(echoed.kind).toBe('bad-request');
     expect(JSON.stringify({ m: echoed.message, s: echoed.serviceMessage })).not.toContain(SECRET);
   });
 
-  it('a secret that cannot be read is a no_secret error and no request is made', async () => {
+  it('a secret that cannot be read is a no-secret error and no request is made', async () => {
     f = await startFake(() => {});
     const err = (await client({
       getSecret: async () => {
@@ -119,12 +120,87 @@ describe('token manager', () => {
     })
       .testConnection()
       .catch((e: unknown) => e)) as ServiceError;
-    expect([err.kind, f.tokenRequests()]).toEqual(['no_secret', 0]);
+    expect([err.kind, f.tokenRequests()]).toEqual(['no-secret', 0]);
     expect(err.message).toMatch(/keychain locked/);
   });
 
   it('testConnection returns the granted scopes', async () => {
     f = await startFake(() => {}, { scope: 'strategies:read' });
     expect(await client().testConnection()).toEqual(['strategies:read']);
+  });
+});
+
+describe('token answers without expires_in or scope', () => {
+  /** A TokenManager on a clock the test moves, answering each token request with `body`. */
+  function managerAnswering(body: Record<string, unknown>) {
+    let clock = 1_000_000;
+    let requests = 0;
+    const manager = new TokenManager({
+      clientId: 'c',
+      getSecret: async () => SECRET,
+      now: () => clock,
+      postToken: async () => {
+        requests++;
+        return { status: 200, headers: {}, text: JSON.stringify(body) };
+      },
+    });
+    return {
+      manager,
+      requests: () => requests,
+      advance: (ms: number) => (clock += ms),
+    };
+  }
+
+  it('assumes a short lifetime without expires_in and renews before it ends', async () => {
+    const t = managerAnswering({ access_token: 'a', token_type: 'bearer', scope: 'x:y' });
+    const info = await t.manager.info();
+    expect(info.lifetimeKnown).toBe(false);
+    expect(info.expiresAt - 1_000_000).toBe(ASSUMED_LIFETIME_S * 1000);
+    await t.manager.authorization();
+    expect(t.requests()).toBe(1);
+    t.advance((ASSUMED_LIFETIME_S - 61) * 1000);
+    await t.manager.authorization();
+    expect(t.requests()).toBe(1);
+    t.advance(2_000);
+    await t.manager.authorization();
+    expect(t.requests()).toBe(2);
+  });
+
+  it.each([
+    ['absent', {}],
+    ['null', { scope: null }],
+    ['empty', { scope: '  ' }],
+  ])('scope %s: the scopes are unknown (null), not "none granted"', async (_case, extra) => {
+    const t = managerAnswering({
+      access_token: 'a',
+      token_type: 'Bearer',
+      expires_in: 60,
+      ...extra,
+    });
+    expect((await t.manager.info()).grantedScopes).toBeNull();
+    expect(t.manager.hasToken()).toBe(true);
+    expect(t.manager.grantedScopes()).toBeNull();
+  });
+
+  it('reads a scope list and a numeric-string lifetime', async () => {
+    const t = managerAnswering({
+      access_token: 'a',
+      token_type: 'Bearer',
+      expires_in: '3600',
+      scope: ['strategies:read', 'strategy_versions:read'],
+    });
+    const info = await t.manager.info();
+    expect(info).toMatchObject({
+      grantedScopes: ['strategies:read', 'strategy_versions:read'],
+      lifetimeKnown: true,
+    });
+    expect(info.expiresAt - 1_000_000).toBe(3_600_000);
+  });
+
+  it('still refuses a token answer without an access token or a type', async () => {
+    for (const body of [{ token_type: 'Bearer' }, { access_token: 'a' }]) {
+      const t = managerAnswering(body);
+      await expect(t.manager.info()).rejects.toMatchObject({ kind: 'bad-response' });
+    }
   });
 });

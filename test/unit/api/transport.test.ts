@@ -62,7 +62,7 @@ describe('reading an answer', () => {
       mode = next;
       const error = await failure(client!.getStrategy(STRATEGY_ID));
       expect(error).toBeInstanceOf(ServiceError);
-      expect(error).toMatchObject({ kind: 'bad_response' });
+      expect(error).toMatchObject({ kind: 'bad-response' });
       expect((error as ServiceError).message).toMatch(/larger than \d+ bytes/);
     }
     mode = 'fits';

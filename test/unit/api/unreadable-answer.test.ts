@@ -30,7 +30,7 @@ describe('an answer the app cannot read', async () => {
   it('names the field in plain words, with the parser words in details only', async () => {
     const nested = '{"a":'.repeat(2000) + '1' + '}'.repeat(2000);
     const error = await unreadable(`{"data": {"id": ${nested}}}`);
-    expect(error.kind).toBe('bad_response');
+    expect(error.kind).toBe('bad-response');
     expect(error.message).toMatch(/^The service's answer could not be read: data\.id is not text/);
     expect(error.message).not.toMatch(/Invalid input|expected|received/);
     expect(error.details.issues?.[0]).toMatch(/^data\.id: Invalid input/);

@@ -11,6 +11,7 @@ const position = (over: Partial<PredictedPositionView>): PredictedPositionView =
   weight: '0',
   oldWeight: '10',
   action: 'REMOVE',
+  doubt: null,
   heldQuantity: '0',
   sellsAll: false,
   heldNotInTarget: false,
@@ -37,6 +38,9 @@ const preview = (over: Partial<ExecutePreview>): ExecutePreview =>
     newCash: '30',
     changesNothing: false,
     targetUnconfirmed: false,
+    doubts: [],
+    possiblyTargeted: [],
+    needsAcknowledgement: false,
     earlierVersionId: null,
     ...over,
   }) as ExecutePreview;
@@ -57,27 +61,52 @@ describe('the confirmation words', () => {
     expect(s.uncertain).toBe(false);
   });
 
-  it('says when the target is unknown or the holdings do not fit it', () => {
+  it('on a target in doubt counts only the sales as facts, never "unchanged"', () => {
+    const uncertain = (over: Partial<PredictedPositionView>) =>
+      position({ action: 'uncertain', effect: 'uncertain', ...over });
     const unknown = summarize(
       preview({
         target: { kind: 'unknown' },
         check: null,
-        positions: [position({ action: null, oldWeight: null, effect: 'unknown' })],
+        doubts: ['unknown'],
+        needsAcknowledgement: true,
+        positions: [
+          uncertain({ symbol: 'KO', oldWeight: null, weight: '10', doubt: 'unknown' }),
+          uncertain({
+            symbol: 'XOM',
+            oldWeight: null,
+            heldQuantity: '3',
+            sellsAll: true,
+            effect: 'sell-held',
+            doubt: 'unknown',
+          }),
+        ],
       }),
     );
-    expect(unknown.headline).toContain('unknown to this app');
+    expect(unknown.lines.map((l) => l.symbol)).toEqual(['XOM', 'KO']);
+    expect(unknown.headline).toBe(
+      '1 held symbol sold whole, 1 position whose action is uncertain. No action is predicted: ' +
+        'no executed version of this strategy is known here. The service decides each action ' +
+        'from the target it holds now.',
+    );
     expect(unknown.uncertain).toBe(true);
-    expect(unknown.needsAcknowledgement).toBe(false);
+    // The preview says whether the tick is needed: the desk decided it, and checks it again.
+    expect(unknown.needsAcknowledgement).toBe(true);
     const stale = summarize(
       preview({
         check: { heldNotInTarget: ['TSLA'], targetNotHeld: [], updatedAfter: false, fits: false },
+        doubts: ['stale'],
+        needsAcknowledgement: true,
+        positions: [uncertain({ symbol: 'PEP', oldWeight: '10', weight: '10', doubt: 'stale' })],
       }),
     );
     expect(stale.needsAcknowledgement).toBe(true);
-    expect(stale.headline).toContain('the holdings do not fit');
-    // The holdings fit, but the service no longer knows the version taken as the target.
-    const unconfirmed = summarize(preview({ targetUnconfirmed: true }));
-    expect(unconfirmed.needsAcknowledgement).toBe(true);
+    expect(stale.headline).toContain('the holdings do not fit the last known target');
+    expect(stale.headline).not.toMatch(/unchanged/);
+    const unconfirmed = summarize(
+      preview({ targetUnconfirmed: true, doubts: ['unconfirmed'], needsAcknowledgement: true }),
+    );
+    expect(unconfirmed.headline).toContain('the service no longer knows the version');
     expect(unconfirmed.uncertain).toBe(true);
   });
 
@@ -87,7 +116,14 @@ describe('the confirmation words', () => {
 
   it('labels actions and environments plainly', () => {
     expect(actionLabel(position({ sellsAll: true }))).toBe('REMOVE · sells all');
-    expect(actionLabel(position({ action: null, sellsAll: true }))).toBe('unknown (sells all)');
+    expect(actionLabel(position({ action: 'uncertain', sellsAll: true }))).toBe(
+      'sells all · action uncertain',
+    );
+    expect(actionLabel(position({ action: 'uncertain' }))).toBe('uncertain');
+    // Held and already at 0 in the target: the sale, not an IGNORE that contradicts it.
+    expect(actionLabel(position({ action: 'IGNORE', sellsAll: true }))).toBe(
+      'sells all · target weight stays 0',
+    );
     expect(environmentLabel(preview({}).profile)).toBe(
       'SANDBOX: a local simulation, no real money',
     );

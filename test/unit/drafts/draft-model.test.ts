@@ -7,7 +7,12 @@ import type { DraftRow } from '../../../shared/views';
 import { Autosave, type SaveState } from '../../../renderer/src/drafts/autosave';
 import { DraftModel } from '../../../renderer/src/drafts/draft-model';
 import { changesNothing, classifyExecuteError } from '../../../renderer/src/drafts/execute-plan';
-import { DeskError, type DeskErrorKind } from '../../../shared/views';
+import {
+  DeskError,
+  type DeskErrorDetailsByKind,
+  type DeskErrorKind,
+  type DeskErrorWire,
+} from '../../../shared/views';
 
 const target = [
   { symbol: 'AAPL', weight: '15' },
@@ -97,6 +102,30 @@ describe('DraftModel', () => {
     expect([model.keys[0], model.keys[1], model.keys[3]]).toEqual(keys);
     model.undo();
     expect(model.rows).toEqual([row('AAPL', '15'), row('', ''), row('MSFT', '10')]);
+    expectMatchesOneShot(model);
+  });
+
+  it('a paste loses no row: rows without a symbol and a symbol pasted twice stay rows of their own', () => {
+    const model = new DraftModel([row('AAPL', '15')], target, holdings);
+    const { updated, added } = model.mergeRows([
+      { symbol: '', weight: '5' },
+      { symbol: 'aapl', weight: '20,5' },
+      { symbol: '', weight: '6' },
+      { symbol: 'AAPL', weight: '7' },
+      { symbol: 'TLT', weight: '1' },
+      { symbol: 'TLT', weight: '2' },
+    ]);
+    expect({ updated, added }).toEqual({ updated: 1, added: 5 });
+    expect(model.rows).toEqual([
+      row('AAPL', '20,5'),
+      row('', '5'),
+      row('', '6'),
+      row('AAPL', '7'),
+      row('TLT', '1'),
+      row('TLT', '2'),
+    ]);
+    // Each is marked: the bad weight, the empty symbols, the duplicates.
+    expect([...model.errorRows].sort()).toEqual([0, 1, 2, 3, 4, 5]);
     expectMatchesOneShot(model);
   });
 
@@ -247,24 +276,39 @@ describe('the execute plan and errors', () => {
     const unknown = new DraftModel([row('TSLA', '0'), row('AAPL', '3')], null, holdings);
     expect(unknown.analysis.diffRows.every((r) => !r.oldKnown)).toBe(true);
     expect(unknown.analysis.diffRows.map((r) => [r.symbol, r.action, r.sellsAll])).toEqual([
-      ['TSLA', null, true],
-      ['AAPL', null, false],
+      ['TSLA', 'uncertain', true],
+      ['AAPL', 'uncertain', false],
     ]);
+    // Holdings that do not fit the known target: its weights are the last known ones, no action
+    // is predicted, and an untouched target is not "nothing to change".
+    const stale = new DraftModel(
+      target.map((p) => row(p.symbol, p.weight)),
+      target,
+      [],
+      { stale: true },
+    );
+    expect(stale.analysis.doubt).toBe('stale');
+    expect(stale.analysis.diffRows.every((r) => r.action === 'uncertain' && r.oldKnown)).toBe(true);
+    expect(stale.analysis.diffRows.some((r) => r.effect === 'unchanged')).toBe(false);
+    expect(changesNothing(stale.analysis)).toBe(false);
   });
 
   it('classifies each failure by where it belongs', () => {
-    const e = (kind: DeskErrorKind, details?: Record<string, unknown>) =>
-      DeskError.fromWire({ kind, message: 'x', ...(details && { details }) });
+    // Details of the kind's own shape: a wrong shape is refused by the host (errors.test.ts).
+    const e = <K extends DeskErrorKind>(kind: K, details?: DeskErrorDetailsByKind[K]) =>
+      DeskError.fromWire({ kind, message: 'x', ...(details && { details }) } as DeskErrorWire);
     expect(
-      classifyExecuteError(e('unknown-symbols', { unknownSymbols: ['ZZZ', 3] })),
+      classifyExecuteError(e('unknown-symbols', { ambiguous: false, unknownSymbols: ['ZZZ'] })),
     ).toMatchObject({
-      kind: 'unknown_symbols',
+      kind: 'unknown-symbols',
       symbols: ['ZZZ'],
     });
-    expect(classifyExecuteError(e('unexecuted-version', {}))).toMatchObject({ versionId: null });
+    expect(classifyExecuteError(e('unexecuted-version'))).toMatchObject({ versionId: null });
     expect(classifyExecuteError(e('network', { ambiguous: true })).kind).toBe('ambiguous');
-    expect(classifyExecuteError(e('conflict', { versionId: 'v' }))).toMatchObject({
-      versionId: 'v',
-    });
+    expect(classifyExecuteError(e('conflict', { ambiguous: false, versionId: 'v' }))).toMatchObject(
+      {
+        versionId: 'v',
+      },
+    );
   });
 });

@@ -97,6 +97,32 @@ describe('import layering, as an allowlist', () => {
     expect(await refusals(file, code)).toEqual([]);
   });
 
+  it.each([
+    ['probe.ts', "import './shared/contract';"],
+    ['tools/probe.ts', 'export const probe = 1;'],
+    ['eslint-plugins/probe.js', 'export const probe = 1;'],
+  ])('reports %s, a source file in no layer, instead of skipping it', async (file, code) => {
+    expect(await refusals(file, code)).toEqual([
+      `${file} belongs to no layer: add its folder (or the file) to a layer in eslint.config.js (docs/architecture.md).`,
+    ]);
+  });
+
+  it.each([
+    ['eslint.config.js', "import './eslint-rules/layers.js';"],
+    ['vite.config.ts', "import 'node:url';"],
+    ['vitest.config.ts', 'export const probe = 1;'],
+    ['eslint-rules/probe.js', "import './layers.js';"],
+  ])("counts the tools' configuration as a layer: %s", async (file, code) => {
+    expect(await refusals(file, code)).toEqual([]);
+  });
+
+  it('names the layers that may import electron, as the configuration says', async () => {
+    expect(await refusals('electron/core/probe.ts', "import 'electron';")).toEqual([
+      'core may not import electron: only main (electron/main.ts, electron/ipc.ts), ' +
+        'preload (electron/preload.ts), test (test/) do.',
+    ]);
+  });
+
   it('names the layer, what it may import and where the import leads', async () => {
     const [message] = await refusals('electron/core/desk/probe.ts', "import '../../sandbox';");
     expect(message).toBe(

@@ -32,6 +32,16 @@ describe('README', () => {
     }
   });
 
+  it('says what npm start does: the first screen offers the sandbox, --data-dir, its address printed', () => {
+    const [first] = fences(readme);
+    const after = readme.slice(first!.index! + first![0].length);
+    // Right after the commands: the app does not start on the sandbox by itself.
+    expect(first![1]).not.toMatch(/by default/);
+    expect(after.slice(0, 400)).toContain('does not start on the sandbox by itself');
+    expect(after.slice(0, 400)).toContain('`npm start -- --data-dir D`');
+    expect(readme).toMatch(/Once the sandbox runs, `npm start` prints its\s+address/);
+  });
+
   it('names every folder of the tree in its layout', () => {
     const layout = readme.slice(readme.indexOf('## Layout'));
     const block = fences(layout)[0]![1]!;

@@ -17,7 +17,27 @@ import { parseCsv } from './rfc4180';
 const numeric = new Set<string>(ORDER_REPORT_NUMERIC_COLUMNS);
 
 /** Text with the characters that matter to CSV and to spreadsheets mixed into any Unicode. */
-const tricky = fc.constantFrom('"', ',', '\r', '\n', '\r\n', '=', '+', '-', '@', '\t', "'", ' ');
+const tricky = fc.constantFrom(
+  '"',
+  ',',
+  '\r',
+  '\n',
+  '\r\n',
+  '=',
+  '+',
+  '-',
+  '@',
+  '\t',
+  "'",
+  ' ',
+  '\u00a0',
+  '\u200b',
+  '\ufeff',
+  '＝',
+  '＋',
+  '－',
+  '＠',
+);
 const textCell = fc
   .array(fc.oneof(tricky, fc.string({ unit: 'grapheme', maxLength: 4 })), { maxLength: 8 })
   .map((parts) => parts.join(''));

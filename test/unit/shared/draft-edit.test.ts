@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { rescaleToTotal, setToZero } from '../../../shared/draft/edit';
-import { describePaste, parseDraftPaste } from '../../../shared/draft/paste';
 import type { DraftRowInput } from '../../../shared/draft/types';
 
 const rows = (...weights: string[]): DraftRowInput[] =>
@@ -25,6 +24,12 @@ describe('rescaleToTotal', () => {
   it('leaves locked rows and rows at 0 as typed', () => {
     const result = rescaleToTotal(rows('10.50', '0', '20', '30'), '50.5', new Set([0]));
     expect(weightsOf(result)).toEqual(['10.50', '0', '16', '24']);
+  });
+
+  it('"Rescale so the draft totals 90 %": the whole draft totals 90, locked rows included', () => {
+    const result = rescaleToTotal(rows('6.75', '45', '30'), '90', new Set([0]));
+    expect(weightsOf(result)).toEqual(['6.75', '49.95', '33.3']);
+    expect(result).toMatchObject({ ok: true, lockedTotal: '6.75' });
   });
 
   it('rescales to 0: every unlocked row with a weight becomes 0', () => {
@@ -82,82 +87,5 @@ describe('setToZero', () => {
     expect(result.map((r) => r.weight)).toEqual(['0', '2', '0']);
     expect(result[1]).toBe(input[1]);
     expect(input[0]!.weight).toBe('1');
-  });
-});
-
-describe('parseDraftPaste', () => {
-  it('reads TSV from a spreadsheet with a header, % and CRLF', () => {
-    const result = parseDraftPaste('Symbol\tWeight\r\naapl\t12.5%\r\nBRK.B\t 3 \r\n');
-    expect(result).toEqual({
-      rows: [
-        { symbol: 'AAPL', weight: '12.5', line: 2 },
-        { symbol: 'BRK.B', weight: '3', line: 3 },
-      ],
-      errors: [],
-      header: true,
-      delimiter: '\t',
-    });
-  });
-
-  it('reads CSV without a header, quoted fields, LF', () => {
-    const result = parseDraftPaste('"msft","1.25"\n"A""B",2\nGOOG,0\n');
-    expect(result.header).toBe(false);
-    expect(result.delimiter).toBe(',');
-    expect(result.rows).toEqual([
-      { symbol: 'MSFT', weight: '1.25', line: 1 },
-      { symbol: 'A"B', weight: '2', line: 2 },
-      { symbol: 'GOOG', weight: '0', line: 3 },
-    ]);
-  });
-
-  it('takes header columns in any order and case, ignoring extra columns', () => {
-    const result = parseDraftPaste('Name,WEIGHT,Ticker\r\n"Apple, Inc.",5,AAPL\r\n');
-    expect(result.rows).toEqual([{ symbol: 'AAPL', weight: '5', line: 2 }]);
-  });
-
-  it('reads semicolon CSV and refuses decimal commas with the line', () => {
-    const result = parseDraftPaste('symbol;weight\nAAPL;1,5\nMSFT;2\n');
-    expect(result.delimiter).toBe(';');
-    expect(result.rows).toEqual([{ symbol: 'MSFT', weight: '2', line: 3 }]);
-    expect(result.errors).toEqual([
-      {
-        line: 2,
-        message:
-          'Line 2 (AAPL): weight "1,5" uses a comma; use a dot for decimals and no thousands separators.',
-      },
-    ]);
-  });
-
-  it('reports each bad line by number and skips blank lines', () => {
-    const result = parseDraftPaste('AAPL,1e3\n\n,5\nMSFT\nGOOG,\nNVDA,abc\nAMD,2\n');
-    expect(result.rows).toEqual([{ symbol: 'AMD', weight: '2', line: 7 }]);
-    expect(result.errors.map((e) => e.message)).toEqual([
-      'Line 1 (AAPL): weight "1e3" uses exponent notation; write the number out in full.',
-      'Line 3: the symbol is empty.',
-      'Line 4 (MSFT): there is no weight.',
-      'Line 5 (GOOG): there is no weight.',
-      'Line 6 (NVDA): weight "abc" is not a decimal number.',
-    ]);
-    expect(describePaste(result)).toBe('Read 1 row; 5 lines could not be read.');
-  });
-
-  it('counts lines inside quoted fields and reports an unclosed quote', () => {
-    const result = parseDraftPaste('"A\nB",1\nC,2\n"D,3\n');
-    expect(result.rows.map((r) => r.line)).toEqual([1, 3]);
-    expect(result.errors).toEqual([{ line: 4, message: 'Line 4: a quote is never closed.' }]);
-  });
-
-  it('says when a header lacks a column', () => {
-    const result = parseDraftPaste('Symbol,Pct\nAAPL,1\n');
-    expect(result.errors[0]!.message).toBe(
-      'Line 1 looks like a header but needs both a Symbol and a Weight column.',
-    );
-    expect(result.rows).toEqual([{ symbol: 'AAPL', weight: '1', line: 2 }]);
-  });
-
-  it('ignores a byte order mark', () => {
-    expect(parseDraftPaste('\uFEFFsymbol,weight\nA,1').rows).toEqual([
-      { symbol: 'A', weight: '1', line: 2 },
-    ]);
   });
 });

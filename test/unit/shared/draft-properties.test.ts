@@ -204,14 +204,16 @@ describe('draft properties', () => {
         target,
         holdings,
         fc.array(edit, { maxLength: 12 }),
-        (start, previous, held, edits) => {
-          const analyzer = createDraftAnalyzer(previous, held);
+        fc.boolean(),
+        (start, previous, held, edits, stale) => {
+          // A target the holdings do not fit: the same answers, every action uncertain.
+          const analyzer = createDraftAnalyzer(previous, held, { stale });
           let rows: DraftRowInput[] = start;
           const check = () => {
             const expected = validateDraft(rows, { previousTarget: previous });
             const { validation, diff } = analyzer.analyze(rows);
             expect(validation).toEqual(expected);
-            expect(diff).toEqual(diffDraft(expected, previous, held));
+            expect(diff).toEqual(diffDraft(expected, previous, held, { stale }));
           };
           check();
           for (const e of edits) {

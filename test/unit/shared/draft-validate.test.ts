@@ -36,7 +36,9 @@ describe('validateDraft: rows', () => {
     const error = v.rows[0]!.errors[0]!;
     expect(error.code).toBe('symbol-invalid');
     expect(error.field).toBe('symbol');
-    expect(error.message).toMatch(/^Row 1 \(.+\): ".+" is not a valid symbol; use 1 to 20 letters/);
+    expect(error.message).toMatch(
+      /^Row 1 \(.+\): ".+" (is not a valid symbol; use|has a space: a symbol is) 1 to 20 letters/,
+    );
   });
 
   it.each(['BRK.B', 'BF-B', 'A/B', 'X', 'A'.repeat(20), '123'])('accepts symbol %j', (symbol) => {
@@ -85,9 +87,10 @@ describe('validateDraft: rows', () => {
 
   it.each([
     ['1e3', 'Row 1 (AAPL): weight "1e3" uses exponent notation; write the number out in full'],
+    ['1,5', 'Row 1 (AAPL): weight "1,5" uses a comma: use a dot (1.5)'],
     [
-      '1,5',
-      'Row 1 (AAPL): weight "1,5" uses a comma; use a dot for decimals and no thousands separators',
+      '1;5',
+      'Row 1 (AAPL): weight "1;5" holds more than one value; a row takes one weight (remove the extra column or words)',
     ],
     ['NaN', 'Row 1 (AAPL): weight "NaN" is not a number'],
     ['Infinity', 'Row 1 (AAPL): weight "Infinity" is not a number'],
@@ -234,7 +237,7 @@ describe('parseImportedWeight', () => {
     ['1,5%', /comma/],
     ['%', /empty/],
     ['', /empty/],
-    ['5%%', /not a decimal/],
+    ['5%%', /more than one % sign/],
     ['NaN', /not a number/],
     ['+5', /plus/],
   ])('rejects %j', (input, error) => {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planPositions } from '../../../electron/sandbox/engine';
+import { diffDraft } from '../../../shared/draft/diff';
 import { comparePrediction, predictExecution } from '../../../shared/draft/prediction';
+import { actionWords } from '../../../shared/draft/words';
 import { checkTarget } from '../../../shared/draft/target-check';
 import type { HeldPosition, TargetPosition } from '../../../shared/draft/types';
 import { validateDraft } from '../../../shared/draft/validate';
@@ -62,7 +64,7 @@ describe('execution prediction', () => {
             expect(p.sellsAll).toBe(true);
             expect(p.effect).toBe('sell-held');
           }
-          if (target === null) expect(p.action).toBeNull();
+          if (target === null) expect(p.action).toBe('uncertain');
           if (known === 'same' && (p.action === 'IGNORE' || p.effect === 'unchanged'))
             expect(bySymbol.get(p.symbol)?.action).toBe('IGNORE');
         }
@@ -148,5 +150,159 @@ describe('execution prediction', () => {
     expect(checkTarget({ ...ignored, orders: [] }, held, facts.executedAt).heldNotInTarget).toEqual(
       ['KO'],
     );
+  });
+});
+
+/** Why the app may doubt the target it knows, beyond not knowing one. */
+const standingArb = fc.record({ stale: fc.boolean(), unconfirmed: fc.boolean() });
+
+const COMPLETE_AT = '2026-01-01T00:00:00.000001Z';
+/** The known version's facts: ended, no orders, so the holdings and the update time decide. */
+const ended = (positions: TargetPosition[]) => ({
+  positions,
+  orders: [],
+  status: 'COMPLETE' as const,
+  executedAt: COMPLETE_AT,
+  insertedAt: COMPLETE_AT,
+});
+
+describe('a prediction on a target in doubt', () => {
+  it('presents no action and no "unchanged" as fact; the body and the sales stay the same', () => {
+    fc.assert(
+      fc.property(
+        targetArb,
+        fc.boolean(),
+        holdingsArb,
+        draftArb,
+        standingArb,
+        (known, unknown, held, rows, standing) => {
+          const target = unknown ? null : known;
+          const validation = validateDraft(rows, { previousTarget: target ?? [] });
+          const certain = predictExecution(validation, target, held);
+          const doubted = predictExecution(validation, target, held, standing);
+          const doubts = unknown
+            ? ['unknown']
+            : [
+                ...(standing.stale ? ['stale'] : []),
+                ...(standing.unconfirmed ? ['unconfirmed'] : []),
+              ];
+          expect(doubted.doubts).toEqual(doubts);
+          // A doubt changes what is said, never what is sent nor which holdings are sold.
+          expect(doubted.body).toEqual(certain.body);
+          expect(doubted.positions.map((p) => [p.symbol, p.sellsAll, p.heldQuantity])).toEqual(
+            certain.positions.map((p) => [p.symbol, p.sellsAll, p.heldQuantity]),
+          );
+          const heldSymbols = held.filter((h) => h.quantity !== '0').map((h) => h.symbol);
+          if (doubts.length === 0) {
+            expect(doubted).toEqual(certain);
+            expect(doubted.possiblyTargeted).toEqual([]);
+            expect(doubted.needsAcknowledgement).toBe(false);
+            return;
+          }
+          for (const p of doubted.positions) {
+            expect(p.action).toBe('uncertain');
+            expect(p.doubt).toBe(doubts[0]);
+            expect(p.effect).toBe(p.sellsAll ? 'sell-held' : 'uncertain');
+            // Its words never name an action, and name the sale where there is one.
+            const words = actionWords(p);
+            expect(words).not.toMatch(/ADD|CHANGE|REMOVE|IGNORE|unchanged/);
+            expect(words.includes('sells all')).toBe(p.sellsAll);
+          }
+          expect(doubted.changesNothing).toBe(false);
+          // The holdings suggest what the service may target now: held, not in the known target.
+          const targeted = new Set((target ?? []).map((p) => p.symbol));
+          expect(doubted.possiblyTargeted).toEqual(
+            heldSymbols.filter((s) => !targeted.has(s)).sort(),
+          );
+          // Any doubt about a known target takes the tick; an unknown one when something is held.
+          expect(doubted.needsAcknowledgement).toBe(unknown ? heldSymbols.length > 0 : true);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('the grid and the confirmation say the same of every symbol', () => {
+    fc.assert(
+      fc.property(
+        targetArb,
+        fc.boolean(),
+        holdingsArb,
+        draftArb,
+        fc.boolean(),
+        (known, unknown, held, rows, stale) => {
+          const target = unknown ? null : known;
+          const validation = validateDraft(rows, { previousTarget: target ?? [] });
+          if (!validation.valid) return;
+          const grid = diffDraft(validation, target, held, { stale });
+          const confirmation = predictExecution(validation, target, held, { stale });
+          const say = (r: {
+            symbol: string;
+            action: unknown;
+            effect: unknown;
+            sellsAll: boolean;
+            heldNotInTarget: boolean;
+          }) => [r.symbol, r.action, r.effect, r.sellsAll, r.heldNotInTarget];
+          expect(grid.rows.map(say)).toEqual(confirmation.positions.map(say));
+          expect(grid.doubt).toBe(confirmation.doubts[0] ?? null);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('after a 202, the doubt the holdings raise leaves no surprise: every difference was expected', () => {
+    // The app knows `older`; the service's target is `latest`, fully filled (holdings = its
+    // symbols). Executing elsewhere updated the strategy unless the target is the same one.
+    fc.assert(
+      fc.property(targetArb, targetArb, fc.boolean(), draftArb, (older, latest, same, rows) => {
+        const serviceTarget = same ? older : latest;
+        const held = serviceTarget.map((p) => ({ symbol: p.symbol, quantity: '2' }));
+        const updatedAt = same ? COMPLETE_AT : '2026-01-02T00:00:00.000001Z';
+        const check = checkTarget(ended(older), held, updatedAt);
+        const validation = validateDraft(rows, { previousTarget: older });
+        const prediction = predictExecution(validation, older, held, { stale: !check.fits });
+        const answer = serviceAnswer(serviceTarget, prediction.body.data.positions);
+        const differences = comparePrediction(prediction.positions, answer);
+        if (same) expect(differences).toEqual([]);
+        for (const d of differences) expect(d.expected).toBe(true);
+        // Without the update time, a surprise needs a target with the very same symbols.
+        const blind = checkTarget(ended(older), held, COMPLETE_AT);
+        const unseen = predictExecution(validation, older, held, { stale: !blind.fits });
+        const surprises = comparePrediction(
+          unseen.positions,
+          serviceAnswer(serviceTarget, unseen.body.data.positions),
+        ).filter((d) => !d.expected);
+        if (surprises.length > 0)
+          expect(new Set(older.map((p) => p.symbol))).toEqual(
+            new Set(serviceTarget.map((p) => p.symbol)),
+          );
+      }),
+      RUNS,
+    );
+  });
+
+  it('records made before doubts were recorded read a null action as uncertain', () => {
+    const legacy = [{ symbol: 'KO', oldWeight: null, action: null }];
+    const answer = serviceAnswer(
+      [{ symbol: 'PEP', weight: '10' }],
+      [{ symbol: 'KO', weight: '5' }],
+    );
+    expect(comparePrediction(legacy, answer)).toEqual([
+      {
+        symbol: 'PEP',
+        predicted: null,
+        service: { action: 'REMOVE', oldWeight: '10', weight: '0' },
+        expected: true,
+      },
+    ]);
+    // A definite prediction that the service contradicts is a surprise.
+    const definite = [{ symbol: 'KO', oldWeight: '0', action: 'ADD' as const }];
+    expect(
+      comparePrediction(
+        definite,
+        serviceAnswer([{ symbol: 'KO', weight: '3' }], [{ symbol: 'KO', weight: '5' }]),
+      ),
+    ).toMatchObject([{ symbol: 'KO', expected: false }]);
   });
 });

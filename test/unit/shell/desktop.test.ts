@@ -9,6 +9,7 @@ import {
   withCsvExtension,
   type MenuItemSpec,
 } from '../../../electron/shell/desktop';
+import { dataFolderFailure } from '../../../electron/core/data-folder/unwritable';
 
 const ids = {
   profileId: '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10',
@@ -34,7 +35,7 @@ const ended = (status: 'COMPLETE' | 'FAILED' | 'CANCELLED'): DeskEvent => ({
     syncedAt: '2026-01-01T00:00:05.000Z',
   },
   strategy: null,
-  appStatus: { runningVersions: 0, lastSyncAt: null },
+  appStatus: { runningVersions: 0, lastSyncAt: null, needsAttention: 0 },
   settledStrategy: null,
 });
 
@@ -163,6 +164,15 @@ describe('start-up failures', () => {
       "The module 'better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115.",
     );
     expect(startupFailureMessage(error, '/data')).toMatch(/scripts\/build-electron\.ts --native/);
+  });
+
+  it('shows a refusal the app explains in its own words, as the browser host does', () => {
+    const refusal = dataFolderFailure(
+      Object.assign(new Error("EROFS: read-only file system, open '/data/x'"), { code: 'EROFS' }),
+      '/data',
+    );
+    expect(startupFailureMessage(refusal, '/data')).toBe(refusal!.message);
+    expect(refusal!.message).toMatch(/^Strategy desk cannot write to its data folder \/data: /);
   });
 
   it('names the data folder otherwise', () => {

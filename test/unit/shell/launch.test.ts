@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  dataDirArgument,
   electronEnv,
   planLaunch,
   shouldDownloadElectron,
+  startFlags,
   type LaunchFacts,
 } from '../../../electron/shell/launch';
 import { appLayout, defaultDataDir, sqliteBindingFor } from '../../../electron/transport/paths';
@@ -136,5 +138,36 @@ describe('paths', () => {
     expect(
       defaultDataDir('win32', { APPDATA: 'C:\\Users\\m\\AppData\\Roaming' }, 'C:\\Users\\m'),
     ).toMatch(/Roaming.strategy-desk$/);
+  });
+});
+
+describe('npm start -- --data-dir D: the data folder, for Electron and the browser host', () => {
+  it('reads --data-dir in both spellings, relative to where npm start runs, and --port', () => {
+    expect(startFlags(['--data-dir', 'desk-test'], '/home/m')).toEqual({
+      dataDir: '/home/m/desk-test',
+      port: '0',
+    });
+    expect(startFlags(['--data-dir=/tmp/desk', '--port', '5180'], '/home/m')).toEqual({
+      dataDir: '/tmp/desk',
+      port: '5180',
+    });
+    expect(startFlags([], '/home/m')).toEqual({ dataDir: null, port: '0' });
+  });
+
+  it('refuses an unknown flag or an empty folder, saying which', () => {
+    expect(startFlags(['--data', 'x'], '/')).toEqual({
+      error: expect.stringContaining("'--data'"),
+    });
+    expect(startFlags(['--data-dir='], '/')).toEqual({
+      error: '--data-dir needs a folder, e.g. --data-dir ~/desk-test',
+    });
+  });
+
+  it('hands the folder to the Electron app, which finds it among its arguments', () => {
+    const electronArgv = ['/x/electron', '/repo/dist/electron/main.cjs', '--data-dir=/tmp/desk'];
+    expect(dataDirArgument(electronArgv, '/')).toBe('/tmp/desk');
+    expect(dataDirArgument(['StrategyDesk', '--data-dir', 'desk'], '/home/m')).toBe('/home/m/desk');
+    expect(dataDirArgument(['StrategyDesk', '--no-sandbox'], '/')).toBeNull();
+    expect(dataDirArgument(['StrategyDesk', '--data-dir='], '/')).toBeNull();
   });
 });

@@ -85,8 +85,10 @@ describe('main.ts', () => {
   it('holds the single-instance lock, sandboxes every renderer and keeps data in userData', () => {
     expect(callsTo(source, 'requestSingleInstanceLock')).toHaveLength(1);
     expect(callsTo(source, 'enableSandbox')).toHaveLength(1);
-    expect(text).toMatch(
-      /app\.setPath\('userData', join\(app\.getPath\('appData'\), DATA_DIR_NAME\)\)/,
+    // The folder npm start names with --data-dir, else the per-user one the browser host uses too.
+    const [setPath] = callsTo(source, 'setPath');
+    expect(setPath?.getText().replace(/\s+/g, ' ')).toBe(
+      "app.setPath( 'userData', dataDirArgument(process.argv, process.cwd()) ?? join(app.getPath('appData'), DATA_DIR_NAME), )",
     );
     expect(text).toMatch(/const dataDir = app\.getPath\('userData'\)/);
   });
@@ -106,13 +108,18 @@ describe('main.ts', () => {
     expect(text).not.toMatch(/file:\/\//);
   });
 
-  it('opens links outside only after decideLink has parsed them', () => {
-    const opens = callsTo(source, 'openExternal');
-    expect(opens).toHaveLength(1);
-    const open = functionNamed(source, 'openOutside')!.getText();
-    expect(open).toMatch(
-      /const target = decideLink\(url\)\.openExternally;\s+if \(!target\) return;/,
+  it('opens links outside only through shell/links.ts, which asks before any other address', () => {
+    // The one openExternal is in shell/links.ts, after linkAction (test/unit/shell/links.test.ts).
+    expect(callsTo(source, 'openExternal')).toHaveLength(0);
+    expect(functionNamed(source, 'openOutside')!.getText()).toMatch(/void links\.open\(url\);/);
+    const [made] = callsTo(source, 'externalLinks');
+    expect(made?.arguments[0]?.getText()).toMatch(
+      /ask: \(options\) =>\s+mainWindow \? dialog\.showMessageBox\(mainWindow, options\) : dialog\.showMessageBox\(options\)/,
     );
+    expect(made?.arguments[0]?.getText()).toMatch(
+      /desk\.profiles\.list\(\{\}\)\)\.map\(\(p\) => p\.baseUrl\)/,
+    );
+    expect(made?.arguments[0]?.getText()).toMatch(/^\{\s+shell,/);
   });
 
   it('denies every permission request, check and device', () => {

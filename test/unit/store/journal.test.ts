@@ -48,19 +48,23 @@ describe('execution journal repository', () => {
       idempotencyKey: `k-${n}`,
       requestBody: body,
     });
-    const pending = t.store.journal.create(key(1));
-    const unknown = t.store.journal.create(key(2));
+    // Another strategy's: one strategy has at most one execution in flight.
+    const pending = t.store.journal.create({
+      ...key(1),
+      strategyId: '99999999-9999-4999-8999-999999999999',
+    });
     const rejected = t.store.journal.create(key(3));
-    t.store.journal.markSent(unknown.id);
-    t.store.journal.markUnknown(
-      unknown.id,
-      'The connection was reset before the service answered.',
-    );
     t.store.journal.markSent(rejected.id);
     expect(t.store.journal.markRejected(rejected.id, 'Unknown symbols: ZZZ')).toMatchObject({
       state: 'rejected',
       error: 'Unknown symbols: ZZZ',
     });
+    const unknown = t.store.journal.create(key(2));
+    t.store.journal.markSent(unknown.id);
+    t.store.journal.markUnknown(
+      unknown.id,
+      'The connection was reset before the service answered.',
+    );
     expect(t.store.journal.listInFlight().map((e) => [e.id, e.state])).toEqual([
       [pending.id, 'pending'],
       [unknown.id, 'unknown'],
@@ -71,7 +75,7 @@ describe('execution journal repository', () => {
       attempts: 2,
       error: null,
     });
-    expect(t.store.journal.listForStrategy(profileId, strategyId)).toHaveLength(3);
+    expect(t.store.journal.listForStrategy(profileId, strategyId)).toHaveLength(2);
   });
 
   it('refuses a reused idempotency key for the same profile, and an unknown entry', () => {
@@ -139,6 +143,40 @@ describe('execution journal repository', () => {
     expect(
       t.store.journal.listForStrategy(profileId, strategyId).map((e) => e.idempotencyKey),
     ).toEqual(['k-4', 'k-1']);
+    other.close();
+  });
+
+  it("claims a draft's execution once per version it became, across connections", () => {
+    const other = openStore(t.store.path);
+    const draft = t.store.drafts.create({ profileId, strategyId, name: 'D', rows: [] });
+    const input = (key: string, againAfter: string | null = null) => ({
+      profileId,
+      strategyId,
+      draftId: draft.id,
+      againAfter,
+      idempotencyKey: key,
+      requestBody: body,
+    });
+    const first = t.store.journal.createExclusive(input('k-1'));
+    const firstId = 'created' in first ? first.created.id : '';
+    t.store.journal.markSent(firstId);
+    t.store.journal.markAccepted(firstId, { versionId: 'v-1', location: null });
+    expect(t.store.journal.executedVersionOf(draft.id)).toBe('v-1');
+    // Not in flight any more, but the draft became v-1: only "Execute again" after v-1 is claimed.
+    expect(other.journal.createExclusive(input('k-2'))).toEqual({ executedAs: 'v-1' });
+    expect(other.journal.createExclusive(input('k-3', 'v-0'))).toEqual({ executedAs: 'v-1' });
+    const again = other.journal.createExclusive(input('k-4', 'v-1'));
+    expect(again).toMatchObject({ created: { idempotencyKey: 'k-4', draftId: draft.id } });
+    const againId = 'created' in again ? again.created.id : '';
+    other.journal.markSent(againId);
+    // A retry from another connection finds it sent already: it is not sent twice.
+    expect(t.store.journal.markSent(againId)).toBeNull();
+    other.journal.markRejected(againId, 'Unknown symbols: ZZZ');
+    // A refusal leaves the claim free, and the draft still what it became.
+    expect(t.store.journal.executedVersionOf(draft.id)).toBe('v-1');
+    expect(t.store.journal.createExclusive(input('k-5', 'v-1'))).toMatchObject({
+      created: { idempotencyKey: 'k-5' },
+    });
     other.close();
   });
 });

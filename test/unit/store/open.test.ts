@@ -86,13 +86,13 @@ describe('openStore', () => {
     const path = folder.file();
     openStore(path).close();
     const db = new Database(path);
-    const newer = LATEST_SCHEMA_VERSION + 2;
+    const newer = LATEST_SCHEMA_VERSION + 1;
     db.pragma(`user_version = ${newer}`);
     db.close();
     const before = readFileSync(path);
 
     const error = await openError(path);
-    expect(error.code).toBe('newer-schema');
+    expect(error.code).toBe('store-newer-schema');
     expect(error.message).toBe(
       `This data folder was written by a newer Strategy desk (schema ${newer}; this app knows up to ` +
         `${LATEST_SCHEMA_VERSION}). Update the app to open it, or choose another data folder.`,
@@ -104,7 +104,7 @@ describe('openStore', () => {
     const path = folder.file('notes.sqlite');
     writeFileSync(path, 'symbol,weight\nAAPL,10\n'.repeat(200));
     const error = await openError(path);
-    expect(error.code).toBe('not-sqlite');
+    expect(error.code).toBe('store-not-sqlite');
     expect(error.message).toContain('is not a Strategy desk database (it is not a SQLite file');
     expect(error.message).toContain(path);
   });
@@ -115,7 +115,7 @@ describe('openStore', () => {
     db.exec('CREATE TABLE contacts (name TEXT)');
     db.close();
     const error = await openError(path);
-    expect(error.code).toBe('not-ours');
+    expect(error.code).toBe('store-not-ours');
     expect(error.message).toContain('a SQLite database of another program');
   });
 
@@ -130,7 +130,7 @@ describe('openStore', () => {
       },
     };
     const error = await openError(path, { migrations: [...MIGRATIONS, broken] });
-    expect(error.code).toBe('migration-failed');
+    expect(error.code).toBe('store-migration-failed');
     expect(error.message).toContain(`schema ${LATEST_SCHEMA_VERSION + 1} (broken) failed: `);
     expect(error.message).toContain(`left at schema ${LATEST_SCHEMA_VERSION}.`);
     const db = new Database(path);
@@ -210,7 +210,7 @@ describe('openStore: the start-up check', () => {
     closeSync(fd);
 
     const error = await openError(path);
-    expect(error.code).toBe('damaged');
+    expect(error.code).toBe('store-damaged');
     expect(error.message).toContain(`The data file ${path} is damaged`);
     expect(error.message).toContain('move that file');
     expect(error.message.replace(path, '')).not.toMatch(/SQLITE|malformed|btree|page \d/i);
@@ -234,7 +234,7 @@ describe('openStore: the start-up check', () => {
     );
     expect(child.stderr).toBe('');
     const outcome = JSON.parse(child.stdout) as { code: string; message: string };
-    expect(outcome.code).toBe('read-only');
+    expect(outcome.code).toBe('store-read-only');
     expect(outcome.message).toContain(`Strategy desk cannot save to its data file ${path}`);
     expect(outcome.message).toContain('Make the file and its folder writable');
     expect(outcome.message.replace(path, '')).not.toMatch(/SQLITE|attempt to write/i);

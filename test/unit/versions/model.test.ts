@@ -11,6 +11,7 @@ import {
   parseVersionId,
   seenTimes,
   stepLine,
+  versionStatusLabel,
 } from '../../../renderer/src/versions/model';
 
 const order = (over: Partial<Order>): Order => ({
@@ -63,6 +64,19 @@ describe('deleteBlockedReason', () => {
     expect(deleteBlockedReason(base, { ...ok, online: false })).toMatch(/Offline/);
     expect(deleteBlockedReason(base, { ...ok, missingScope: true })).toMatch(
       /strategy_versions:delete/,
+    );
+  });
+});
+
+describe('versionStatusLabel', () => {
+  it('reads a version the service sent no status for as not executed, never unknown', () => {
+    expect(versionStatusLabel({ status: null, executedAt: null })).toBe('NOT EXECUTED');
+    expect(versionStatusLabel({ status: 'SCHEDULED', executedAt: null })).toBe('SCHEDULED');
+    expect(versionStatusLabel({ status: 'COMPLETE', executedAt: '2025-03-03T10:00:00Z' })).toBe(
+      'COMPLETE',
+    );
+    expect(versionStatusLabel({ status: null, executedAt: '2025-03-03T10:00:00Z' })).toBe(
+      'NOT STARTED',
     );
   });
 });

@@ -6,7 +6,10 @@ import predictions from './002-predictions';
 import statusSeen from './003-status-seen';
 import activity from './004-activity';
 import statusBarIndexes from './005-status-bar-indexes';
-import book from './010-book';
+import claims from './006-claims';
+import unexecutedVersions from './007-unexecuted-versions';
+import failuresAcknowledged from './008-failures-acknowledged';
+import book from './009-book';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -17,6 +20,9 @@ export const MIGRATIONS: readonly Migration[] = [
   statusSeen,
   activity,
   statusBarIndexes,
+  claims,
+  unexecutedVersions,
+  failuresAcknowledged,
   book,
 ];
 
@@ -47,7 +53,7 @@ export function applyMigrations(
       step();
     } catch (cause) {
       throw new StoreError(
-        'migration-failed',
+        'store-migration-failed',
         `Updating the data file to schema ${migration.version} (${migration.name}) failed: ` +
           `${(cause as Error).message}. The file was left at schema ${current}.`,
         { cause },

@@ -64,10 +64,23 @@ export interface NewJournalEntry {
   profileId: string;
   strategyId: string;
   draftId?: string | null;
+  /**
+   * For a draft executed again: the version it became before, as the manager named it ("Execute
+   * again"). A draft that became a version is journaled again only under that version's name.
+   */
+  againAfter?: string | null;
   idempotencyKey: string;
   requestBody: string;
   id?: string;
 }
+
+/**
+ * The journal's answer to a new execution: journaled, or not because another of the strategy is
+ * in flight (`blocking`), or because the draft already became a version the caller did not name
+ * (`executedAs`). Nothing is written unless `created`.
+ */
+export type JournalClaim =
+  { created: JournalEntry } | { blocking: JournalEntry } | { executedAs: string };
 
 /**
  * The execution journal. Every write commits with synchronous=FULL (the WAL is fsynced before
@@ -80,9 +93,30 @@ export function journalRepository({ db, now }: RepositoryContext) {
        request_body, state, created_at, updated_at, attempts)
      VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, 0)`,
   );
+  // Prepared on first use: a file opened at an earlier schema (tests of older migrations) has
+  // no draft_claim column.
+  let claimStatements: ReturnType<typeof prepareClaims> | null = null;
+  const prepareClaims = () => ({
+    insert: db.prepare(
+      `INSERT INTO execution_journal (id, profile_id, strategy_id, draft_id, draft_claim,
+         idempotency_key, request_body, state, created_at, updated_at, attempts)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, 0)`,
+    ),
+    // What a draft became: its latest accepted execution (journal_by_draft finds its entries).
+    executedVersion: db
+      .prepare<[string], string>(
+        `SELECT version_id FROM execution_journal
+         WHERE draft_id = ? AND state = 'accepted' AND version_id IS NOT NULL
+         ORDER BY updated_at DESC, rowid DESC LIMIT 1`,
+      )
+      .pluck(),
+  });
+  const claims = () => (claimStatements ??= prepareClaims());
+  // Only from pending (the first send) or unknown (a retry): two processes retrying one entry
+  // cannot both send it.
   const markSent = db.prepare(
     `UPDATE execution_journal SET state = 'sent', attempts = attempts + 1, error = NULL,
-       updated_at = ? WHERE id = ?`,
+       updated_at = ? WHERE id = ? AND state IN ('pending', 'unknown')`,
   );
   const markAccepted = db.prepare(
     `UPDATE execution_journal SET state = 'accepted', version_id = ?, location = ?, error = NULL,
@@ -132,30 +166,46 @@ export function journalRepository({ db, now }: RepositoryContext) {
     return fromRecord(selectOne.get(id)!);
   }
 
-  function insertPending(input: NewJournalEntry): string {
+  function insertPending(input: NewJournalEntry, draftClaim: string | null = null): string {
     const id = input.id ?? randomUUID();
     const at = now();
-    insert.run(
-      id,
-      input.profileId,
-      input.strategyId,
-      input.draftId ?? null,
-      input.idempotencyKey,
-      input.requestBody,
-      at,
-      at,
-    );
+    const { profileId, strategyId, idempotencyKey, requestBody } = input;
+    const draftId = input.draftId ?? null;
+    if (draftClaim === null)
+      insert.run(id, profileId, strategyId, draftId, idempotencyKey, requestBody, at, at);
+    else
+      claims().insert.run(
+        id,
+        profileId,
+        strategyId,
+        draftId,
+        draftClaim,
+        idempotencyKey,
+        requestBody,
+        at,
+        at,
+      );
     return id;
   }
 
   /**
-   * The check and the insert in one IMMEDIATE transaction: the write lock is taken before the
-   * check, so no other connection (another window, another process) can slip an entry in between.
+   * The checks and the insert in one IMMEDIATE transaction: the write lock is taken before the
+   * checks, so no other connection (another window, another process) can slip an entry in
+   * between. The claim written with the entry is the database's own guarantee besides: its
+   * unique indexes (migration 006) refuse a second entry of the strategy in flight, and a second
+   * live execution of the draft after the same version, whoever writes it.
    */
-  const insertUnlessInFlight = db.transaction(
-    (input: NewJournalEntry): { id: string } | { blocking: JournalRecord } => {
+  const claimExecution = db.transaction(
+    (
+      input: NewJournalEntry,
+    ): { id: string } | { blocking: JournalRecord } | { executedAs: string } => {
       const blocking = selectInFlightForStrategy.get(input.profileId, input.strategyId);
-      return blocking ? { blocking } : { id: insertPending(input) };
+      if (blocking) return { blocking };
+      if (!input.draftId) return { id: insertPending(input) };
+      const executed = claims().executedVersion.get(input.draftId) ?? null;
+      if (executed !== null && executed !== (input.againAfter ?? null))
+        return { executedAs: executed };
+      return { id: insertPending(input, `${input.draftId} after ${executed ?? 'none'}`) };
     },
   );
 
@@ -167,25 +217,45 @@ export function journalRepository({ db, now }: RepositoryContext) {
     },
     /**
      * Journals an execute request unless another execution of the same strategy is in flight
-     * (pending, sent or unknown); then returns that one instead, and writes nothing.
+     * (pending, sent or unknown), or its draft already became a version other than
+     * `againAfter`; then says so instead, and writes nothing.
      */
-    createExclusive(
-      input: NewJournalEntry,
-    ): { created: JournalEntry } | { blocking: JournalEntry } {
-      const result = durably(() => insertUnlessInFlight.immediate(input));
-      return 'blocking' in result
-        ? { blocking: fromRecord(result.blocking) }
-        : { created: fromRecord(selectOne.get(result.id)!) };
+    createExclusive(input: NewJournalEntry): JournalClaim {
+      const result = durably(() => claimExecution.immediate(input));
+      if ('blocking' in result) return { blocking: fromRecord(result.blocking) };
+      if ('executedAs' in result) return result;
+      return { created: fromRecord(selectOne.get(result.id)!) };
     },
-    /** Just before each send (the first or a retry with the same key): counts the attempt. */
-    markSent(id: string): JournalEntry {
-      return changed(id, durably(() => markSent.run(now(), id)).changes);
+    /**
+     * Just before each send (the first or a retry with the same key): counts the attempt. Null
+     * when the entry is no longer pending or unknown (another process sent it meanwhile).
+     */
+    markSent(id: string): JournalEntry | null {
+      const sent = durably(() => markSent.run(now(), id)).changes;
+      if (sent === 0 && selectOne.get(id)) return null;
+      return changed(id, sent);
     },
-    markAccepted(id: string, result: { versionId: string; location: string | null }): JournalEntry {
-      return changed(
-        id,
-        durably(() => markAccepted.run(result.versionId, result.location, now(), id)).changes,
+    /**
+     * The service accepted (202). `alongside` (the version as the answer gave it) is written in
+     * the same transaction: a crash leaves both or neither, never a stored version its
+     * execution does not name.
+     */
+    markAccepted(
+      id: string,
+      result: { versionId: string; location: string | null },
+      alongside?: () => void,
+    ): JournalEntry {
+      const changes = durably(() =>
+        db.transaction(() => {
+          alongside?.();
+          return markAccepted.run(result.versionId, result.location, now(), id).changes;
+        })(),
       );
+      return changed(id, changes);
+    },
+    /** The version a draft last became (its latest accepted execution), or null. */
+    executedVersionOf(draftId: string): string | null {
+      return claims().executedVersion.get(draftId) ?? null;
     },
     /** An ambiguous failure: the service may or may not have created the version. */
     markUnknown(id: string, error: string): JournalEntry {
@@ -204,8 +274,10 @@ export function journalRepository({ db, now }: RepositoryContext) {
       return r ? fromRecord(r) : null;
     },
     /** Entries whose outcome is not known yet (pending, sent, unknown): reconciled at start-up. */
-    listInFlight(): JournalEntry[] {
-      return selectInFlight.all().map(fromRecord);
+    /** Entries whose outcome is not known yet (pending, sent, unknown), a profile's or all. */
+    listInFlight(profileId?: string): JournalEntry[] {
+      const all = selectInFlight.all().map(fromRecord);
+      return profileId === undefined ? all : all.filter((e) => e.profileId === profileId);
     },
     listForStrategy(profileId: string, strategyId: string): JournalEntry[] {
       return selectForStrategy.all(profileId, strategyId).map(fromRecord);

@@ -78,10 +78,6 @@ export function predictionsRepository({ db, now }: RepositoryContext) {
       `SELECT * FROM execution_predictions WHERE profile_id = ? AND version_id = ?
        ORDER BY compared_at DESC, rowid DESC LIMIT 1`,
     );
-    const latestForDraft = db.prepare<[string], Row>(
-      `SELECT * FROM execution_predictions WHERE draft_id = ? AND version_id IS NOT NULL
-       ORDER BY compared_at DESC, rowid DESC LIMIT 1`,
-    );
     const insertBaseline = db.prepare(
       `INSERT OR IGNORE INTO target_baselines
          (profile_id, strategy_id, version_id, strategy_updated_at, recorded_at)
@@ -98,7 +94,6 @@ export function predictionsRepository({ db, now }: RepositoryContext) {
       byId,
       byJournal,
       byVersion,
-      latestForDraft,
       insertBaseline,
       selectBaseline,
     };
@@ -156,11 +151,6 @@ export function predictionsRepository({ db, now }: RepositoryContext) {
     },
     recordBaseline(profileId: string, strategyId: string, versionId: string, updatedAt: string) {
       q().insertBaseline.run(profileId, strategyId, versionId, updatedAt, now());
-    },
-    /** The version the draft last became, if any. */
-    latestForDraft(draftId: string): PredictionRecord | null {
-      const row = q().latestForDraft.get(draftId);
-      return row ? fromRow(row) : null;
     },
   };
 }

@@ -90,8 +90,9 @@ export function profilesRepository({ db, now }: RepositoryContext) {
       update.run({ ...current, ...patch, id, now: now() });
       return this.get(id);
     },
-    setGrantedScopes(id: string, scopes: readonly string[]): boolean {
-      return updateScopes.run(scopes.join(' '), now(), id).changes > 0;
+    /** Null: the service did not say which scopes its last token granted. */
+    setGrantedScopes(id: string, scopes: readonly string[] | null): boolean {
+      return updateScopes.run(scopes === null ? null : scopes.join(' '), now(), id).changes > 0;
     },
     /**
      * Deletes the profile and, by cascade, its strategies, holdings, versions, orders, drafts and

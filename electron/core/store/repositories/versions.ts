@@ -1,6 +1,7 @@
 import type { Order, Version, VersionPosition } from '../../../../shared/domain/resources';
 import { ORDER_FIELDS as ORDER_FIELD_NAMES } from '../../../../shared/domain/constants';
 import type { RepositoryContext } from './context';
+import { sameOrder, samePosition, syncRows, type ChildRows } from './version-rows';
 
 /** 'created': executed from this app; 'imported': added by id. Kept from the first store. */
 export type VersionOrigin = 'created' | 'imported';
@@ -213,28 +214,51 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     },
   );
 
+  /** Stores a version response (from execute, a poll or an import) in one transaction. */
+  const storeVersion = (
+    profileId: string,
+    version: Version,
+    options: VersionUpsertOptions = {},
+  ) => {
+    const key = `${profileId}\0${version.id}`;
+    const nested = db.inTransaction;
+    const last = nested ? undefined : written.get(key);
+    written.delete(key);
+    upsert(
+      profileId,
+      version,
+      options.origin ?? 'imported',
+      options.location ?? null,
+      options.syncedAt ?? now(),
+      last,
+    );
+    if (nested) return;
+    // Copies: the caller may reuse its arrays; the rows in them are not changed in place.
+    written.set(key, {
+      orders: version.orders ? [...version.orders] : last?.orders,
+      positions: version.positions ? [...version.positions] : last?.positions,
+    });
+    if (written.size > WRITTEN_VERSIONS) written.delete(written.keys().next().value!);
+  };
+  /** Notes that the version was seen in this status, unless it was seen in it before. */
+  const noteStatusSeen = (profileId: string, versionId: string, status: string, at: string) => {
+    statusSeenStatements().insert.run(status, at, profileId, versionId);
+  };
+
   return {
-    /** Stores a version response (from execute, a poll or an import) in one transaction. */
-    upsert(profileId: string, version: Version, options: VersionUpsertOptions = {}): void {
-      const key = `${profileId}\0${version.id}`;
-      const nested = db.inTransaction;
-      const last = nested ? undefined : written.get(key);
-      written.delete(key);
-      upsert(
-        profileId,
-        version,
-        options.origin ?? 'imported',
-        options.location ?? null,
-        options.syncedAt ?? now(),
-        last,
-      );
-      if (nested) return;
-      // Copies: the caller may reuse its arrays; the rows in them are not changed in place.
-      written.set(key, {
-        orders: version.orders ? [...version.orders] : last?.orders,
-        positions: version.positions ? [...version.positions] : last?.positions,
-      });
-      if (written.size > WRITTEN_VERSIONS) written.delete(written.keys().next().value!);
+    upsert: storeVersion,
+    /**
+     * A version just read from the service (an execute's answer, a poll, an import, a fresh read)
+     * is stored, and its status noted as seen at the same time, the first time it is seen in it.
+     */
+    recordRead(
+      profileId: string,
+      version: Version,
+      options: VersionUpsertOptions & { syncedAt: string },
+    ): void {
+      storeVersion(profileId, version, options);
+      if (version.status !== null)
+        noteStatusSeen(profileId, version.id, version.status, options.syncedAt);
     },
     get(
       profileId: string,
@@ -278,10 +302,7 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     positions(profileId: string, versionId: string): VersionPosition[] {
       return selectPositions.all(profileId, versionId);
     },
-    /** Notes that the version was seen in this status, unless it was seen in it before. */
-    noteStatusSeen(profileId: string, versionId: string, status: string, at: string): void {
-      statusSeenStatements().insert.run(status, at, profileId, versionId);
-    },
+    noteStatusSeen,
     /** When each status of the version was first seen, earliest first. */
     statusSeen(profileId: string, versionId: string): StatusSeen[] {
       return statusSeenStatements().select.all(profileId, versionId);
@@ -307,94 +328,4 @@ function prepareStatusSeen(db: RepositoryContext['db']) {
        WHERE profile_id = ? AND version_id = ? ORDER BY first_seen_at, status`,
     ),
   };
-}
-
-/** A version's orders or positions in the store, one row per id, in the service's order (rowid). */
-interface ChildRows<T extends { id: string }> {
-  /** Whether two rows are equal in their id and every stored field. */
-  same(a: T, b: T): boolean;
-  count(profileId: string, versionId: string): number;
-  all(profileId: string, versionId: string): T[];
-  insert(profileId: string, versionId: string, row: T): void;
-  update(profileId: string, versionId: string, row: T): void;
-  remove(profileId: string, versionId: string, id: string): void;
-  removeAll(profileId: string, versionId: string): void;
-}
-
-function sameRows<T extends { id: string }>(
-  same: (a: T, b: T) => boolean,
-  a: readonly T[],
-  b: readonly T[],
-): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!same(a[i]!, b[i]!)) return false;
-  return true;
-}
-
-// Written out field by field rather than looped over ORDER_FIELDS: an unchanged poll of a
-// 10,000-order version compares every field of every order, and a loop over the names reads
-// each through a slow keyed lookup (most of that poll's cost). The store's tests change each
-// field of ORDER_FIELDS and POSITION_FIELDS in turn, so a field left out here fails them.
-function sameOrder(a: Order, b: Order): boolean {
-  return (
-    a.id === b.id &&
-    a.date === b.date &&
-    a.side === b.side &&
-    a.symbol === b.symbol &&
-    a.status === b.status &&
-    a.status_reason === b.status_reason &&
-    a.order_quantity === b.order_quantity &&
-    a.order_value === b.order_value &&
-    a.filled_quantity === b.filled_quantity &&
-    a.filled_value === b.filled_value &&
-    a.filled_average_price === b.filled_average_price &&
-    a.inserted_at === b.inserted_at &&
-    a.updated_at === b.updated_at
-  );
-}
-
-function samePosition(a: VersionPosition, b: VersionPosition): boolean {
-  return (
-    a.id === b.id &&
-    a.symbol === b.symbol &&
-    a.old_weight === b.old_weight &&
-    a.weight === b.weight &&
-    a.action === b.action
-  );
-}
-
-/**
- * Makes the stored rows equal to `rows`, writing only the difference. `last` is what this
- * repository wrote for the version before, if it still knows: when the answer equals it and the
- * row count agrees, nothing is read or written. Otherwise the stored rows are read and compared
- * by id. Rows keep the service's order through their rowid, so when the answer reorders the
- * rows it kept (rather than dropping some and adding new ones at the end), all are rewritten.
- */
-function syncRows<T extends { id: string }>(
-  table: ChildRows<T>,
-  profileId: string,
-  versionId: string,
-  rows: readonly T[],
-  last: readonly T[] | undefined,
-): void {
-  if (last && sameRows(table.same, rows, last) && table.count(profileId, versionId) === last.length)
-    return;
-  const stored = table.all(profileId, versionId);
-  if (stored.length === 0) {
-    for (const row of rows) table.insert(profileId, versionId, row);
-    return;
-  }
-  const incoming = new Map<string, T>();
-  for (const row of rows) incoming.set(row.id, row);
-  const kept = stored.filter((row) => incoming.has(row.id));
-  const inOrder = incoming.size === rows.length && kept.every((row, i) => rows[i]!.id === row.id);
-  if (!inOrder) {
-    table.removeAll(profileId, versionId);
-    for (const row of rows) table.insert(profileId, versionId, row);
-    return;
-  }
-  for (const row of stored) if (!incoming.has(row.id)) table.remove(profileId, versionId, row.id);
-  for (let i = 0; i < kept.length; i++)
-    if (!table.same(kept[i]!, rows[i]!)) table.update(profileId, versionId, rows[i]!);
-  for (let i = kept.length; i < rows.length; i++) table.insert(profileId, versionId, rows[i]!);
 }

@@ -8,7 +8,10 @@ const OFFLINE_PROBE_MS = 5_000;
 /** What the offline banner and the status bar show of the service's reach. */
 export type ConnectivityState = 'online' | 'offline' | 'probing';
 
-type StatusFigures = Pick<AppStatus, 'runningVersions' | 'lastSyncAt'>;
+type StatusFigures = Pick<
+  AppStatus,
+  'runningVersions' | 'lastSyncAt' | 'needsAttention' | 'failedUnacknowledged'
+>;
 
 /**
  * The app's status (the status bar's figures, whether the service answers) and, while it does

@@ -53,8 +53,11 @@ export class Profiles {
     return updated;
   }
 
-  /** Asks the service for a token; the granted scopes are stored with the profile. */
-  async testConnection(profileId: string): Promise<string[]> {
+  /**
+   * Asks the service for a token; the granted scopes are stored with the profile (null: the
+   * service did not say which).
+   */
+  async testConnection(profileId: string): Promise<string[] | null> {
     try {
       const { grantedScopes } = await this.api.profiles.testConnection({ profileId });
       await this.reload();

@@ -5,9 +5,15 @@
 export type VirtualColumn = {
   id: string;
   label: string;
-  /** A CSS width ('auto' shares what is left): columns keep their width while rows scroll. */
-  width: string;
+  /**
+   * 'content': as wide as its widest cell (the table's `sizer` row holds the widest of all rows,
+   * so the width holds while rows scroll); 'fill': at least its content, and takes what is left;
+   * a CSS length: a minimum (a column of marks or buttons).
+   */
+  width: 'content' | 'fill' | `${number}px`;
   numeric?: boolean;
+  /** Stays in view when the table scrolls sideways (the row's cell carries the `sticky` class). */
+  sticky?: boolean;
   /** The label is for screen readers only (a column of marks or buttons). */
   hiddenLabel?: boolean;
   /** A class for the column's header cell. */

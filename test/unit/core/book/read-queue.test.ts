@@ -53,7 +53,7 @@ function harness(concurrency = 4) {
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`);
 const rateLimited = (seconds: number) =>
   new ServiceError({
-    kind: 'rate_limited',
+    kind: 'rate-limited',
     status: 429,
     message: 'slow down',
     details: { retryAfterSeconds: seconds },
@@ -80,7 +80,7 @@ describe('the read queue of a profile', () => {
   it('honours Retry-After: no read starts before it, half as many at once after', async () => {
     const h = harness(4);
     h.queue.add(h.batch, ids(12));
-    h.wait({ operation: 'getStrategy', attempt: 1, delayMs: 2_000, reason: 'rate_limited' });
+    h.wait({ operation: 'getStrategy', attempt: 1, delayMs: 2_000, reason: 'rate-limited' });
     expect(h.queue.concurrency).toBe(2);
     expect(h.queue.waitingUntil).not.toBeNull();
     h.started[0]!.fail(rateLimited(2));

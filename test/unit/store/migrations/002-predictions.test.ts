@@ -10,6 +10,7 @@ const predicted: PredictedPosition[] = [
     weight: '0',
     oldWeight: '10.50',
     action: 'REMOVE',
+    doubt: null,
     heldQuantity: '12.000001',
     sellsAll: true,
     heldNotInTarget: false,
@@ -67,7 +68,7 @@ describe('migration 002-predictions', () => {
       targetState: 'unknown',
       prediction: predicted,
     });
-    expect(store.predictions.latestForDraft(draft.id)).toBeNull();
+    expect(store.predictions.get(record.id)?.versionId).toBeNull();
     const versionId = '11111111-2222-4333-8444-555555555555';
     store.predictions.recordAnswer(record.id, versionId, [
       {
@@ -76,7 +77,7 @@ describe('migration 002-predictions', () => {
         service: { action: 'REMOVE', oldWeight: '10', weight: '0' },
       },
     ]);
-    expect(store.predictions.latestForDraft(draft.id)?.versionId).toBe(versionId);
+    expect(store.predictions.get(record.id)?.versionId).toBe(versionId);
     const outcome = store.predictions.forVersion(profileId, versionId)!;
     expect(outcome.prediction).toEqual(predicted);
     expect(outcome.differences?.[0]?.service?.oldWeight).toBe('10');

@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import { predictExecution, validOrThrow, type ExecutionPrediction } from '../../../shared/draft';
+import type { ExecuteRequest } from '../../../shared/domain/resources';
+import { isServiceError } from '../api';
+import { DeskError } from '../../../shared/views';
+import type { ExecutePreview, TargetCheckView } from '../../../shared/views';
+import type { Draft, Store, TargetState } from '../store';
+import type { Connections } from '../profiles/connections';
+import { notFound } from '../desk/errors';
+import type { StrategySync } from '../strategies/sync';
+import {
+  currentTargetOf,
+  runningVersionId,
+  strategyView,
+  targetCheckOf,
+  type ViewStore,
+} from '../views/strategy';
+import { DraftExecutedError } from './errors';
+
+/**
+ * The Execute confirmation and what it promises. Opening it re-reads the strategy and the
+ * version the app takes as its current target (one request each; offline, no confirmation),
+ * predicts the request from those fresh facts, and names it with a plan key. Executing sends
+ * only the request the manager saw: if the draft, the holdings or the known target changed in
+ * between (another window executed, a refresh), it asks for a new confirmation instead.
+ */
+
+/** What the confirmation reads and records with. */
+export interface ConfirmationDeps {
+  store: ViewStore & Pick<Store, 'drafts' | 'profiles' | 'journal'>;
+  connections: Pick<Connections, 'call'>;
+  strategySync: Pick<StrategySync, 'read'>;
+  now(): string;
+}
+
+export interface Confirmation {
+  planKey: string;
+  acknowledgedStale: boolean;
+  againAfter: string | null;
+}
+
+/**
+ * The prediction of a draft from what the store holds now (refreshed by prepare).
+ * `unconfirmed`: the service did not know the known target's version when just asked.
+ */
+export function planOf(deps: ConfirmationDeps, draft: Draft, unconfirmed = false) {
+  const { profileId, strategyId } = draft;
+  const stored = deps.store.strategies.get(profileId, strategyId);
+  if (!stored) throw notFound('This strategy');
+  const target = currentTargetOf(deps.store, profileId, strategyId);
+  const holdings = deps.store.strategies
+    .holdings(profileId, strategyId)
+    .map((h) => ({ symbol: h.symbol, quantity: h.quantity }));
+  const validation = validOrThrow(draft.rows, target?.positions ?? [], {
+    liquidateOnly: stored.is_liquidate_only,
+    targetUnknown: target === null,
+  });
+  const check = targetCheckOf(deps.store, profileId, stored, target, holdings);
+  // The doubts are part of the prediction: with any, no action is predicted as fact.
+  const prediction = predictExecution(validation, target?.positions ?? null, holdings, {
+    stale: check !== null && !check.fits,
+    unconfirmed: unconfirmed && target !== null,
+  });
+  const planKey = keyOf(prediction, target?.versionId ?? null, check);
+  return { stored, target, holdings, prediction, check, planKey };
+}
+
+function keyOf(
+  prediction: ExecutionPrediction,
+  knownVersionId: string | null,
+  check: TargetCheckView | null,
+): string {
+  return createHash('sha256')
+    .update(JSON.stringify([prediction.body, prediction.positions, knownVersionId, check]))
+    .digest('hex');
+}
+
+/**
+ * Reads the version taken as the current target from the service and stores it. True when the
+ * service no longer knows it (deleted elsewhere, a sandbox started afresh): the stored copy stays
+ * the known target, said to be unchecked, rather than leaving the manager no way to execute.
+ */
+async function targetUnknownToService(
+  deps: ConfirmationDeps,
+  profileId: string,
+  strategyId: string,
+): Promise<boolean> {
+  const known = deps.store.versions.latestExecuted(profileId, strategyId);
+  if (!known) return false;
+  try {
+    const version = await deps.connections.call(profileId, (c) =>
+      c.getVersion(strategyId, known.id, { orders: true, positions: true }),
+    );
+    deps.store.versions.recordRead(profileId, version, { syncedAt: deps.now() });
+    return false;
+  } catch (error) {
+    if (!isServiceError(error, 'not-found')) throw error;
+    return true;
+  }
+}
+
+export async function prepareExecution(
+  deps: ConfirmationDeps,
+  draftId: string,
+): Promise<ExecutePreview> {
+  const draft = deps.store.drafts.get(draftId);
+  if (!draft) throw notFound('This draft');
+  const { profileId, strategyId } = draft;
+  const profile = deps.store.profiles.get(profileId);
+  if (!profile) throw notFound('This profile');
+  if (!deps.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
+  // The version first, then the strategy: holdings read after the version's state are compared.
+  const targetUnconfirmed = await targetUnknownToService(deps, profileId, strategyId);
+  await deps.strategySync.read(profileId, strategyId);
+  const plan = planOf(deps, draft, targetUnconfirmed);
+  const target = plan.target;
+  const source = target ? deps.store.versions.get(profileId, target.versionId) : null;
+  return {
+    planKey: plan.planKey,
+    profile: { name: profile.name, environment: profile.environment, baseUrl: profile.baseUrl },
+    strategy: strategyView(
+      deps.store,
+      profileId,
+      deps.store.strategies.get(profileId, strategyId)!,
+      runningVersionId(deps.store, profileId, strategyId),
+    ),
+    target:
+      target && source
+        ? {
+            kind: 'known',
+            versionId: target.versionId,
+            executedAt: target.executedAt,
+            status: target.status,
+            origin: source.origin,
+          }
+        : { kind: 'unknown' },
+    check: plan.check,
+    targetUnconfirmed: targetUnconfirmed && target !== null,
+    doubts: plan.prediction.doubts,
+    possiblyTargeted: plan.prediction.possiblyTargeted,
+    needsAcknowledgement: plan.prediction.needsAcknowledgement,
+    positions: plan.prediction.positions,
+    oldCash: plan.prediction.oldCash,
+    newCash: plan.prediction.newCash,
+    changesNothing: plan.prediction.changesNothing,
+    earlierVersionId: deps.store.journal.executedVersionOf(draftId),
+  };
+}
+
+/**
+ * The request to send for a confirmed draft, after checking that it is still the one the
+ * manager confirmed; records the prediction before anything is sent. A confirmed request reads
+ * the strategy once more first: a change made elsewhere while the dialog was open shows in its
+ * holdings or its update time, and the manager sees the new confirmation instead.
+ */
+export async function confirmedRequest(
+  deps: ConfirmationDeps,
+  draft: Draft,
+  confirmation: Confirmation | undefined,
+): Promise<{
+  body: ExecuteRequest;
+  predictionId: string;
+  targetUnconfirmed: boolean;
+  prediction: ExecutionPrediction;
+}> {
+  // What the confirmation warned of is checked again at the service, so the answer holds now.
+  let unknownToService = false;
+  if (confirmation) {
+    unknownToService = await targetUnknownToService(deps, draft.profileId, draft.strategyId);
+    await deps.strategySync.read(draft.profileId, draft.strategyId);
+  }
+  const plan = planOf(deps, draft, unknownToService);
+  const targetUnconfirmed = unknownToService && plan.target !== null;
+  if (confirmation) {
+    if (confirmation.planKey !== plan.planKey)
+      throw new DeskError({
+        kind: 'confirmation-outdated',
+        message:
+          'The draft, the holdings or the known target changed since the confirmation was ' +
+          'shown (another window may have executed). Nothing was sent; open the confirmation ' +
+          'again to see what executing does now.',
+      });
+    if (plan.prediction.needsAcknowledgement && !confirmation.acknowledgedStale)
+      throw notAcknowledged(plan.prediction);
+  }
+  // With or without a confirmation: a draft that became a version is executed again only when
+  // the caller names that version ("Execute again"), so a repeated call cannot send it twice.
+  // Checked here before a prediction is recorded, and again where the journal claims the
+  // execution (the same transaction as its entry), which no other process can also win.
+  const earlier = deps.store.journal.executedVersionOf(draft.id);
+  if (earlier !== null && confirmation?.againAfter !== earlier)
+    throw new DraftExecutedError(earlier);
+  const targetState: TargetState = !plan.target
+    ? 'unknown'
+    : plan.check && !plan.check.fits
+      ? 'stale'
+      : 'known';
+  const record = deps.store.predictions.record({
+    profileId: draft.profileId,
+    strategyId: draft.strategyId,
+    draftId: draft.id,
+    requestBody: JSON.stringify(plan.prediction.body),
+    knownVersionId: plan.target?.versionId ?? null,
+    targetState,
+    prediction: plan.prediction.positions,
+  });
+  return {
+    body: plan.prediction.body,
+    predictionId: record.id,
+    targetUnconfirmed,
+    prediction: plan.prediction,
+  };
+}
+
+/** The refusal of a request on a target in doubt that the manager did not acknowledge. */
+function notAcknowledged(prediction: ExecutionPrediction): DeskError {
+  const doubts = prediction.doubts;
+  const why = doubts.includes('unknown')
+    ? 'No executed version of this strategy is known here and it holds positions, so the ' +
+      'service may act on a target this app does not know and sell them'
+    : doubts.includes('stale')
+      ? 'The holdings do not fit the known target: the strategy may have been changed elsewhere'
+      : 'The service no longer knows the version taken as the current target, so the ' +
+        "prediction comes from this app's copy";
+  return new DeskError({
+    kind: 'stale-not-acknowledged',
+    message: `${why}. Acknowledge that the predicted actions are uncertain before executing. Nothing was sent.`,
+  });
+}

@@ -1,0 +1,280 @@
+import { randomUUID } from 'node:crypto';
+import type { DeskEvent } from '../../../shared/contract';
+import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
+import { comparePrediction } from '../../../shared/draft';
+import { isServiceError } from '../api';
+import { notFound, toDeskError } from '../desk/errors';
+import type { JournalEntry, Store } from '../store';
+import type { Tracking } from '../tracking/tracking';
+import { journalEntryView } from '../views/version';
+import { confirmedRequest, type Confirmation, type ConfirmationDeps } from './confirmation';
+import { DraftExecutedError, ExecutionBlockedError } from './errors';
+import { recordingJournal, type ExecutionConfirmation, type JournalPort } from './journal';
+
+/**
+ * Executing a draft, every step in order in this file:
+ *
+ * 1. confirm: the request the manager saw is still what executing sends now (confirmation.ts),
+ *    and its prediction is recorded;
+ * 2. claim and journal: the request is written down with its Idempotency-Key before it is sent,
+ *    its claim unique in the database (one execution of a strategy in flight, one per draft);
+ * 3. send it, once;
+ * 4. settle the answer: a 202 stores the version, forgets the unexecuted versions it replaced and
+ *    answers the prediction, in the transaction that marks the entry accepted; a refusal naming
+ *    an unexecuted version in the way is noted; no definite answer leaves the outcome unknown;
+ * 5. start following the version until its rebalance ends (tracking/).
+ *
+ * Journal states: pending (journaled) -> sent (on the wire) -> accepted (202) | rejected (a
+ * definite refusal) | unknown (no definite answer: timeout, reset, 5xx, or the app stopped). A
+ * request is only ever re-sent with the same key and body, so the service can never accept one
+ * intended execution twice. An unknown entry is resolved by the manager: retry with the same key
+ * (the service replays its first answer if it had accepted) or dismiss it. It is never re-sent
+ * on its own: executing hours later at other prices is not what the manager asked for.
+ */
+
+/** The part of the service client executing uses (api/client.ts). */
+export interface ExecutePort {
+  executeVersion(
+    strategyId: string,
+    body: ExecuteRequest,
+    idempotencyKey: string,
+  ): Promise<{
+    version: Version;
+    location: string;
+    givenLocation?: string | null;
+    locationNote?: string | null;
+  }>;
+}
+
+export interface ExecutionDeps extends ConfirmationDeps {
+  /** The whole store: each step is journaled with its activity entry, in one transaction. */
+  store: Store;
+  tracking: Pick<Tracking, 'follow'>;
+  /** The journal changed: announced with what `inFlight` answers now. */
+  emit(event: DeskEvent): void;
+}
+
+export interface ExecutionOutcome {
+  entry: JournalEntry;
+  version: Version;
+  location: string;
+}
+
+export class Execution {
+  /** Profile/strategy pairs with a request on the wire in this process: a second click sends nothing. */
+  private readonly sending = new Set<string>();
+  private readonly journal: JournalPort;
+
+  constructor(private readonly deps: ExecutionDeps) {
+    // Each journal write is recorded with the desk's words for a failure (its kind, its status).
+    this.journal = recordingJournal(deps.store, toDeskError);
+  }
+
+  /** Entries of a profile whose outcome is not known yet. */
+  inFlight(profileId: string): JournalEntry[] {
+    return this.deps.store.journal.listInFlight(profileId);
+  }
+
+  /** Executes a draft: confirm, claim and journal, send, settle the answer, start following. */
+  async execute(draftId: string, confirmation?: Confirmation): Promise<ExecutionOutcome> {
+    const draft = this.deps.store.drafts.get(draftId);
+    if (!draft) throw notFound('This draft');
+    const { profileId, strategyId } = draft;
+    // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
+    const confirmed = await confirmedRequest(this.deps, draft, confirmation);
+    try {
+      if (this.sending.has(sendingKey(draft))) throw new ExecutionBlockedError('sent');
+      // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
+      // executed since) and the insert are one write transaction, its claim unique.
+      const journaled = this.journal.createExclusive(
+        {
+          profileId,
+          strategyId,
+          draftId,
+          againAfter: confirmation?.againAfter ?? null,
+          idempotencyKey: randomUUID(),
+          requestBody: JSON.stringify(confirmed.body),
+        },
+        // Kept in the execution's activity entry: what the manager saw and acknowledged.
+        confirmationOf(confirmed, confirmation),
+      );
+      if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
+      if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
+      // 3 to 5: send, settle the answer, start following.
+      return await this.send(journaled.created);
+    } finally {
+      this.announce(profileId);
+    }
+  }
+
+  /** Sends an unknown entry again, with its own key and body. */
+  async retry(entryId: string): Promise<ExecutionOutcome> {
+    const entry = this.journal.get(entryId);
+    if (!entry) throw new Error(`There is no execution ${entryId} in the journal.`);
+    if (entry.state !== 'unknown') {
+      throw new Error(
+        `This execution is ${entry.state}: only an execution whose outcome is unknown can be sent again.`,
+      );
+    }
+    try {
+      if (this.sending.has(sendingKey(entry))) throw new ExecutionBlockedError('sent');
+      return await this.send(entry);
+    } finally {
+      this.announce(entry.profileId);
+    }
+  }
+
+  /** The manager leaves an unknown entry as it is. */
+  dismiss(entryId: string): JournalEntry {
+    const entry = this.journal.get(entryId);
+    if (!entry) throw new Error(`There is no execution ${entryId} in the journal.`);
+    if (entry.state !== 'unknown')
+      throw new Error('Only an execution whose outcome is unknown can be dismissed.');
+    const dismissed = this.journal.markDismissed(entryId);
+    this.announce(dismissed.profileId);
+    return dismissed;
+  }
+
+  /**
+   * At start-up, entries cut off by a stop or a crash become unknown: a pending one was never
+   * sent, a sent one may or may not have reached the service. Nothing is sent here; the manager
+   * sees them and chooses.
+   */
+  reconcileAtStartup(): JournalEntry[] {
+    for (const entry of this.journal.listInFlight()) {
+      if (entry.state === 'pending') {
+        this.journal.markUnknown(
+          entry.id,
+          'The app stopped before sending this execution; nothing was sent.',
+        );
+      } else if (entry.state === 'sent') {
+        this.journal.markUnknown(
+          entry.id,
+          'The app stopped before the service answered; the execution may or may not have been accepted.',
+        );
+      }
+    }
+    return this.journal.listInFlight();
+  }
+
+  /** Steps 3 to 5 of a journaled entry, the first send or a retry. */
+  private async send(entry: JournalEntry): Promise<ExecutionOutcome> {
+    const { store, connections, tracking } = this.deps;
+    this.sending.add(sendingKey(entry));
+    try {
+      const sent = this.journal.markSent(entry.id);
+      // Another process sent it first (a retry from a second window on the same data).
+      if (!sent) throw new ExecutionBlockedError('sent');
+      // 3. Send.
+      const body = JSON.parse(sent.requestBody) as ExecuteRequest;
+      let answer: Awaited<ReturnType<ExecutePort['executeVersion']>>;
+      try {
+        answer = await connections.call(sent.profileId, (c) =>
+          c.executeVersion(sent.strategyId, body, sent.idempotencyKey),
+        );
+      } catch (error) {
+        // 4. Settle a failure: no definite answer leaves the outcome unknown.
+        const words = toDeskError(error).message;
+        if (isServiceError(error) && error.ambiguous)
+          this.journal.markUnknown(sent.id, words, error);
+        else this.journal.markRejected(sent.id, words, error);
+        this.noteVersionInTheWay(sent, error);
+        throw error;
+      }
+      // 4. Settle the 202, in the transaction that says accepted however it came (the first send
+      // or a retry after a crash): a crash leaves the entry "sent" with nothing stored, and a
+      // retry with the same key replays the same version.
+      const { version, location } = answer;
+      const accepted = this.journal.markAccepted(
+        sent.id,
+        {
+          versionId: version.id,
+          location,
+          ...(answer.locationNote && {
+            givenLocation: answer.givenLocation ?? null,
+            locationNote: answer.locationNote,
+          }),
+        },
+        () => {
+          store.versions.recordRead(sent.profileId, version, {
+            origin: 'created',
+            location,
+            syncedAt: this.deps.now(),
+          });
+          // The service executes nothing while an unexecuted version is in the way: none is now.
+          store.unexecuted.forgetStrategy(sent.profileId, sent.strategyId);
+          answerPrediction(store, sent.id, version);
+        },
+      );
+      // 5. Start following the version until its rebalance ends.
+      tracking.follow({
+        profileId: sent.profileId,
+        strategyId: sent.strategyId,
+        versionId: version.id,
+        location,
+        status: version.status,
+      });
+      return { entry: accepted, version, location };
+    } finally {
+      this.sending.delete(sendingKey(entry));
+    }
+  }
+
+  /**
+   * The service refused because an unexecuted version is in the way: the version it named is
+   * remembered, read or not, so the screens show it from now on (versions/unexecuted.ts).
+   */
+  private noteVersionInTheWay(entry: JournalEntry, error: unknown): void {
+    if (!isServiceError(error, 'unexecuted-version')) return;
+    const versionId = error.details.versionId;
+    if (typeof versionId !== 'string' || !/^[0-9a-f-]{36}$/i.test(versionId)) return;
+    this.deps.store.unexecuted.noteNamed(
+      entry.profileId,
+      entry.strategyId,
+      versionId.toLowerCase(),
+      this.deps.now(),
+    );
+  }
+
+  /** The journal changed: the event carries what versions.journal would answer now. */
+  private announce(profileId: string): void {
+    this.deps.emit({
+      type: 'journal-changed',
+      profileId,
+      inFlight: this.inFlight(profileId).map(journalEntryView),
+    });
+  }
+}
+
+const sendingKey = (e: { profileId: string; strategyId: string }) =>
+  `${e.profileId}/${e.strategyId}`;
+
+/** What the execution's activity entry keeps of the confirmation. */
+function confirmationOf(
+  confirmed: Awaited<ReturnType<typeof confirmedRequest>>,
+  confirmation: Confirmation | undefined,
+): ExecutionConfirmation {
+  return {
+    predictionId: confirmed.predictionId,
+    confirmed: confirmation !== undefined,
+    acknowledgedStale: confirmation?.acknowledgedStale ?? false,
+    targetUnconfirmed: confirmed.targetUnconfirmed,
+    doubts: confirmed.prediction.doubts,
+    acknowledgementNeeded: confirmed.prediction.needsAcknowledgement,
+  };
+}
+
+/**
+ * After a 202, however it came (the first send, a retry after a crash): the prediction linked to
+ * the execution when it was journaled is compared with the service's positions and answered.
+ */
+function answerPrediction(
+  store: Pick<Store, 'predictions'>,
+  journalId: string,
+  version: Version,
+): void {
+  const record = store.predictions.forJournal(journalId);
+  if (!record || record.versionId !== null) return;
+  const differences = comparePrediction(record.prediction, version.positions ?? []);
+  store.predictions.recordAnswer(record.id, version.id, differences);
+}

@@ -1,0 +1,249 @@
+import { actionWords } from '../../../shared/draft/words';
+import type { JournalEntry, Store } from '../store';
+import type {
+  JournalClaim,
+  JournalRepository,
+  NewJournalEntry,
+} from '../store/repositories/journal';
+
+/**
+ * The execution journal with its activity entries: each journal write that marks a step of an
+ * execution (journaled to send, sent again, answered, dismissed) appends its entry in the same
+ * transaction. Executing (execute.ts) writes its steps through this port, never to the journal
+ * repository itself.
+ */
+
+export type JournalPort = Pick<
+  JournalRepository,
+  'markSent' | 'markDismissed' | 'get' | 'listInFlight'
+> & {
+  /**
+   * `locationNote`: why the service's Location is not what is followed, for the activity log.
+   * `alongside`: what is stored in the same transaction (the version the 202 carried).
+   */
+  markAccepted(id: string, result: AcceptedResult, alongside?: () => void): JournalEntry;
+  /** `confirmation`: what the manager was shown and agreed to, for a journal that keeps it. */
+  createExclusive(
+    input: NewJournalEntry,
+    confirmation?: ExecutionConfirmation | null,
+  ): JournalClaim;
+  /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
+  markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
+  markRejected(id: string, error: string, cause?: unknown): JournalEntry;
+};
+
+/** What the confirmation adds to an execution: the prediction shown and what was acknowledged. */
+export interface ExecutionConfirmation {
+  predictionId: string;
+  /** Sent from the confirmation dialog (false: executed without one). */
+  confirmed: boolean;
+  /** The manager acknowledged a target in doubt (stale, unknown, or one the service no longer knew). */
+  acknowledgedStale: boolean;
+  /** The service no longer knew the target version when the execution was confirmed. */
+  targetUnconfirmed?: boolean;
+  /** Why the target was in doubt when confirmed (shared/draft TargetDoubt); empty: it was not. */
+  doubts?: readonly string[];
+  /** The doubt had to be acknowledged before sending (the desk refused it otherwise). */
+  acknowledgementNeeded?: boolean;
+}
+
+/** What an accepted execution's journal entry keeps of the answer. */
+export interface AcceptedResult {
+  versionId: string;
+  /** Where the version is followed. */
+  location: string;
+  /** The service's own Location, when the app follows something else, and why. */
+  givenLocation?: string | null;
+  locationNote?: string | null;
+}
+
+/** A failure with what the service said (kind, status), as the activity entry keeps it. */
+export interface DescribedFailure {
+  kind: string;
+  message: string;
+  status?: number | undefined;
+  serviceMessage?: string | undefined;
+}
+
+/**
+ * `describe`: what the desk makes of a failure (its kind, status and the service's words), kept
+ * in the answer's entry beside the journal's text.
+ */
+export function recordingJournal(
+  store: Store,
+  describe: (failure: unknown) => DescribedFailure,
+): JournalPort {
+  const journal = store.journal;
+  const profileName = (profileId: string) => store.profiles.get(profileId)?.name ?? '';
+  const sentSeq = (journalId: string) => store.activity.executionSentSeq(journalId);
+
+  const failureOf = (message: string, cause: unknown) => {
+    const described = cause === undefined ? null : describe(cause);
+    return {
+      kind: described?.kind ?? null,
+      // The journal's own words: what the manager saw for this execution.
+      message,
+      status: described?.status ?? null,
+      serviceMessage: described?.serviceMessage ?? null,
+    };
+  };
+
+  const answered = (
+    entry: JournalEntry,
+    result: 'accepted' | 'rejected' | 'unknown',
+    fields: Record<string, unknown>,
+  ) =>
+    store.activity.record((append) =>
+      append({
+        profileId: entry.profileId,
+        kind: 'execution-answered',
+        strategyId: entry.strategyId,
+        versionId: entry.versionId,
+        refersTo: sentSeq(entry.id),
+        payload: {
+          profileName: profileName(entry.profileId),
+          journalId: entry.id,
+          attempt: entry.attempts,
+          result,
+          ...fields,
+        },
+      }),
+    );
+
+  return {
+    createExclusive(input, confirmation) {
+      return store.activity.record((append) => {
+        const result = journal.createExclusive(input);
+        if (!('created' in result)) return result;
+        const entry = result.created;
+        // The prediction names its execution from the start: however the 202 comes (the first
+        // send, a retry after a crash), its answer is compared with this prediction.
+        if (confirmation) store.predictions.linkJournal(confirmation.predictionId, entry.id);
+        const profile = store.profiles.get(entry.profileId);
+        const draft = entry.draftId ? store.drafts.get(entry.draftId) : null;
+        const prediction = confirmation ? store.predictions.get(confirmation.predictionId) : null;
+        append({
+          profileId: entry.profileId,
+          kind: 'execution-sent',
+          strategyId: entry.strategyId,
+          payload: {
+            profileName: profile?.name ?? '',
+            environment: profile?.environment ?? null,
+            baseUrl: profile?.baseUrl ?? null,
+            strategyName: store.strategies.get(entry.profileId, entry.strategyId)?.name ?? null,
+            journalId: entry.id,
+            draftId: entry.draftId,
+            draftName: draft?.name ?? null,
+            idempotencyKey: entry.idempotencyKey,
+            requestBody: entry.requestBody,
+            confirmed: confirmation?.confirmed ?? false,
+            prediction: prediction
+              ? {
+                  targetState: prediction.targetState,
+                  knownVersionId: prediction.knownVersionId,
+                  // Only when so: entries written before this field keep their hashed form.
+                  ...(confirmation?.targetUnconfirmed === true && { unknownToService: true }),
+                  // Why the target was in doubt, and whether the tick was needed: any doubt
+                  // (unknown, stale, unconfirmed) takes the same tick, which the desk checked.
+                  ...(confirmation?.doubts !== undefined && {
+                    doubts: [...confirmation.doubts],
+                    acknowledgementNeeded: confirmation.acknowledgementNeeded === true,
+                  }),
+                  acknowledged:
+                    confirmation?.confirmed === true &&
+                    confirmation.acknowledgedStale &&
+                    confirmation.acknowledgementNeeded !== false,
+                  positions: prediction.prediction.map((p) => ({
+                    symbol: p.symbol,
+                    weight: p.weight,
+                    oldWeight: p.oldWeight,
+                    action: p.action,
+                    heldQuantity: p.heldQuantity,
+                    sellsAll: p.sellsAll,
+                    // The words the confirmation showed for the row, the same vocabulary.
+                    shownAs: actionWords(p),
+                  })),
+                }
+              : null,
+          },
+        });
+        return result;
+      });
+    },
+    markSent(id) {
+      return store.activity.record((append) => {
+        const before = journal.get(id);
+        const sent = journal.markSent(id);
+        if (!sent) return null;
+        // The first send is the execution-sent entry itself; a later one is a retry.
+        if (before?.state === 'unknown')
+          append({
+            profileId: sent.profileId,
+            kind: 'execution-retried',
+            strategyId: sent.strategyId,
+            refersTo: sentSeq(id),
+            payload: {
+              profileName: profileName(sent.profileId),
+              journalId: id,
+              attempt: sent.attempts,
+              idempotencyKey: sent.idempotencyKey,
+              previousError: before.error,
+            },
+          });
+        return sent;
+      });
+    },
+    markAccepted(id, result, alongside) {
+      return store.activity.record(() => {
+        const entry = journal.markAccepted(id, result, alongside);
+        const version = store.versions.get(entry.profileId, result.versionId);
+        answered(entry, 'accepted', {
+          versionId: result.versionId,
+          status: version?.status ?? null,
+          location: result.location,
+          // Only when so: what the service said, and why the app follows another address.
+          ...(result.locationNote && {
+            givenLocation: result.givenLocation ?? null,
+            locationNote: result.locationNote,
+          }),
+        });
+        return entry;
+      });
+    },
+    markUnknown(id, error, cause) {
+      return store.activity.record(() => {
+        const entry = journal.markUnknown(id, error);
+        answered(entry, 'unknown', { error: failureOf(error, cause) });
+        return entry;
+      });
+    },
+    markRejected(id, error, cause) {
+      return store.activity.record(() => {
+        const entry = journal.markRejected(id, error);
+        answered(entry, 'rejected', { error: failureOf(error, cause) });
+        return entry;
+      });
+    },
+    markDismissed(id) {
+      return store.activity.record((append) => {
+        const before = journal.get(id);
+        const entry = journal.markDismissed(id);
+        append({
+          profileId: entry.profileId,
+          kind: 'execution-dismissed',
+          strategyId: entry.strategyId,
+          refersTo: sentSeq(id),
+          payload: {
+            profileName: profileName(entry.profileId),
+            journalId: id,
+            attempts: entry.attempts,
+            lastError: before?.error ?? null,
+          },
+        });
+        return entry;
+      });
+    },
+    get: (id) => journal.get(id),
+    listInFlight: (profileId) => journal.listInFlight(profileId),
+  };
+}

@@ -1,0 +1,222 @@
+import type { DeskEvent } from '../../../shared/contract';
+import type { VersionStatus } from '../../../shared/domain/constants';
+import { VERSION_STATUSES } from '../../../shared/domain/constants';
+import type { VersionDetail } from '../../../shared/views';
+import { recordVersionEnded } from '../activity';
+import { isServiceError } from '../api';
+import { toDeskError } from '../desk/errors';
+import { errorFields, type DeskLog } from '../log/logger';
+import type { Connections } from '../profiles/connections';
+import type { StrategySync } from '../strategies/sync';
+import type { Store } from '../store';
+import { versionStatusChanged, type StatusChange } from './status-change';
+import {
+  VersionTracker,
+  type Backoff,
+  type TrackedVersion,
+  type TrackerEvent,
+  type TrackingState,
+} from './tracker';
+
+const KNOWN_STATUSES: ReadonlySet<string> = new Set(VERSION_STATUSES);
+
+/** The last failure of following a version, as its detail and its event show it. */
+function trackingProblemOf(state: TrackingState | null): VersionDetail['trackingProblem'] {
+  return state && state.lastError !== null && state.lastErrorAt !== null
+    ? {
+        message: state.lastError,
+        at: state.lastErrorAt,
+        waitingFor: state.waitingFor,
+        stopped: !state.active,
+      }
+    : null;
+}
+
+/** Failures that only new credentials (an address, a secret, a client) can cure. */
+const CREDENTIAL_FAILURES = [
+  'unauthorized',
+  'forbidden',
+  'invalid-client',
+  'invalid-scope',
+  'no-secret',
+] as const;
+
+export interface TrackingDeps {
+  /** The whole store: a rebalance that ended is recorded in the activity log. */
+  store: Store;
+  connections: Pick<Connections, 'call' | 'waitUntilOnline' | 'waitForCredentials'>;
+  strategySync: Pick<StrategySync, 'read'>;
+  /** Where the announcements go; nobody listens once the desk is closing. */
+  events: { emit(event: DeskEvent): void; readonly listening: boolean };
+  log: DeskLog;
+  now(): string;
+  /** For tests: how fast the tracker polls. */
+  backoff?: Partial<Backoff>;
+  /** How long a followed version may stay unknown to the service before following stops. */
+  versionLagMs?: number;
+  /** How long the tracker waits between probes while a profile is offline. */
+  offlineProbeMs?: number;
+  /** How long the tracker waits for a secret to be entered before it looks again. */
+  credentialsProbeMs?: number;
+}
+
+/**
+ * Following executed versions until their rebalance ends, every step of a poll in order in this
+ * file: the tracker (tracker.ts) polls; each answer is stored; a change of status is announced,
+ * and when the rebalance ended, first the strategy is read at once so the target it settled on
+ * is noted, and the outcome joins the activity log.
+ */
+export class Tracking {
+  private readonly tracker: VersionTracker;
+  /** Set once the desk stops following everything (it is closing). */
+  private stopped = false;
+
+  constructor(private readonly deps: TrackingDeps) {
+    const { store, connections, now } = deps;
+    this.tracker = new VersionTracker({
+      fetchVersion: (entry) => connections.call(entry.profileId, (c) => c.followVersion(entry)),
+      // Every answer is stored, its status noted as seen, before any of it is announced.
+      saveVersion: (entry, version) =>
+        store.versions.recordRead(entry.profileId, version, { syncedAt: now() }),
+      waitUntilOnline: (profileId, signal) =>
+        connections.waitUntilOnline(profileId, signal, deps.offlineProbeMs),
+      // A version that is gone will not come back by polling; but a service whose reads lag
+      // behind its writes may not know it yet, so a 404 is final only after a while.
+      isFinalFailure: (error) => isServiceError(error, 'not-found'),
+      mayBeLagging: (error) => isServiceError(error, 'not-found'),
+      ...(deps.versionLagMs !== undefined && { lagWindowMs: deps.versionLagMs }),
+      // Missing or refused credentials come back when the manager enters them: wait for that.
+      needsCredentials: (error) => isServiceError(error, ...CREDENTIAL_FAILURES),
+      waitForCredentials: (profileId, signal) =>
+        connections.waitForCredentials(profileId, signal, deps.credentialsProbeMs),
+      describeFailure: (error) => toDeskError(error).message,
+      now,
+      onEvent: (event) => {
+        if (event.type === 'tracking-changed') this.trackingChanged(event);
+        if (event.type === 'status-changed') void this.statusChanged(event);
+      },
+      ...(deps.backoff !== undefined && { backoff: deps.backoff }),
+    });
+  }
+
+  /** A poll found the version in a new status (stored already). */
+  private async statusChanged(event: Extract<TrackerEvent, { type: 'status-changed' }>) {
+    const { profileId, strategyId, versionId, previousStatus, status, ended } = event;
+    const change: StatusChange = {
+      profileId,
+      strategyId,
+      versionId,
+      previousStatus,
+      status,
+      ended,
+    };
+    try {
+      if (ended) {
+        // The rebalance ended: the holdings are read at once, and the target they settled on
+        // noted. A store closed meanwhile (the app quitting) must not stop the announcement.
+        await settleTarget(this.deps.store, this.deps.strategySync, change).catch(() => undefined);
+        // Its outcome joins the activity log (once per version).
+        this.recordEnded(change);
+      }
+      // Announced with what every screen shows of it. Nobody listens once the desk is closing
+      // (its store may be closed already).
+      if (!this.deps.events.listening) return;
+      const announced = versionStatusChanged({ store: this.deps.store }, change);
+      if (announced) this.deps.events.emit(announced);
+    } catch (error) {
+      this.deps.log.error('A version status change could not be announced', errorFields(error));
+    }
+  }
+
+  private recordEnded(ended: StatusChange): void {
+    try {
+      recordVersionEnded(this.deps.store, ended);
+    } catch (error) {
+      if (!this.stopped)
+        this.deps.log.error('The end of a version could not be recorded', errorFields(error));
+    }
+  }
+
+  /** Following a version failed, or works again: its detail's note changes. */
+  private trackingChanged(event: Extract<TrackerEvent, { type: 'tracking-changed' }>): void {
+    const { profileId, strategyId, versionId, state } = event;
+    this.deps.events.emit({
+      type: 'version-tracking-changed',
+      profileId,
+      strategyId,
+      versionId,
+      trackingProblem: trackingProblemOf(state),
+    });
+  }
+
+  /** Follows a version until its rebalance ends (one already followed is left as it is). */
+  follow(version: TrackedVersion): void {
+    this.tracker.track(version);
+  }
+
+  /** Polls a version now (following it again if it was not); resolves once that poll was tried. */
+  checkNow(version: TrackedVersion): Promise<void> {
+    return this.tracker.checkNow(version);
+  }
+
+  /** Follows again every version still rebalancing (at start-up). */
+  resumeActive(): void {
+    for (const v of this.deps.store.versions.listActive()) {
+      this.follow({
+        profileId: v.profile_id,
+        strategyId: v.strategy_id,
+        versionId: v.id,
+        location: v.location,
+        status: v.status,
+      });
+    }
+  }
+
+  /** Stops following a profile's versions, or one strategy's, before they are removed. */
+  stopFollowing(scope: { profileId: string; strategyId?: string }): void {
+    for (const v of this.deps.store.versions.listActive(scope)) this.tracker.untrack(v.id);
+  }
+
+  /**
+   * What a version's detail says about following it: whether it is followed, the last failure,
+   * when each status was first seen.
+   */
+  detailFields(
+    profileId: string,
+    versionId: string,
+  ): Pick<VersionDetail, 'tracking' | 'trackingProblem' | 'statusSeen'> {
+    return {
+      tracking: this.tracker.isTracking(versionId),
+      trackingProblem: trackingProblemOf(this.tracker.stateOf(versionId)),
+      statusSeen: this.deps.store.versions
+        .statusSeen(profileId, versionId)
+        .filter((s) => KNOWN_STATUSES.has(s.status))
+        .map((s) => ({ status: s.status as VersionStatus, firstSeenAt: s.first_seen_at })),
+    };
+  }
+
+  stopAll(): void {
+    this.stopped = true;
+    this.tracker.stopAll();
+  }
+}
+
+/**
+ * When a version the app follows ends: reads the strategy at once and, when that version is the
+ * known target, notes the strategy's update time as the one it settled on. A version whose orders
+ * carry no end time (all IGNORED, or none) is then still told apart from a later change made
+ * elsewhere (views/strategy.ts, targetCheckOf). Offline or refused, nothing is noted and such a
+ * target stays in doubt.
+ */
+async function settleTarget(
+  store: Pick<Store, 'strategies' | 'versions' | 'predictions'>,
+  strategySync: Pick<StrategySync, 'read'>,
+  ended: { profileId: string; strategyId: string; versionId: string },
+): Promise<void> {
+  const { profileId, strategyId, versionId } = ended;
+  if (!store.strategies.get(profileId, strategyId)) return;
+  const fresh = await strategySync.read(profileId, strategyId).catch(() => null);
+  if (!fresh) return;
+  if (store.versions.latestExecuted(profileId, strategyId)?.id === versionId)
+    store.predictions.recordBaseline(profileId, strategyId, versionId, fresh.updated_at);
+}
