@@ -52,6 +52,8 @@ describe('the data file check at start', () => {
     const { path } = seeded();
     damageTable(path, 'holdings');
     expect(() => openStore(path).close()).toThrow(StoreError);
-    expect(() => openStore(path).close()).toThrow(expect.objectContaining({ code: 'store-damaged' }));
+    expect(() => openStore(path).close()).toThrow(
+      expect.objectContaining({ code: 'store-damaged' }),
+    );
   });
 });
