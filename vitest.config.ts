@@ -1,6 +1,10 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The renderer's rune modules (`*.svelte.ts`) are compiled as the app's build compiles them, so
+  // its stores are unit-tested as they run.
+  plugins: [svelte()],
   test: {
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
     testTimeout: 60_000,

@@ -1,5 +1,13 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { listChannels, type Area, type DeskApi, type DeskEvent } from '../shared/contract';
+import {
+  listChannels,
+  type Area,
+  type DeskApi,
+  type DeskEvent,
+  type DeskEventOf,
+  type DeskEventType,
+} from '../shared/contract';
+import { EventListeners } from '../shared/event-listeners';
 import { IPC_EVENT_CHANNEL, ipcChannelFor } from './transport/app-identity';
 import { toBridgeError, unwrapCallResult, validEvent } from './transport/dispatch';
 
@@ -34,17 +42,12 @@ function area<A extends Area>(name: A): DeskApi[A] {
   return methods as unknown as DeskApi[A];
 }
 
-const listeners = new Set<(event: DeskEvent) => void>();
+const listeners = new EventListeners({
+  onListenerError: (error) => console.error('A desk event listener failed', error),
+});
 ipcRenderer.on(IPC_EVENT_CHANNEL, (_event, payload: unknown) => {
   const event = validEvent(payload);
-  if (!event) return;
-  for (const listener of listeners) {
-    try {
-      listener(event);
-    } catch (error) {
-      console.error('A desk event listener failed', error);
-    }
-  }
+  if (event) listeners.emit(event);
 });
 
 const desk = {
@@ -55,14 +58,13 @@ const desk = {
   reports: area('reports'),
   activity: area('activity'),
   book: area('book'),
+  models: area('models'),
   app: area('app'),
+  // Plain functions: contextBridge would not carry a class's methods.
   events: {
-    subscribe(listener: (event: DeskEvent) => void): () => void {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: (listener: (event: DeskEvent) => void) => listeners.subscribe(listener),
+    on: <T extends DeskEventType>(type: T, handler: (event: DeskEventOf<T>) => void) =>
+      listeners.on(type, handler),
   },
 } satisfies DeskApi;
 

@@ -42,6 +42,21 @@ export const CONTRACT_METHODS = {
     'settings',
     'saveSettings',
   ],
+  models: [
+    'list',
+    'get',
+    'create',
+    'update',
+    'saveRevision',
+    'revision',
+    'compare',
+    'importCsv',
+    'exportCsv',
+    'assign',
+    'unassign',
+    'followers',
+    'ofStrategy',
+  ],
   app: ['status'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 

@@ -30,6 +30,15 @@ import {
 import { bookContract } from './book/contract';
 import { bookCounts, bookJob, bookRow } from './book/views';
 import { deleteConfirmation, deletePreview } from './unexecuted';
+import {
+  modelCsvImport,
+  modelDetail,
+  modelFollower,
+  modelStart,
+  modelSummary,
+  revisionComparison,
+  revisionDetail,
+} from './models/views';
 
 /**
  * The one contract between the renderer and the main process. Each method is
@@ -50,6 +59,15 @@ const strategyRef = z.object({ profileId: uuid, strategyId: uuid }).strict();
 const versionRef = z.object({ profileId: uuid, strategyId: uuid, versionId: uuid }).strict();
 const draftRef = z.object({ draftId: uuid }).strict();
 const journalRef = z.object({ journalId: uuid }).strict();
+const modelRef = z.object({ modelId: uuid }).strict();
+const revisionRef = z.object({ revisionId: uuid }).strict();
+const modelName = z.string().trim().min(1, 'Give the model a name').max(100);
+const modelDescription = z.string().trim().max(2000);
+const revisionNote = z.string().trim().max(200);
+/** Rows as the manager typed them (the model's rules check them: kind invalid-model). */
+const modelRowsInput = z
+  .array(z.object({ symbol: z.string().max(64), weight: z.string().max(64) }).strict())
+  .max(1000);
 
 const profileName = z.string().trim().min(1, 'Give the profile a name').max(100);
 const baseUrl = z
@@ -219,6 +237,88 @@ export const contract = {
   },
   /** Every strategy of a profile at a glance (docs/book.md). */
   book: bookContract,
+  /**
+   * The model library, app-wide (docs/models.md): a model's rows are saved as immutable revisions;
+   * a strategy of a profile follows at most one model, with a sync state.
+   */
+  models: {
+    /** Every model, by name. */
+    list: method(none, z.array(modelSummary)),
+    get: method(modelRef, modelDetail),
+    /** Empty (no revision until saved), or with revision 1 from a draft or a strategy's known target. */
+    create: method(
+      z
+        .object({
+          name: modelName,
+          description: modelDescription.default(''),
+          start: modelStart,
+          note: revisionNote.optional(),
+        })
+        .strict(),
+      modelDetail,
+    ),
+    /** Name and description only: the rows change through saveRevision. */
+    update: method(
+      z
+        .object({
+          modelId: uuid,
+          name: modelName.optional(),
+          description: modelDescription.optional(),
+        })
+        .strict(),
+      modelSummary,
+    ),
+    /**
+     * The rows as a new revision (kind invalid-model with every problem when the rules refuse
+     * them). `basedOn`: the latest revision when editing began (null: none); a newer one saved
+     * since refuses it (kind confirmation-outdated). `profileId`: whose activity log records it.
+     */
+    saveRevision: method(
+      z
+        .object({
+          modelId: uuid,
+          rows: modelRowsInput,
+          note: revisionNote.default(''),
+          basedOn: uuid.nullable().optional(),
+          profileId: uuid.optional(),
+        })
+        .strict(),
+      modelDetail,
+    ),
+    revision: method(revisionRef, revisionDetail),
+    /** What `to` adds, removes and changes against `from`, with both weights. */
+    compare: method(z.object({ from: uuid, to: uuid }).strict(), revisionComparison),
+    /** Reads rows from a CSV file's text (nothing is saved: the editor takes them). */
+    importCsv: method(z.object({ text: z.string().max(1_100_000) }).strict(), modelCsvImport),
+    /** Writes a revision as CSV; the host chooses where (null: the manager cancelled). */
+    exportCsv: method(revisionRef, exportResult.nullable()),
+    /**
+     * The profile's strategies follow the model (one following another moves), pinned to
+     * `revisionId` when given, else following its latest revision.
+     */
+    assign: method(
+      z
+        .object({
+          profileId: uuid,
+          modelId: uuid,
+          strategyIds: z.array(uuid).min(1).max(1000),
+          revisionId: uuid.optional(),
+        })
+        .strict(),
+      z.array(modelFollower),
+    ),
+    unassign: method(
+      z.object({ profileId: uuid, strategyIds: z.array(uuid).min(1).max(1000) }).strict(),
+      ok,
+    ),
+    /** The profile's strategies following the model, each with its sync state. */
+    followers: method(
+      z.object({ modelId: uuid, profileId: uuid }).strict(),
+      z.array(modelFollower),
+    ),
+    /** The model a strategy follows and its sync state; null when it follows none. */
+    ofStrategy: method(strategyRef, modelFollower.nullable()),
+  },
   app: {
     status: method(none, appStatus),
   },
@@ -323,9 +423,15 @@ export const deskEvent = z.discriminatedUnion('type', [
 ]);
 export type DeskEvent = z.infer<typeof deskEvent>;
 
+export type DeskEventType = DeskEvent['type'];
+/** The event of one type, with its data typed. */
+export type DeskEventOf<T extends DeskEventType> = Extract<DeskEvent, { type: T }>;
+
 export interface DeskEvents {
   /** Calls the listener for every event; returns the unsubscribe function. */
   subscribe(listener: (event: DeskEvent) => void): () => void;
+  /** Calls the handler for every event of one type, typed; returns the unsubscribe function. */
+  on<T extends DeskEventType>(type: T, handler: (event: DeskEventOf<T>) => void): () => void;
 }
 
 /** Every channel with its schemas, for the generic IPC and HTTP layers. */

@@ -67,6 +67,8 @@ export const DESK_ERROR_DETAILS = {
     reason: z.enum(['not-shown', 'unread-not-acknowledged']),
   }),
   busy: none,
+  'model-not-found': none,
+  'invalid-model': z.strictObject({ messages: z.array(z.string()) }),
   internal: none,
   network: service,
   timeout: service,

@@ -32,6 +32,8 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
     'A version is deleted only once the app has shown what it holds: nothing was deleted; look at it first.',
   busy: 'The same work is already under way: wait for it to end, or cancel it.',
   'not-found': 'This is not in the app.',
+  'model-not-found': 'This model is not in the app.',
+  'invalid-model': 'These rows cannot be saved as a model revision as they are.',
   internal: 'Something went wrong inside the app. Please try again.',
   network: 'The service cannot be reached.',
   timeout: 'The service took too long to answer.',

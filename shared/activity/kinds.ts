@@ -15,6 +15,9 @@ export const ACTIVITY_KINDS = [
   'execution-dismissed',
   'version-deleted',
   'version-ended',
+  'model-revision-saved',
+  'model-assigned',
+  'model-unassigned',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -41,6 +44,9 @@ export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'execution-dismissed': 'Execution dismissed',
   'version-deleted': 'Version deleted',
   'version-ended': 'Rebalance ended',
+  'model-revision-saved': 'Model revision saved',
+  'model-assigned': 'Model assigned',
+  'model-unassigned': 'Model unassigned',
 };
 
 /** A kind's label; an edited file may hold a kind the app never writes, named as it is. */

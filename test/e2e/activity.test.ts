@@ -9,7 +9,7 @@ import { seedActivity } from '../support/activity-seed';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import { executeDraft, useVersionsE2E } from '../support/e2e-versions-setup';
 import { itNeeds } from '../support/system-parts';
-import { parseCsv } from '../unit/reports/rfc4180';
+import { parseCsv } from '../support/rfc4180';
 
 /**
  * The Activity view in Chromium against the browser host, the real desk, sandbox and SQLite: an

@@ -14,7 +14,7 @@ import { sandboxAdmin } from '../support/desk-harness';
 import { openAppE2E, type AppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import { itNeeds } from '../support/system-parts';
-import { parseCsv } from '../unit/reports/rfc4180';
+import { parseCsv } from '../support/rfc4180';
 
 /**
  * The book end to end, in Chromium against the browser host, the real desk, the sandbox over HTTP

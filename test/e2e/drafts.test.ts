@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { ORDER_REPORT_COLUMNS } from '../../electron/core/reports/columns';
-import { parseCsv } from '../unit/reports/rfc4180';
+import { parseCsv } from '../support/rfc4180';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
 import { collectPageProblems, screenshot } from '../support/e2e-browser';

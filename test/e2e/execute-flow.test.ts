@@ -13,7 +13,7 @@ import {
   tableRows,
 } from '../support/e2e-versions-setup';
 import { itNeeds } from '../support/system-parts';
-import { parseCsv } from '../unit/reports/rfc4180';
+import { parseCsv } from '../support/rfc4180';
 
 /**
  * Executing and following a rebalance on screen: drafts go through the desk contract (the Drafts

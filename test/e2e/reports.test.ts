@@ -6,7 +6,7 @@ import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-br
 import { openStrategyTab, useVersionsE2E } from '../support/e2e-versions-setup';
 import { syntheticVersion } from '../support/e2e-versions-synthetic';
 import { itNeeds } from '../support/system-parts';
-import { parseCsv } from '../unit/reports/rfc4180';
+import { parseCsv } from '../support/rfc4180';
 
 /** The Reports tab in Chromium: a version, a strategy, a date range; progress and the saved path. */
 const withChromium = itNeeds(chromiumPart);

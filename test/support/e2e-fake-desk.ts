@@ -125,6 +125,21 @@ export function createFakeDesk() {
       settings: notBuilt('book.settings'),
       saveSettings: notBuilt('book.saveSettings'),
     },
+    models: {
+      list: notBuilt('models.list'),
+      get: notBuilt('models.get'),
+      create: notBuilt('models.create'),
+      update: notBuilt('models.update'),
+      saveRevision: notBuilt('models.saveRevision'),
+      revision: notBuilt('models.revision'),
+      compare: notBuilt('models.compare'),
+      importCsv: notBuilt('models.importCsv'),
+      exportCsv: notBuilt('models.exportCsv'),
+      assign: notBuilt('models.assign'),
+      unassign: notBuilt('models.unassign'),
+      followers: notBuilt('models.followers'),
+      ofStrategy: notBuilt('models.ofStrategy'),
+    },
     app: {
       status: track('app.status', async () => {
         return {

@@ -35,6 +35,12 @@ export const ERROR_SAMPLES: { [K in DeskErrorKind]: Extract<DeskErrorWire, { kin
     message: 'Nothing was deleted.',
     details: { reason: 'unread-not-acknowledged' },
   },
+  'model-not-found': { kind: 'model-not-found', message: 'This model is not in the app.' },
+  'invalid-model': {
+    kind: 'invalid-model',
+    message: 'These rows cannot be saved as a model revision as they are.',
+    details: { messages: ['Weights add up to 99, above 98: cash must stay at least 2.'] },
+  },
   internal: { kind: 'internal', message: 'Something went wrong inside the app.', details: {} },
   network: {
     kind: 'network',

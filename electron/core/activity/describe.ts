@@ -23,6 +23,7 @@ export const text = (value: unknown): string =>
   value === null || value === undefined ? '—' : typeof value === 'string' ? value : String(value);
 
 const quoted = (value: unknown) => (typeof value === 'string' ? `“${value}”` : 'a strategy');
+const modelNamed = (value: unknown) => (typeof value === 'string' ? `“${value}”` : 'a model');
 
 function positionCount(requestBody: unknown): number | null {
   if (typeof requestBody !== 'string') return null;
@@ -93,6 +94,12 @@ export function summaryLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
         : `Version ${text(row.version_id)} of ${quoted(p.strategyName)} deleted`;
     case 'version-ended':
       return `Version ${text(row.version_id)} ended: ${text(p.status)}`;
+    case 'model-revision-saved':
+      return `Model ${modelNamed(p.modelName)} saved as revision ${text(p.revisionNumber)}`;
+    case 'model-assigned':
+      return `${quoted(p.strategyName)} follows model ${modelNamed(p.modelName)} (revision ${text(p.revisionNumber)}${p.pinned === true ? ', pinned' : ''})`;
+    case 'model-unassigned':
+      return `${quoted(p.strategyName)} no longer follows model ${modelNamed(p.modelName)}`;
     default:
       return `An entry of a kind the app does not write (“${text(row.kind)}”): the file was edited.`;
   }

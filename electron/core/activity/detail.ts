@@ -127,6 +127,37 @@ export function detailOf(
         ),
       );
       break;
+    case 'model-revision-saved':
+      facts.push(
+        { label: 'Model', value: `${text(p.modelName)} (${text(p.modelId)})` },
+        { label: 'Revision', value: `${text(p.revisionNumber)} (${text(p.revisionId)})` },
+        { label: 'Note', value: text(p.note) },
+        { label: 'SHA-256 of the canonical rows', value: text(p.hash) },
+        { label: 'Total of weights', value: text(p.total) },
+      );
+      tables.push(
+        ...table(
+          'Rows',
+          [
+            ['symbol', 'Symbol'],
+            ['weight', 'Weight %'],
+          ],
+          list(p.rows),
+        ),
+      );
+      break;
+    case 'model-assigned':
+    case 'model-unassigned':
+      facts.push({ label: 'Model', value: `${text(p.modelName)} (${text(p.modelId)})` });
+      if (row.kind === 'model-assigned')
+        facts.push(
+          { label: 'Revision', value: `${text(p.revisionNumber)} (${text(p.revisionId)})` },
+          { label: 'SHA-256 of the canonical rows', value: text(p.hash) },
+          { label: 'Pinned to this revision', value: yesNo(p.pinned) },
+        );
+      if (typeof p.previousModelName === 'string')
+        facts.push({ label: 'Followed before', value: text(p.previousModelName) });
+      break;
     case 'version-imported':
       facts.push(...versionFacts(p.version as Payload | null));
       tables.push(...versionTables(p.version as Payload | null));

@@ -119,8 +119,9 @@ export function recordProfileRemoved(store: Store, profileId: string, remove: ()
 }
 
 /**
- * A strategy read from the service is stored: the first time (the manager added it), that is
- * the strategy-added entry; a refresh of one already here records nothing.
+ * A strategy stored by `upsert`: the first time (the manager added it), that is the
+ * strategy-added entry; a refresh of one already here records nothing. The strategies
+ * repository keeps this entry with the rows it describes (`recordRead`, `recordStored`).
  */
 export function recordStrategyStored(
   store: Store,
@@ -130,24 +131,7 @@ export function recordStrategyStored(
   /** What `upsert` stores, when the caller has it in hand (no read back: the book adds hundreds). */
   stored?: Pick<Strategy, 'name' | 'is_liquidate_only' | 'positions'>,
 ): void {
-  store.activity.record((append) => {
-    const known = store.strategies.has(profileId, strategyId);
-    upsert();
-    if (known) return;
-    const added = stored?.positions ? stored : store.strategies.get(profileId, strategyId);
-    if (!added) return;
-    append({
-      profileId,
-      kind: 'strategy-added',
-      strategyId,
-      payload: {
-        profileName: profileNameOf(store, profileId),
-        strategyName: added.name,
-        isLiquidateOnly: added.is_liquidate_only,
-        holdings: (added.positions ?? []).map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
-      },
-    });
-  });
+  store.strategies.recordStored(profileId, strategyId, upsert, stored);
 }
 
 export function recordStrategyRemoved(

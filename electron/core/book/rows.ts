@@ -1,6 +1,6 @@
 import { isZeroString } from '../../../shared/draft/exact';
 import type { BookRowRecord, Store } from '../store';
-import { currentTargetOf, targetCheckOf } from '../views/strategy';
+import { knownTargetWithCheck } from '../views/strategy';
 
 /**
  * Works out the book's row of a strategy from the cache, by the rules the rest of the app uses:
@@ -21,10 +21,8 @@ export function workOutRow(
   const strategy = store.strategies.get(profileId, strategyId);
   if (!strategy) return null;
   const holdings = strategy.positions ?? [];
-  const target = currentTargetOf(store, profileId, strategyId);
-  const check = targetCheckOf(store, profileId, strategy, target, holdings);
+  const { known: last, target, check } = knownTargetWithCheck(store, profileId, strategy, holdings);
   const versions = store.versions.listForStrategy(profileId, strategyId);
-  const last = target ? store.versions.get(profileId, target.versionId, { orders: true }) : null;
   const failed =
     last !== null &&
     (last.status === 'FAILED' || (last.orders ?? []).some((o) => UNFILLED.has(o.status)));

@@ -2,7 +2,7 @@ import type { DeskHandlers } from '../../../shared/contract';
 import type { SecretStore } from '../secrets';
 import type { Store } from '../store';
 import type { Connections } from '../profiles/connections';
-import { attentionCounts } from '../versions/failures';
+import { attentionCounts } from '../views/strategy';
 
 export interface AppStatusServices {
   store: Pick<Store, 'profiles' | 'strategies' | 'versions' | 'journal' | 'failures'>;
@@ -25,7 +25,7 @@ export function appStatusHandlers({
         lastSyncAt: store.strategies.lastSyncedAt(),
         // The same source as each strategy's running version in the sidebar.
         runningVersions: store.versions.countActive(),
-        // Unknown outcomes and failed rebalances not yet acknowledged (versions/failures.ts).
+        // Unknown outcomes and failed rebalances not yet acknowledged (views/strategy.ts).
         ...attentionCounts(store),
         secretStorage: secretStore.kind === 'keychain' ? 'keychain' : 'session',
         secretStorageReason: secretStore.fallbackReason,

@@ -26,6 +26,7 @@ import { bookHandlers } from './book';
 import { draftHandlers } from './drafts';
 import { EventHub } from './events';
 import { guarded } from './guarded';
+import { modelHandlers } from './models';
 import { profileHandlers } from './profiles';
 import { reportHandlers, type ChooseExportPath } from './reports';
 import { strategyHandlers } from './strategies';
@@ -82,6 +83,12 @@ export type Desk = DeskHandlers & {
   subscribe(listener: (event: DeskEvent) => void): () => void;
   /** The desk's store, for tests and the hosts' diagnostics. */
   readonly store: Store;
+  /**
+   * The one execution flow (execution/execute.ts): `versions.execute` sends a draft's rows
+   * through it, and a batch (one model's rows for many strategies) sends each strategy's rows
+   * through the same `execute`, with every guarantee (journal, claim, activity entry, checks).
+   */
+  readonly execution: Execution;
   /** The client secret of every profile there is and every live token: redacted from the log. */
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
@@ -113,7 +120,6 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const tracking = new Tracking({
     store,
     connections,
-    strategySync,
     events,
     log,
     now,
@@ -124,15 +130,16 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       credentialsProbeMs: options.credentialsProbeMs,
     }),
   });
-  const execution = new Execution({ store, connections, strategySync, tracking, emit, now });
+  const { tracker } = tracking;
+  const execution = new Execution({ store, connections, tracker, emit, now });
   const activityChecks = new ActivityChecks(store.activity, now);
   store.activity.onAppended((row) => emit(activityAppended(store, row)));
-  const unexecuted = new UnexecutedVersions({ store, connections, strategySync, now });
+  const unexecuted = new UnexecutedVersions({ store, connections, now });
   const versionImport = new VersionImport({
     store,
     connections,
     strategySync,
-    tracking,
+    tracker,
     unexecuted,
     now,
   });
@@ -170,8 +177,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     versions: versionHandlers({
       store,
       connections,
-      strategySync,
-      tracking,
+      tracker,
       versionImport,
       execution,
       unexecuted,
@@ -180,6 +186,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     reports: reportHandlers({ store, emit, choosePath, partial }),
     activity: activityHandlers({ store, checks: activityChecks, choosePath, partial, emit, now }),
     book: bookHandlers({ store, book, emit, choosePath, now }),
+    models: modelHandlers({ store, choosePath }),
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
   };
 
@@ -218,6 +225,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       if (channel !== 'activity.lastCheck') lastCall = Date.now();
     }),
     store,
+    execution,
     dataFolder,
     knownSecrets,
     log,

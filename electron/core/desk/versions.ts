@@ -2,23 +2,20 @@ import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/views';
 import { prepareExecution, type ConfirmationDeps } from '../execution/confirmation';
 import type { Execution } from '../execution/execute';
+import { journalEntryView, versionDetail, versionSummary } from '../../../shared/version-views';
 import type { Store } from '../store';
-import type { Tracking } from '../tracking/tracking';
+import type { Follower } from '../tracking/tracker';
 import { acknowledgeFailure } from '../versions/failures';
 import type { VersionImport } from '../versions/import';
 import type { UnexecutedVersions } from '../versions/unexecuted';
-import {
-  journalEntryView,
-  predictionOutcome,
-  versionDetail,
-  versionSummary,
-} from '../views/version';
+import { predictionOutcome } from '../views/version';
 import { notFound } from './errors';
 
 export interface VersionServices extends ConfirmationDeps {
   /** The whole store: deletions are recorded in the activity log. */
   store: Store;
-  tracking: Pick<Tracking, 'detailFields' | 'checkNow'>;
+  /** What following a version says of it, and "Check now" (tracking/tracker.ts). */
+  tracker: Pick<Follower, 'followed' | 'checkNow'>;
   versionImport: VersionImport;
   execution: Execution;
   /** Unexecuted versions in the way: remembered when named, deleted only once shown. */
@@ -26,12 +23,16 @@ export interface VersionServices extends ConfirmationDeps {
 }
 
 export function versionHandlers(services: VersionServices): DeskHandlers['versions'] {
-  const { store, tracking, versionImport, execution, unexecuted } = services;
+  const { store, tracker, versionImport, execution, unexecuted } = services;
   const detail = (profileId: string, versionId: string) => {
     const stored = store.versions.get(profileId, versionId, { orders: true, positions: true });
     if (!stored) throw notFound('This version');
     return {
-      ...versionDetail(stored, tracking.detailFields(profileId, versionId)),
+      ...versionDetail(
+        stored,
+        tracker.followed(versionId),
+        store.versions.statusSeen(profileId, versionId),
+      ),
       failureAcknowledgedAt: store.failures.acknowledgedAt(profileId, versionId),
     };
   };
@@ -66,7 +67,7 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
     prepareExecute: ({ draftId }) => prepareExecution(services, draftId),
     /** Executes a draft (execution/execute.ts): the answer is the version it became. */
     async execute({ draftId, confirmation }) {
-      const { entry, version } = await execution.execute(draftId, confirmation);
+      const { entry, version } = await execution.executeDraft(draftId, confirmation);
       return { journalId: entry.id, version: detail(entry.profileId, version.id) };
     },
     async retryExecution({ journalId }) {
@@ -94,7 +95,7 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       if (!stored || stored.strategy_id !== strategyId) throw notFound('This version');
       // An unexecuted version has no rebalance to follow.
       if (stored.executed_at === null) return detail(profileId, versionId);
-      await tracking.checkNow({
+      await tracker.checkNow({
         profileId,
         strategyId,
         versionId,

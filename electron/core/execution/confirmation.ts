@@ -1,21 +1,16 @@
 import { createHash } from 'node:crypto';
 import { predictExecution, validOrThrow, type ExecutionPrediction } from '../../../shared/draft';
-import type { ExecuteRequest } from '../../../shared/domain/resources';
+import type { ExecuteRequest, Strategy } from '../../../shared/domain/resources';
+import { knownTargetOf, targetCheckFrom } from '../../../shared/known-target';
 import { isServiceError } from '../api';
 import { DeskError } from '../../../shared/views';
 import type { ExecutePreview, TargetCheckView } from '../../../shared/views';
-import type { Draft, Store, TargetState } from '../store';
+import type { Store, TargetState } from '../store';
 import type { Connections } from '../profiles/connections';
 import { notFound } from '../desk/errors';
-import type { StrategySync } from '../strategies/sync';
-import {
-  currentTargetOf,
-  runningVersionId,
-  strategyView,
-  targetCheckOf,
-  type ViewStore,
-} from '../views/strategy';
+import { runningVersionId, strategyView, type ViewStore } from '../views/strategy';
 import { DraftExecutedError } from './errors';
+import type { ExecutionRequest } from './request';
 
 /**
  * The Execute confirmation and what it promises. Opening it re-reads the strategy and the
@@ -29,33 +24,37 @@ import { DraftExecutedError } from './errors';
 export interface ConfirmationDeps {
   store: ViewStore & Pick<Store, 'drafts' | 'profiles' | 'journal'>;
   connections: Pick<Connections, 'call'>;
-  strategySync: Pick<StrategySync, 'read'>;
   now(): string;
 }
 
-export interface Confirmation {
-  planKey: string;
-  acknowledgedStale: boolean;
-  againAfter: string | null;
-}
+/** A strategy's target rows, from a draft or a batch (request.ts). */
+export type ExecutionTarget = Pick<ExecutionRequest, 'profileId' | 'strategyId' | 'rows'>;
 
 /**
- * The prediction of a draft from what the store holds now (refreshed by prepare).
+ * The prediction of a target from what the store holds now (refreshed by prepare).
  * `unconfirmed`: the service did not know the known target's version when just asked.
  */
-export function planOf(deps: ConfirmationDeps, draft: Draft, unconfirmed = false) {
-  const { profileId, strategyId } = draft;
-  const stored = deps.store.strategies.get(profileId, strategyId);
+export function planOf(deps: ConfirmationDeps, request: ExecutionTarget, unconfirmed = false) {
+  const { profileId, strategyId } = request;
+  const { store } = deps;
+  const stored = store.strategies.get(profileId, strategyId);
   if (!stored) throw notFound('This strategy');
-  const target = currentTargetOf(deps.store, profileId, strategyId);
-  const holdings = deps.store.strategies
-    .holdings(profileId, strategyId)
-    .map((h) => ({ symbol: h.symbol, quantity: h.quantity }));
-  const validation = validOrThrow(draft.rows, target?.positions ?? [], {
+  const known = store.versions.latestExecuted(profileId, strategyId, { orders: true });
+  const target = known && knownTargetOf(known);
+  const holdings = (stored.positions ?? store.strategies.holdings(profileId, strategyId)).map(
+    (h) => ({ symbol: h.symbol, quantity: h.quantity }),
+  );
+  const validation = validOrThrow(request.rows, target?.positions ?? [], {
     liquidateOnly: stored.is_liquidate_only,
     targetUnknown: target === null,
   });
-  const check = targetCheckOf(deps.store, profileId, stored, target, holdings);
+  // The holdings against the known target (shared/known-target.ts).
+  const check =
+    known &&
+    target &&
+    targetCheckFrom(known, target, holdings, stored.updated_at, () =>
+      store.predictions.baselineOf(profileId, strategyId, known.id),
+    );
   // The doubts are part of the prediction: with any, no action is predicted as fact.
   const prediction = predictExecution(validation, target?.positions ?? null, holdings, {
     stale: check !== null && !check.fits,
@@ -99,20 +98,50 @@ async function targetUnknownToService(
   }
 }
 
+/**
+ * Reads the strategy with its holdings from the service and stores it, as every strategy read
+ * is stored (the strategies repository's `recordRead`).
+ */
+async function readStrategy(
+  deps: ConfirmationDeps,
+  profileId: string,
+  strategyId: string,
+): Promise<Strategy> {
+  const strategy = await deps.connections.call(profileId, (c) =>
+    c.getStrategy(strategyId, { includePositions: true }),
+  );
+  deps.store.strategies.recordRead(profileId, strategy, { syncedAt: deps.now() });
+  return strategy;
+}
+
+/** The confirmation of a draft: what executing it does now, and the plan key to send it with. */
 export async function prepareExecution(
   deps: ConfirmationDeps,
   draftId: string,
 ): Promise<ExecutePreview> {
   const draft = deps.store.drafts.get(draftId);
   if (!draft) throw notFound('This draft');
-  const { profileId, strategyId } = draft;
+  return prepareTarget(deps, draft, draftId);
+}
+
+/**
+ * The confirmation of a strategy's target rows (a draft's, or a batch's for one strategy):
+ * reads the known target and the strategy fresh, and predicts the request from them.
+ * `draftId`: the draft they come from, whose earlier version "Execute again" names.
+ */
+export async function prepareTarget(
+  deps: ConfirmationDeps,
+  request: ExecutionTarget,
+  draftId: string | null,
+): Promise<ExecutePreview> {
+  const { profileId, strategyId } = request;
   const profile = deps.store.profiles.get(profileId);
   if (!profile) throw notFound('This profile');
   if (!deps.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
   // The version first, then the strategy: holdings read after the version's state are compared.
   const targetUnconfirmed = await targetUnknownToService(deps, profileId, strategyId);
-  await deps.strategySync.read(profileId, strategyId);
-  const plan = planOf(deps, draft, targetUnconfirmed);
+  await readStrategy(deps, profileId, strategyId);
+  const plan = planOf(deps, request, targetUnconfirmed);
   const target = plan.target;
   const source = target ? deps.store.versions.get(profileId, target.versionId) : null;
   return {
@@ -143,33 +172,35 @@ export async function prepareExecution(
     oldCash: plan.prediction.oldCash,
     newCash: plan.prediction.newCash,
     changesNothing: plan.prediction.changesNothing,
-    earlierVersionId: deps.store.journal.executedVersionOf(draftId),
+    earlierVersionId: draftId === null ? null : deps.store.journal.executedVersionOf(draftId),
   };
 }
 
 /**
- * The request to send for a confirmed draft, after checking that it is still the one the
- * manager confirmed; records the prediction before anything is sent. A confirmed request reads
- * the strategy once more first: a change made elsewhere while the dialog was open shows in its
- * holdings or its update time, and the manager sees the new confirmation instead.
+ * The request to send, after checking that it is still the one the manager confirmed; records
+ * the prediction before anything is sent. A confirmed request reads the known target and the
+ * strategy once more first: a change made elsewhere while the dialog (or a batch's review) was
+ * open shows in its holdings or its update time, and the manager sees the new confirmation
+ * instead.
  */
 export async function confirmedRequest(
   deps: ConfirmationDeps,
-  draft: Draft,
-  confirmation: Confirmation | undefined,
+  request: ExecutionRequest,
 ): Promise<{
   body: ExecuteRequest;
   predictionId: string;
   targetUnconfirmed: boolean;
   prediction: ExecutionPrediction;
 }> {
+  const { profileId, strategyId, origin, confirmation } = request;
+  const draftId = origin.kind === 'draft' ? origin.draftId : null;
   // What the confirmation warned of is checked again at the service, so the answer holds now.
   let unknownToService = false;
   if (confirmation) {
-    unknownToService = await targetUnknownToService(deps, draft.profileId, draft.strategyId);
-    await deps.strategySync.read(draft.profileId, draft.strategyId);
+    unknownToService = await targetUnknownToService(deps, profileId, strategyId);
+    await readStrategy(deps, profileId, strategyId);
   }
-  const plan = planOf(deps, draft, unknownToService);
+  const plan = planOf(deps, request, unknownToService);
   const targetUnconfirmed = unknownToService && plan.target !== null;
   if (confirmation) {
     if (confirmation.planKey !== plan.planKey)
@@ -187,7 +218,7 @@ export async function confirmedRequest(
   // the caller names that version ("Execute again"), so a repeated call cannot send it twice.
   // Checked here before a prediction is recorded, and again where the journal claims the
   // execution (the same transaction as its entry), which no other process can also win.
-  const earlier = deps.store.journal.executedVersionOf(draft.id);
+  const earlier = draftId === null ? null : deps.store.journal.executedVersionOf(draftId);
   if (earlier !== null && confirmation?.againAfter !== earlier)
     throw new DraftExecutedError(earlier);
   const targetState: TargetState = !plan.target
@@ -196,9 +227,9 @@ export async function confirmedRequest(
       ? 'stale'
       : 'known';
   const record = deps.store.predictions.record({
-    profileId: draft.profileId,
-    strategyId: draft.strategyId,
-    draftId: draft.id,
+    profileId,
+    strategyId,
+    draftId,
     requestBody: JSON.stringify(plan.prediction.body),
     knownVersionId: plan.target?.versionId ?? null,
     targetState,

@@ -1,18 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { DeskEvent } from '../../../shared/contract';
+import type { ExecutePreview } from '../../../shared/views';
 import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
 import { comparePrediction } from '../../../shared/draft';
 import { isServiceError } from '../api';
+import { journalEntryView } from '../../../shared/version-views';
 import { notFound, toDeskError } from '../desk/errors';
 import type { JournalEntry, Store } from '../store';
-import type { Tracking } from '../tracking/tracking';
-import { journalEntryView } from '../views/version';
-import { confirmedRequest, type Confirmation, type ConfirmationDeps } from './confirmation';
+import type { Follower } from '../tracking/tracker';
+import {
+  confirmedRequest,
+  prepareTarget,
+  type ConfirmationDeps,
+  type ExecutionTarget,
+} from './confirmation';
 import { DraftExecutedError, ExecutionBlockedError } from './errors';
 import { recordingJournal, type ExecutionConfirmation, type JournalPort } from './journal';
+import type { Confirmation, ExecutionRequest } from './request';
 
 /**
- * Executing a draft, every step in order in this file:
+ * Executing a strategy's target rows (a draft's, or a batch's: request.ts), every step in order
+ * in this file:
  *
  * 1. confirm: the request the manager saw is still what executing sends now (confirmation.ts),
  *    and its prediction is recorded;
@@ -49,7 +57,8 @@ export interface ExecutePort {
 export interface ExecutionDeps extends ConfirmationDeps {
   /** The whole store: each step is journaled with its activity entry, in one transaction. */
   store: Store;
-  tracking: Pick<Tracking, 'follow'>;
+  /** Follows the version until its rebalance ends (tracking/tracker.ts). */
+  tracker: Pick<Follower, 'track'>;
   /** The journal changed: announced with what `inFlight` answers now. */
   emit(event: DeskEvent): void;
 }
@@ -75,28 +84,53 @@ export class Execution {
     return this.deps.store.journal.listInFlight(profileId);
   }
 
-  /** Executes a draft: confirm, claim and journal, send, settle the answer, start following. */
-  async execute(draftId: string, confirmation?: Confirmation): Promise<ExecutionOutcome> {
+  /**
+   * What executing these rows does now (the known target and the strategy read fresh), and the
+   * plan key `execute` takes in its confirmation: a batch's review of one strategy. A draft's
+   * confirmation is `prepareExecution` (confirmation.ts), which also names its earlier version.
+   */
+  prepare(target: ExecutionTarget): Promise<ExecutePreview> {
+    return prepareTarget(this.deps, target, null);
+  }
+
+  /** Executes a stored draft: its rows, claimed once per draft (`execute`). */
+  async executeDraft(draftId: string, confirmation?: Confirmation): Promise<ExecutionOutcome> {
     const draft = this.deps.store.drafts.get(draftId);
     if (!draft) throw notFound('This draft');
-    const { profileId, strategyId } = draft;
+    return this.execute({
+      profileId: draft.profileId,
+      strategyId: draft.strategyId,
+      rows: draft.rows,
+      origin: { kind: 'draft', draftId },
+      ...(confirmation && { confirmation }),
+    });
+  }
+
+  /**
+   * Executes a strategy's target rows: confirm, claim and journal, send, settle the answer,
+   * start following. The rows come from a draft or a batch (request.ts); either way, one
+   * strategy has at most one execution in flight, and each is sent once.
+   */
+  async execute(request: ExecutionRequest): Promise<ExecutionOutcome> {
+    const { profileId, strategyId, origin, confirmation } = request;
     // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
-    const confirmed = await confirmedRequest(this.deps, draft, confirmation);
+    const confirmed = await confirmedRequest(this.deps, request);
     try {
-      if (this.sending.has(sendingKey(draft))) throw new ExecutionBlockedError('sent');
+      if (this.sending.has(sendingKey(request))) throw new ExecutionBlockedError('sent');
       // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
       // executed since) and the insert are one write transaction, its claim unique.
       const journaled = this.journal.createExclusive(
         {
           profileId,
           strategyId,
-          draftId,
+          draftId: origin.kind === 'draft' ? origin.draftId : null,
           againAfter: confirmation?.againAfter ?? null,
           idempotencyKey: randomUUID(),
           requestBody: JSON.stringify(confirmed.body),
         },
         // Kept in the execution's activity entry: what the manager saw and acknowledged.
         confirmationOf(confirmed, confirmation),
+        origin,
       );
       if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
       if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
@@ -159,7 +193,7 @@ export class Execution {
 
   /** Steps 3 to 5 of a journaled entry, the first send or a retry. */
   private async send(entry: JournalEntry): Promise<ExecutionOutcome> {
-    const { store, connections, tracking } = this.deps;
+    const { store, connections, tracker } = this.deps;
     this.sending.add(sendingKey(entry));
     try {
       const sent = this.journal.markSent(entry.id);
@@ -207,7 +241,7 @@ export class Execution {
         },
       );
       // 5. Start following the version until its rebalance ends.
-      tracking.follow({
+      tracker.track({
         profileId: sent.profileId,
         strategyId: sent.strategyId,
         versionId: version.id,

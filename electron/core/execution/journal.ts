@@ -5,6 +5,7 @@ import type {
   JournalRepository,
   NewJournalEntry,
 } from '../store/repositories/journal';
+import type { ExecutionOrigin } from './request';
 
 /**
  * The execution journal with its activity entries: each journal write that marks a step of an
@@ -22,10 +23,14 @@ export type JournalPort = Pick<
    * `alongside`: what is stored in the same transaction (the version the 202 carried).
    */
   markAccepted(id: string, result: AcceptedResult, alongside?: () => void): JournalEntry;
-  /** `confirmation`: what the manager was shown and agreed to, for a journal that keeps it. */
+  /**
+   * `confirmation`: what the manager was shown and agreed to, for a journal that keeps it;
+   * `origin`: where the rows came from (a batch is named in the activity entry).
+   */
   createExclusive(
     input: NewJournalEntry,
     confirmation?: ExecutionConfirmation | null,
+    origin?: ExecutionOrigin,
   ): JournalClaim;
   /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
   markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
@@ -111,7 +116,7 @@ export function recordingJournal(
     );
 
   return {
-    createExclusive(input, confirmation) {
+    createExclusive(input, confirmation, origin) {
       return store.activity.record((append) => {
         const result = journal.createExclusive(input);
         if (!('created' in result)) return result;
@@ -134,6 +139,8 @@ export function recordingJournal(
             journalId: entry.id,
             draftId: entry.draftId,
             draftName: draft?.name ?? null,
+            // Only for a batch's rows: entries of a draft's execution keep their hashed form.
+            ...(origin?.kind === 'batch' && { batchId: origin.batchId }),
             idempotencyKey: entry.idempotencyKey,
             requestBody: entry.requestBody,
             confirmed: confirmation?.confirmed ?? false,

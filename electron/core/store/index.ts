@@ -18,3 +18,9 @@ export type {
 } from './repositories/book';
 export type { UnexecutedRecord, UnexecutedSource } from './repositories/unexecuted';
 export type { FolderHolder } from './repositories/holder';
+export type {
+  StoredModel,
+  StoredModelRow,
+  StoredRevision,
+  StoredAssignment,
+} from './repositories/models';

@@ -16,6 +16,7 @@ import { draftsRepository, type DraftsRepository } from './repositories/drafts';
 import { failuresRepository, type FailuresRepository } from './repositories/failures';
 import { holderRepository, type HolderRepository } from './repositories/holder';
 import { journalRepository, type JournalRepository } from './repositories/journal';
+import { modelsRepository, type ModelsRepository } from './repositories/models';
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
 import {
@@ -59,6 +60,8 @@ export interface Store {
   readonly activity: ActivityRepository;
   /** The book's derived rows, tags and failed reads (electron/core/book). */
   readonly book: BookRepository;
+  /** The model library (app-wide) and which strategies follow a model. */
+  readonly models: ModelsRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -110,11 +113,17 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
 
   const ctx = { db, now: options.now ?? (() => new Date().toISOString()) };
   const nativeBinding = options.nativeBinding;
+  const profiles = profilesRepository(ctx);
+  const activity = activityRepository(ctx);
   return {
     path,
     schemaVersion,
-    profiles: profilesRepository(ctx),
-    strategies: strategiesRepository(ctx),
+    profiles,
+    // A strategy read is stored with its activity entry (strategy-added, the first time).
+    strategies: strategiesRepository(ctx, {
+      activity,
+      profileName: (profileId) => profiles.get(profileId)?.name ?? '',
+    }),
     versions: versionsRepository(ctx),
     drafts: draftsRepository(ctx),
     journal: journalRepository(ctx),
@@ -123,8 +132,9 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     unexecuted: unexecutedRepository(ctx),
     failures: failuresRepository(ctx),
     holder: holderRepository(ctx),
-    activity: activityRepository(ctx),
+    activity,
     book: bookRepository(ctx),
+    models: modelsRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

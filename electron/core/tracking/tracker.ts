@@ -1,5 +1,6 @@
 import type { Version, VersionStatus } from '../../../shared/domain/resources';
 import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/resources';
+import type { TrackingProblem } from '../../../shared/views';
 import { sleep } from '../api/retry';
 
 /** One version being followed until its rebalance ends. */
@@ -101,6 +102,21 @@ interface Loop {
   afterAttempt: Set<() => void>;
 }
 
+/** What the flows and the handlers use of the tracker: follow a version, poll it now, ask of it. */
+export type Follower = Pick<VersionTracker, 'track' | 'checkNow' | 'followed'>;
+
+/** The last failure of following a version, as its detail and its event show it. */
+export function trackingProblemOf(state: TrackingState | null): TrackingProblem | null {
+  return state && state.lastError !== null && state.lastErrorAt !== null
+    ? {
+        message: state.lastError,
+        at: state.lastErrorAt,
+        waitingFor: state.waitingFor,
+        stopped: !state.active,
+      }
+    : null;
+}
+
 /**
  * Polls each tracked version on its own loop, so a slow or failing version never
  * stalls another. The delay grows while nothing changes and starts over at each
@@ -152,6 +168,17 @@ export class VersionTracker {
       loop.afterAttempt.add(resolve);
       loop.wait.abort();
     });
+  }
+
+  /**
+   * What following a version says in its detail and events: whether it is followed, and the last
+   * failure (null when nothing went wrong).
+   */
+  followed(versionId: string): { tracking: boolean; trackingProblem: TrackingProblem | null } {
+    return {
+      tracking: this.isTracking(versionId),
+      trackingProblem: trackingProblemOf(this.stateOf(versionId)),
+    };
   }
 
   /** What is known of following this version; null when nothing went wrong. */

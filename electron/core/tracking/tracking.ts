@@ -1,36 +1,18 @@
 import type { DeskEvent } from '../../../shared/contract';
-import type { VersionStatus } from '../../../shared/domain/constants';
-import { VERSION_STATUSES } from '../../../shared/domain/constants';
-import type { VersionDetail } from '../../../shared/views';
 import { recordVersionEnded } from '../activity';
 import { isServiceError } from '../api';
 import { toDeskError } from '../desk/errors';
 import { errorFields, type DeskLog } from '../log/logger';
 import type { Connections } from '../profiles/connections';
-import type { StrategySync } from '../strategies/sync';
 import type { Store } from '../store';
-import { versionStatusChanged, type StatusChange } from './status-change';
+import { versionStatusChanged, type StatusChange } from '../views/strategy';
 import {
   VersionTracker,
+  trackingProblemOf,
   type Backoff,
-  type TrackedVersion,
+  type Follower,
   type TrackerEvent,
-  type TrackingState,
 } from './tracker';
-
-const KNOWN_STATUSES: ReadonlySet<string> = new Set(VERSION_STATUSES);
-
-/** The last failure of following a version, as its detail and its event show it. */
-function trackingProblemOf(state: TrackingState | null): VersionDetail['trackingProblem'] {
-  return state && state.lastError !== null && state.lastErrorAt !== null
-    ? {
-        message: state.lastError,
-        at: state.lastErrorAt,
-        waitingFor: state.waitingFor,
-        stopped: !state.active,
-      }
-    : null;
-}
 
 /** Failures that only new credentials (an address, a secret, a client) can cure. */
 const CREDENTIAL_FAILURES = [
@@ -45,7 +27,6 @@ export interface TrackingDeps {
   /** The whole store: a rebalance that ended is recorded in the activity log. */
   store: Store;
   connections: Pick<Connections, 'call' | 'waitUntilOnline' | 'waitForCredentials'>;
-  strategySync: Pick<StrategySync, 'read'>;
   /** Where the announcements go; nobody listens once the desk is closing. */
   events: { emit(event: DeskEvent): void; readonly listening: boolean };
   log: DeskLog;
@@ -64,16 +45,19 @@ export interface TrackingDeps {
  * Following executed versions until their rebalance ends, every step of a poll in order in this
  * file: the tracker (tracker.ts) polls; each answer is stored; a change of status is announced,
  * and when the rebalance ended, first the strategy is read at once so the target it settled on
- * is noted, and the outcome joins the activity log.
+ * is noted, and the outcome joins the activity log. Executing and the handlers follow a version
+ * and ask what following it says through `tracker` itself.
  */
 export class Tracking {
-  private readonly tracker: VersionTracker;
+  private readonly polls: VersionTracker;
+  /** What is followed: a version followed, polled now, and what following it says. */
+  readonly tracker: Follower;
   /** Set once the desk stops following everything (it is closing). */
   private stopped = false;
 
   constructor(private readonly deps: TrackingDeps) {
     const { store, connections, now } = deps;
-    this.tracker = new VersionTracker({
+    this.polls = new VersionTracker({
       fetchVersion: (entry) => connections.call(entry.profileId, (c) => c.followVersion(entry)),
       // Every answer is stored, its status noted as seen, before any of it is announced.
       saveVersion: (entry, version) =>
@@ -97,6 +81,7 @@ export class Tracking {
       },
       ...(deps.backoff !== undefined && { backoff: deps.backoff }),
     });
+    this.tracker = this.polls;
   }
 
   /** A poll found the version in a new status (stored already). */
@@ -114,14 +99,14 @@ export class Tracking {
       if (ended) {
         // The rebalance ended: the holdings are read at once, and the target they settled on
         // noted. A store closed meanwhile (the app quitting) must not stop the announcement.
-        await settleTarget(this.deps.store, this.deps.strategySync, change).catch(() => undefined);
+        await this.settleTarget(change).catch(() => undefined);
         // Its outcome joins the activity log (once per version).
         this.recordEnded(change);
       }
       // Announced with what every screen shows of it. Nobody listens once the desk is closing
       // (its store may be closed already).
       if (!this.deps.events.listening) return;
-      const announced = versionStatusChanged({ store: this.deps.store }, change);
+      const announced = versionStatusChanged(this.deps.store, change);
       if (announced) this.deps.events.emit(announced);
     } catch (error) {
       this.deps.log.error('A version status change could not be announced', errorFields(error));
@@ -149,20 +134,10 @@ export class Tracking {
     });
   }
 
-  /** Follows a version until its rebalance ends (one already followed is left as it is). */
-  follow(version: TrackedVersion): void {
-    this.tracker.track(version);
-  }
-
-  /** Polls a version now (following it again if it was not); resolves once that poll was tried. */
-  checkNow(version: TrackedVersion): Promise<void> {
-    return this.tracker.checkNow(version);
-  }
-
   /** Follows again every version still rebalancing (at start-up). */
   resumeActive(): void {
     for (const v of this.deps.store.versions.listActive()) {
-      this.follow({
+      this.polls.track({
         profileId: v.profile_id,
         strategyId: v.strategy_id,
         versionId: v.id,
@@ -174,49 +149,35 @@ export class Tracking {
 
   /** Stops following a profile's versions, or one strategy's, before they are removed. */
   stopFollowing(scope: { profileId: string; strategyId?: string }): void {
-    for (const v of this.deps.store.versions.listActive(scope)) this.tracker.untrack(v.id);
-  }
-
-  /**
-   * What a version's detail says about following it: whether it is followed, the last failure,
-   * when each status was first seen.
-   */
-  detailFields(
-    profileId: string,
-    versionId: string,
-  ): Pick<VersionDetail, 'tracking' | 'trackingProblem' | 'statusSeen'> {
-    return {
-      tracking: this.tracker.isTracking(versionId),
-      trackingProblem: trackingProblemOf(this.tracker.stateOf(versionId)),
-      statusSeen: this.deps.store.versions
-        .statusSeen(profileId, versionId)
-        .filter((s) => KNOWN_STATUSES.has(s.status))
-        .map((s) => ({ status: s.status as VersionStatus, firstSeenAt: s.first_seen_at })),
-    };
+    for (const v of this.deps.store.versions.listActive(scope)) this.polls.untrack(v.id);
   }
 
   stopAll(): void {
     this.stopped = true;
-    this.tracker.stopAll();
+    this.polls.stopAll();
   }
-}
 
-/**
- * When a version the app follows ends: reads the strategy at once and, when that version is the
- * known target, notes the strategy's update time as the one it settled on. A version whose orders
- * carry no end time (all IGNORED, or none) is then still told apart from a later change made
- * elsewhere (views/strategy.ts, targetCheckOf). Offline or refused, nothing is noted and such a
- * target stays in doubt.
- */
-async function settleTarget(
-  store: Pick<Store, 'strategies' | 'versions' | 'predictions'>,
-  strategySync: Pick<StrategySync, 'read'>,
-  ended: { profileId: string; strategyId: string; versionId: string },
-): Promise<void> {
-  const { profileId, strategyId, versionId } = ended;
-  if (!store.strategies.get(profileId, strategyId)) return;
-  const fresh = await strategySync.read(profileId, strategyId).catch(() => null);
-  if (!fresh) return;
-  if (store.versions.latestExecuted(profileId, strategyId)?.id === versionId)
-    store.predictions.recordBaseline(profileId, strategyId, versionId, fresh.updated_at);
+  /**
+   * When a version the app follows ends: reads the strategy at once and, when that version is
+   * the known target, notes the strategy's update time as the one it settled on. A version whose
+   * orders carry no end time (all IGNORED, or none) is then still told apart from a later change
+   * made elsewhere (shared/known-target.ts, targetCheckFrom). Offline or refused, nothing is
+   * noted and such a target stays in doubt. The read is stored as every strategy read is, by
+   * the strategies repository (`recordRead`).
+   */
+  private async settleTarget(ended: StatusChange): Promise<void> {
+    const { store, connections, now } = this.deps;
+    const { profileId, strategyId, versionId } = ended;
+    if (!store.strategies.get(profileId, strategyId)) return;
+    const fresh = await connections
+      .call(profileId, (c) => c.getStrategy(strategyId, { includePositions: true }))
+      .then((strategy) => {
+        store.strategies.recordRead(profileId, strategy, { syncedAt: now() });
+        return strategy;
+      })
+      .catch(() => null);
+    if (!fresh) return;
+    if (store.versions.latestExecuted(profileId, strategyId)?.id === versionId)
+      store.predictions.recordBaseline(profileId, strategyId, versionId, fresh.updated_at);
+  }
 }

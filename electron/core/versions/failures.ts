@@ -32,12 +32,3 @@ export function acknowledgeFailure(
     });
   store.failures.acknowledge(profileId, versionId, at);
 }
-
-/** The status bar's count: executions of unknown outcome, and failures not yet acknowledged. */
-export function attentionCounts(store: Pick<Store, 'journal' | 'failures'>): {
-  needsAttention: number;
-  failedUnacknowledged: number;
-} {
-  const failed = store.failures.countUnacknowledged();
-  return { needsAttention: store.journal.countUnknown() + failed, failedUnacknowledged: failed };
-}

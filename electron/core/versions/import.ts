@@ -4,7 +4,7 @@ import { recordVersionImported } from '../activity';
 import type { Store } from '../store';
 import type { Connections } from '../profiles/connections';
 import type { StrategySync } from '../strategies/sync';
-import type { Tracking } from '../tracking/tracking';
+import type { Follower } from '../tracking/tracker';
 import type { UnexecutedVersions } from './unexecuted';
 
 export interface VersionImportDeps {
@@ -13,7 +13,8 @@ export interface VersionImportDeps {
   connections: Pick<Connections, 'call'>;
   /** Adds the version's strategy when the profile does not hold it yet. */
   strategySync: Pick<StrategySync, 'read'>;
-  tracking: Pick<Tracking, 'follow'>;
+  /** Follows an executed version until its rebalance ends. */
+  tracker: Pick<Follower, 'track'>;
   /** An unexecuted version imported is in the way; one found executed or gone no longer is. */
   unexecuted: Pick<UnexecutedVersions, 'noteRead'>;
   now(): string;
@@ -29,7 +30,7 @@ export class VersionImport {
   constructor(private readonly deps: VersionImportDeps) {}
 
   async import(profileId: string, strategyId: string, versionId: string): Promise<Version> {
-    const { store, connections, tracking, unexecuted, now } = this.deps;
+    const { store, connections, tracker, unexecuted, now } = this.deps;
     const version = await connections
       .call(profileId, (c) =>
         c.getVersion(strategyId, versionId, { orders: true, positions: true }),
@@ -55,7 +56,7 @@ export class VersionImport {
       unexecuted.noteRead(profileId, version, 'imported', syncedAt);
     });
     if (version.executed_at !== null) {
-      tracking.follow({ profileId, strategyId, versionId, location: null, status: version.status });
+      tracker.track({ profileId, strategyId, versionId, location: null, status: version.status });
     }
     return version;
   }

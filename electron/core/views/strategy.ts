@@ -1,15 +1,20 @@
-import { toDecimal } from '../../../shared/decimal';
-import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/constants';
-import { checkTarget, hasEndWitness } from '../../../shared/draft/target-check';
-import type { Store, StoredStrategy } from '../store';
+import type { DeskEvent } from '../../../shared/contract';
+import type { VersionStatus } from '../../../shared/domain/constants';
+import { knownTargetOf, targetCheckFrom } from '../../../shared/known-target';
+import { versionSummary } from '../../../shared/version-views';
 import type {
   CurrentTarget,
   StrategyListItem,
   StrategyView,
   TargetCheckView,
 } from '../../../shared/views';
+import type { Store, StoredStrategy } from '../store';
 
-/** A strategy as the contract carries it: its page, its sidebar line, its known target. */
+/**
+ * A strategy as the screens show it: its page, its sidebar line, the status bar's counts, and
+ * the announcement of a version's status change, which carries all three. The known target and
+ * the holdings against it are plain functions (shared/known-target.ts).
+ */
 
 /** The repositories a strategy's or a version's view is read from. */
 export type ViewStore = Pick<Store, 'strategies' | 'versions' | 'predictions' | 'unexecuted'>;
@@ -20,46 +25,28 @@ export function currentTargetOf(
   strategyId: string,
 ): CurrentTarget | null {
   const latest = store.versions.latestExecuted(profileId, strategyId);
-  if (!latest) return null;
-  return {
-    versionId: latest.id,
-    executedAt: latest.executed_at,
-    status: latest.status,
-    cashWeight: latest.cash_weight,
-    positions: (latest.positions ?? store.versions.positions(profileId, latest.id))
-      .filter((p) => !toDecimal(p.weight).isZero())
-      .map((p) => ({ symbol: p.symbol, weight: p.weight })),
-    origin: latest.origin,
-  };
+  return latest && knownTargetOf(latest);
 }
 
 /**
- * The cached holdings against the known target; null when no target is known here. For a known
- * version whose orders carry no end time (all IGNORED, or none), the strategy's update time read
- * as the app saw that version end stands for it (see settleTarget in tracking/tracking.ts).
+ * The strategy's known target (its latest executed version known here, with its orders) and the
+ * holdings against it: what the Overview, the book's row and a model's sync state all start from.
  */
-export function targetCheckOf(
+export function knownTargetWithCheck(
   store: ViewStore,
   profileId: string,
-  strategy: StoredStrategy,
-  target: CurrentTarget | null,
+  strategy: Pick<StoredStrategy, 'id' | 'updated_at'>,
   holdings: readonly { symbol: string; quantity: string }[],
-): TargetCheckView | null {
-  if (!target) return null;
-  const version = store.versions.get(profileId, target.versionId, { orders: true });
-  if (!version) return null;
-  const facts = {
-    positions: target.positions,
-    orders: version.orders ?? [],
-    status: version.status,
-    executedAt: version.executed_at,
-    insertedAt: version.inserted_at,
-  };
-  const ended = version.status !== null && TERMINAL_VERSION_STATUSES.has(version.status);
-  if (!ended || hasEndWitness(facts.orders))
-    return checkTarget(facts, holdings, strategy.updated_at);
-  const settledAt = store.predictions.baselineOf(profileId, strategy.id, version.id);
-  return checkTarget({ ...facts, settledAt }, holdings, strategy.updated_at);
+) {
+  const known = store.versions.latestExecuted(profileId, strategy.id, { orders: true });
+  const target: CurrentTarget | null = known && knownTargetOf(known);
+  const check: TargetCheckView | null =
+    known && target
+      ? targetCheckFrom(known, target, holdings, strategy.updated_at, () =>
+          store.predictions.baselineOf(profileId, strategy.id, known.id),
+        )
+      : null;
+  return { known, target, check };
 }
 
 export function strategyView(
@@ -69,7 +56,7 @@ export function strategyView(
   runningVersionId: string | null,
 ): StrategyView {
   const holdings = strategy.positions ?? store.strategies.holdings(profileId, strategy.id);
-  const currentTarget = currentTargetOf(store, profileId, strategy.id);
+  const known = knownTargetWithCheck(store, profileId, strategy, holdings);
   return {
     profileId,
     id: strategy.id,
@@ -85,8 +72,8 @@ export function strategyView(
       inserted_at,
       updated_at,
     })),
-    currentTarget,
-    targetCheck: targetCheckOf(store, profileId, strategy, currentTarget, holdings),
+    currentTarget: known.target,
+    targetCheck: known.check,
     updatedAt: strategy.updated_at,
     runningVersionId,
     unexecutedVersions: store.unexecuted
@@ -133,4 +120,68 @@ export function strategyListItems(
     failedVersionIds: failed.get(s.id) ?? [],
     syncedAt: s.synced_at,
   }));
+}
+
+/** The status bar's count: executions of unknown outcome, and failures not yet acknowledged. */
+export function attentionCounts(store: Pick<Store, 'journal' | 'failures'>): {
+  needsAttention: number;
+  failedUnacknowledged: number;
+} {
+  const failed = store.failures.countUnacknowledged();
+  return { needsAttention: store.journal.countUnknown() + failed, failedUnacknowledged: failed };
+}
+
+type StatusChanged = Extract<DeskEvent, { type: 'version-status-changed' }>;
+
+export interface StatusChange {
+  profileId: string;
+  strategyId: string;
+  versionId: string;
+  previousStatus: VersionStatus | null;
+  status: VersionStatus | null;
+  ended: boolean;
+}
+
+/**
+ * A version's status changed (and was stored): the event with what every screen shows of it,
+ * read from the store as the handlers would answer. Small on purpose: the version's orders and
+ * positions stay out (its detail is one `versions.get` away), and so does a strategy too large
+ * to carry (its page reads it). Null when the version is no longer stored (deleted meanwhile):
+ * there is nothing left to show of it.
+ */
+export function versionStatusChanged(
+  store: ViewStore & Pick<Store, 'journal' | 'failures'>,
+  change: StatusChange,
+): StatusChanged | null {
+  const { profileId, strategyId, versionId, ended } = change;
+  const stored = store.versions.get(profileId, versionId);
+  if (!stored) return null;
+  const strategy = store.strategies.get(profileId, strategyId);
+  return {
+    type: 'version-status-changed',
+    ...change,
+    version: versionSummary(stored),
+    strategy: strategyListItems(store, profileId).find((s) => s.id === strategyId) ?? null,
+    appStatus: {
+      runningVersions: store.versions.countActive(),
+      lastSyncAt: store.strategies.lastSyncedAt(),
+      // A rebalance that ended FAILED needs attention at once, not at the next status read.
+      ...attentionCounts(store),
+    },
+    settledStrategy: ended && strategy ? settledStrategy(store, profileId, strategy) : null,
+  };
+}
+
+/** Beyond this many holdings and target lines, the strategy's page reads it instead. */
+export const SETTLED_STRATEGY_MAX_LINES = 500;
+
+function settledStrategy(
+  store: ViewStore,
+  profileId: string,
+  strategy: StoredStrategy,
+): StrategyView | null {
+  const running = runningVersionId(store, profileId, strategy.id);
+  const view = strategyView(store, profileId, strategy, running);
+  const lines = view.holdings.length + (view.currentTarget?.positions.length ?? 0);
+  return lines <= SETTLED_STRATEGY_MAX_LINES ? view : null;
 }

@@ -4,9 +4,10 @@ import type {
   ActivityEntrySummary,
   ActivityFilter,
 } from '../../../shared/activity/views';
-import type { DeskApi } from '../../../shared/contract';
+import type { DeskApi, DeskEventOf } from '../../../shared/contract';
 import type { DeskError } from '../../../shared/views';
 import { asDeskError } from '../lib/errors';
+import type { Audience } from '../lib/stores/audience';
 import { EntryWindow, type PageRequest } from './entry-window';
 import { readFilter, type FilterProblem } from './filter';
 
@@ -46,10 +47,12 @@ export class ActivityStore {
   private rows: EntryWindow | null = null;
   private shown = { start: 0, end: 0 };
   private settle: ReturnType<typeof setTimeout> | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private leave: (() => void) | undefined;
 
   constructor(
     private readonly desk: DeskApi,
+    /** The session's router tells it each `activity-appended` event. */
+    private readonly appended: Audience<DeskEventOf<'activity-appended'>>,
     readonly profileId: string,
     readonly strategyId?: string,
   ) {
@@ -58,8 +61,8 @@ export class ActivityStore {
   }
 
   start(): void {
-    this.unsubscribe = this.desk.events.subscribe((event) => {
-      if (event.type !== 'activity-appended' || event.profileId !== this.profileId) return;
+    this.leave = this.appended.join((event) => {
+      if (event.profileId !== this.profileId) return;
       if (this.rows?.heard(event.entry)) this.sync();
       if (FOLLOW_UPS.includes(event.entry.kind)) void this.reread(event.entry.seq);
     });
@@ -68,7 +71,7 @@ export class ActivityStore {
 
   stop(): void {
     clearTimeout(this.settle);
-    this.unsubscribe?.();
+    this.leave?.();
     this.rows = null;
   }
 

@@ -1,5 +1,12 @@
 import { CONTRACT_METHODS } from '../../../shared/channels';
-import type { Area, DeskApi, DeskEvent } from '../../../shared/contract';
+import type {
+  Area,
+  DeskApi,
+  DeskEvent,
+  DeskEventOf,
+  DeskEventType,
+} from '../../../shared/contract';
+import { EventListeners } from '../../../shared/event-listeners';
 import { DeskError } from '../../../shared/errors';
 import { openEventStream } from './event-stream';
 import { SERVICE_CHANNELS, SERVICE_LANE_WIDTH, createLane } from './service-lane';
@@ -103,8 +110,26 @@ export function createHttpBridge(options: HttpBridgeOptions) {
   }
 
   // One stream shared by every listener, opened with the first and closed with the last.
-  const listeners = new Set<(event: DeskEvent) => void>();
   let stop: (() => void) | null = null;
+  const listeners: EventListeners = new EventListeners({
+    onFirst: () => {
+      stop ??= openEventStream({
+        url: `${options.origin}/api/events`,
+        token: options.token,
+        fetch: doFetch,
+        onEvent: (event) => listeners.emit(event),
+        onState: (connected) => {
+          if (connected) report('live');
+          options.onStreamState?.(connected);
+        },
+        onFailure: (why) => report(why === 'unreachable' ? 'gone' : 'key-invalid'),
+      });
+    },
+    onLast: () => {
+      stop?.();
+      stop = null;
+    },
+  });
 
   return {
     profiles: area('profiles'),
@@ -114,31 +139,12 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     reports: area('reports'),
     activity: area('activity'),
     book: area('book'),
+    models: area('models'),
     app: area('app'),
     events: {
-      subscribe(listener: (event: DeskEvent) => void) {
-        listeners.add(listener);
-        stop ??= openEventStream({
-          url: `${options.origin}/api/events`,
-          token: options.token,
-          fetch: doFetch,
-          onEvent: (event) => {
-            for (const l of [...listeners]) l(event);
-          },
-          onState: (connected) => {
-            if (connected) report('live');
-            options.onStreamState?.(connected);
-          },
-          onFailure: (why) => report(why === 'unreachable' ? 'gone' : 'key-invalid'),
-        });
-        return () => {
-          listeners.delete(listener);
-          if (listeners.size === 0 && stop) {
-            stop();
-            stop = null;
-          }
-        };
-      },
+      subscribe: (listener: (event: DeskEvent) => void) => listeners.subscribe(listener),
+      on: <T extends DeskEventType>(type: T, handler: (event: DeskEventOf<T>) => void) =>
+        listeners.on(type, handler),
     },
   } satisfies DeskApi;
 }

@@ -50,7 +50,12 @@ export class DraftList {
     await this.load();
   }
 
-  /** The editor saved a draft: its line in the list says so. */
+  /** Saves the open draft's rows (the editor's autosave); its line in the list says so. */
+  async saveRows(draftId: string, rows: DraftView['rows']): Promise<void> {
+    this.saved(await this.api.drafts.saveRows({ draftId, rows }));
+  }
+
+  /** A draft was saved: its line in the list says so. */
   saved(summary: DraftSummary): void {
     this.list = this.list.map((d) => (d.id === summary.id ? summary : d));
   }

@@ -1,6 +1,7 @@
-import type { DeskApi } from '../../../shared/contract';
+import type { DeskApi, DeskEventOf } from '../../../shared/contract';
 import type { DeskError, ExportResult, ReportSelection } from '../../../shared/views';
 import { asDeskError } from '../lib/errors';
+import type { Audience } from '../lib/stores/audience';
 
 export type ExportPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -16,7 +17,11 @@ export class ExportRun {
   result = $state<ExportResult | null>(null);
   error = $state<DeskError | null>(null);
 
-  constructor(private readonly desk: DeskApi) {}
+  constructor(
+    private readonly desk: DeskApi,
+    /** The session's router tells it each `export-progress` event. */
+    private readonly progress: Audience<DeskEventOf<'export-progress'>>,
+  ) {}
 
   get running(): boolean {
     return this.phase === 'running';
@@ -30,9 +35,8 @@ export class ExportRun {
     this.result = null;
     this.error = null;
     // The export's id is known only at the end; this screen runs one export at a time.
-    const unsubscribe = this.desk.events.subscribe((event) => {
-      if (event.type === 'export-progress' && this.phase === 'running')
-        this.rows = Math.max(this.rows, event.rows);
+    const leave = this.progress.join((event) => {
+      if (this.phase === 'running') this.rows = Math.max(this.rows, event.rows);
     });
     try {
       const result = await this.desk.reports.exportOrders({ profileId, selection });
@@ -47,7 +51,7 @@ export class ExportRun {
       this.error = asDeskError(error);
       this.phase = 'failed';
     } finally {
-      unsubscribe();
+      leave();
     }
   }
 }

@@ -8,7 +8,7 @@ import { openStore } from '../../../electron/core/store';
 import { dispatchCall } from '../../../electron/transport/dispatch';
 import { seedActivity } from '../../support/activity-seed';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
-import { tempFolder } from '../../unit/store/fixtures';
+import { tempFolder } from '../../support/store-fixtures';
 
 const DEMO = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';

@@ -14,7 +14,7 @@ import { writeActivityExport } from '../../../electron/core/activity/export';
 import type { ActivityRow } from '../../../electron/core/store/repositories/activity';
 import { openStore, type Store } from '../../../electron/core/store';
 import { seedActivity } from '../../support/activity-seed';
-import { tempFolder } from '../../unit/store/fixtures';
+import { tempFolder } from '../../support/store-fixtures';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const DEMO = '11111111-1111-4111-8111-111111111111';

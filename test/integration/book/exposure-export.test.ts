@@ -10,7 +10,7 @@ import { BOOK_CSV_COLUMNS, HOLDINGS_CSV_COLUMNS } from '../../../electron/core/b
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
 import { addMany, createStrategies, wholeBook, WHOLE_BOOK } from '../../support/book';
 import { call, tokenFor } from '../../support/sandbox-http';
-import { parseCsv } from '../../unit/reports/rfc4180';
+import { parseCsv } from '../../support/rfc4180';
 
 /** Exposure to a symbol and the book's two exports, through the real desk, sandbox and SQLite. */
 describe('exposure and exports of the book', () => {

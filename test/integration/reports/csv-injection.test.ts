@@ -4,13 +4,13 @@ import { ACTIVITY_CSV_COLUMNS } from '../../../electron/core/activity/export';
 import { ORDER_REPORT_COLUMNS } from '../../../electron/core/reports/index';
 import { seedActivity } from '../../support/activity-seed';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
-import { parseCsv } from '../../unit/reports/rfc4180';
+import { parseCsv } from '../../support/rfc4180';
 import {
   orderResponse,
   seedStrategy,
   strategyResponse,
   versionResponse,
-} from '../../unit/store/fixtures';
+} from '../../support/store-fixtures';
 
 /**
  * Formulas hidden behind what a spreadsheet skips (a space, NBSP, zero-width and other invisible

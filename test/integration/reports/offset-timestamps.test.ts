@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
-import { parseCsv } from '../../unit/reports/rfc4180';
+import { parseCsv } from '../../support/rfc4180';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;

@@ -15,7 +15,7 @@ import {
   strategyResponse,
   ts,
   versionResponse,
-} from '../../unit/store/fixtures';
+} from '../../support/store-fixtures';
 
 /**
  * The export reads joined cells from SQLite (iterateOrderReportLines); the file must be byte for

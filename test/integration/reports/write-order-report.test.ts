@@ -11,8 +11,8 @@ import {
   writeOrderReport,
   type OrderReportRow,
 } from '../../../electron/core/reports/index';
-import { parseCsv } from '../../unit/reports/rfc4180';
-import { orderRow } from '../../unit/reports/rows';
+import { parseCsv } from '../../support/rfc4180';
+import { orderRow } from '../../support/order-rows';
 
 /** Orders of versions of 250, with a few reasons and names that need quoting or neutralizing. */
 function* orders(count: number): Generator<OrderReportRow> {

@@ -136,7 +136,8 @@ describe('the preload bundle', () => {
         .map((c) => c.channel)
         .sort(),
     );
-    expect(Object.keys(desk.events!)).toEqual(['subscribe']);
+    // The contract's event bridge: every event, or one type's with its data typed.
+    expect(Object.keys(desk.events!)).toEqual(['subscribe', 'on']);
   });
 
   it('calls through to the handler and returns its parsed answer', async () => {
@@ -202,6 +203,25 @@ describe('the preload bundle', () => {
     emit({ type: 'journal-changed', profileId: 'not-a-uuid', inFlight: [] });
     emit({ type: 'evil' });
     unsubscribe();
+    emit(event);
+    expect(seen).toEqual([event]);
+  });
+
+  it('delivers one type of valid events to on(type) until it unsubscribes', () => {
+    const { desk, emit } = loadPreload({} as DeskHandlers);
+    const seen: DeskEvent[] = [];
+    const events = desk.events as unknown as {
+      on(type: string, handler: (e: DeskEvent) => void): () => void;
+    };
+    const off = events.on('journal-changed', (e) => seen.push(e));
+    const event = {
+      type: 'journal-changed',
+      profileId: '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10',
+      inFlight: [],
+    };
+    emit({ type: 'menu-command', command: 'export-csv' });
+    emit(event);
+    off();
     emit(event);
     expect(seen).toEqual([event]);
   });

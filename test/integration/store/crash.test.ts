@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../electron/core/store';
-import { seedStrategy, tempFolder } from '../../unit/store/fixtures';
+import { seedStrategy, tempFolder } from '../../support/store-fixtures';
 import { generationRows } from './draft-writer';
 
 const writer = fileURLToPath(new URL('./draft-writer.ts', import.meta.url));

@@ -10,6 +10,7 @@ import claims from './006-claims';
 import unexecutedVersions from './007-unexecuted-versions';
 import failuresAcknowledged from './008-failures-acknowledged';
 import book from './009-book';
+import models from './010-models';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   unexecutedVersions,
   failuresAcknowledged,
   book,
+  models,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

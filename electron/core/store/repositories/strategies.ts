@@ -1,4 +1,5 @@
 import type { Holding, Strategy } from '../../../../shared/domain/resources';
+import type { ActivityRepository } from './activity';
 import type { RepositoryContext } from './context';
 
 /** A cached strategy: the service's fields as received, plus when the app added and last synced it. */
@@ -25,7 +26,16 @@ const fromRow = ({
 
 export type StrategiesRepository = ReturnType<typeof strategiesRepository>;
 
-export function strategiesRepository({ db, now }: RepositoryContext) {
+/** What storing a read records besides: the activity log, and the profile's name it names. */
+export interface StrategyReadRecording {
+  activity: Pick<ActivityRepository, 'record'>;
+  profileName(profileId: string): string;
+}
+
+export function strategiesRepository(
+  { db, now }: RepositoryContext,
+  recording: StrategyReadRecording,
+) {
   const upsertStrategy = db.prepare(
     `INSERT INTO strategies (profile_id, id, name, description, fee_percent, is_liquidate_only,
        liquidate_only_reason, inserted_at, updated_at, added_at, synced_at)
@@ -127,6 +137,54 @@ export function strategiesRepository({ db, now }: RepositoryContext) {
       );
   });
 
+  /**
+   * Runs `store` (the strategy's rows written) in one transaction with its activity entry: the
+   * first time a strategy is stored (the manager added it), that is the strategy-added entry; a
+   * refresh of one already here records nothing.
+   */
+  function recordStored(
+    profileId: string,
+    strategyId: string,
+    store: () => void,
+    /** What `store` writes, when the caller has it in hand (no read back: the book adds hundreds). */
+    stored?: Pick<Strategy, 'name' | 'is_liquidate_only' | 'positions'>,
+  ): void {
+    recording.activity.record((append) => {
+      const known = selectExists.get(profileId, strategyId) !== undefined;
+      store();
+      if (known) return;
+      const added = stored?.positions
+        ? {
+            name: stored.name,
+            liquidateOnly: stored.is_liquidate_only,
+            holdings: stored.positions,
+          }
+        : readAdded(profileId, strategyId);
+      if (!added) return;
+      append({
+        profileId,
+        kind: 'strategy-added',
+        strategyId,
+        payload: {
+          profileName: recording.profileName(profileId),
+          strategyName: added.name,
+          isLiquidateOnly: added.liquidateOnly,
+          holdings: added.holdings.map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
+        },
+      });
+    });
+  }
+
+  function readAdded(profileId: string, strategyId: string) {
+    const row = selectOne.get(profileId, strategyId);
+    if (!row) return null;
+    return {
+      name: row.name,
+      liquidateOnly: row.is_liquidate_only === 1,
+      holdings: selectHoldings.all(profileId, strategyId),
+    };
+  }
+
   return {
     upsert(profileId: string, strategy: Strategy, options: { syncedAt?: string } = {}): void {
       upsert(profileId, strategy, options.syncedAt ?? now());
@@ -139,6 +197,15 @@ export function strategiesRepository({ db, now }: RepositoryContext) {
     has(profileId: string, strategyId: string): boolean {
       return selectExists.get(profileId, strategyId) !== undefined;
     },
+    /**
+     * A strategy read from the service, stored with its holdings (and, the first time, its
+     * strategy-added entry): every read of a strategy is recorded here, as a version read is by
+     * the versions repository (`recordRead`).
+     */
+    recordRead(profileId: string, strategy: Strategy, options: { syncedAt: string }): void {
+      recordStored(profileId, strategy.id, () => upsert(profileId, strategy, options.syncedAt));
+    },
+    recordStored,
     /** The strategy with its holdings, or null when the app does not have it. */
     get(profileId: string, strategyId: string): StoredStrategy | null {
       const row = selectOne.get(profileId, strategyId);

@@ -275,11 +275,20 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     listForStrategy(profileId: string, strategyId: string): StoredVersion[] {
       return selectForStrategy.all(profileId, strategyId);
     },
-    /** The current target: the latest executed version, whatever its status, with positions. */
-    latestExecuted(profileId: string, strategyId: string): StoredVersion | null {
+    /**
+     * The current target: the latest executed version, whatever its status, with positions (and
+     * its orders when asked: the holdings are checked against them).
+     */
+    latestExecuted(
+      profileId: string,
+      strategyId: string,
+      include: { orders?: boolean } = {},
+    ): StoredVersion | null {
       const v = selectLatestExecuted.get(profileId, strategyId);
-      if (v) v.positions = selectPositions.all(profileId, v.id);
-      return v ?? null;
+      if (!v) return null;
+      v.positions = selectPositions.all(profileId, v.id);
+      if (include.orders) v.orders = selectOrders.all(profileId, v.id);
+      return v;
     },
     /**
      * Executed versions whose rebalance has not ended (the tracker resumes these at start-up),

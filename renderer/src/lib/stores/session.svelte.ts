@@ -1,32 +1,49 @@
-import type { DeskApi, DeskEvent } from '../../../../shared/contract';
+import type { DeskApi, DeskEvent, DeskEventOf } from '../../../../shared/contract';
 import type { BookStore } from '../../book/book.svelte';
 import { BOOK_PAGE, WHOLE_BOOK } from '../../../../shared/book/flags';
 import type { BookPage, BookSummary } from '../../../../shared/book/views';
 import type { DeskError, ProfileView } from '../../../../shared/views';
 import { asDeskError } from '../errors';
+import { Audience } from './audience';
 import { Connectivity } from './connectivity.svelte';
+import { Journal } from './journal.svelte';
 import { Profiles } from './profiles.svelte';
 import { Strategies } from './strategies.svelte';
+import { StrategyDetail } from './strategy-detail.svelte';
 
 type Phase = 'loading' | 'welcome' | 'ready' | 'fatal';
 /** How long the book's first read, made as a profile opens, stands in for the screen's own. */
 const FIRST_READ_FRESH_MS = 5_000;
 /** What the main area shows: the selected strategy, the profile's settings, or a new profile form. */
 export type Screen = 'strategy' | 'profile' | 'add-profile';
+/** The strategy pane's tabs, in order. */
+export const STRATEGY_TABS = ['Overview', 'Drafts', 'Versions', 'Reports', 'Activity'] as const;
+export type StrategyTabName = (typeof STRATEGY_TABS)[number];
 
 /**
- * The app's frame: which phase it is in and what the main area shows. It owns the stores and
- * routes the desk's events to them; moves that span several stores (choosing a profile, removing
- * the last one) live here.
+ * The app's frame: which phase it is in and what the main area shows (the screen, the open
+ * strategy's tab and version). It owns the stores and is the renderer's one subscriber to the
+ * desk's events, routing each to the stores that own its data (`route`); moves that span several
+ * stores (choosing a profile, removing the last one) live here.
  */
 export class DeskSession {
   phase = $state<Phase>('loading');
   fatal = $state<DeskError | null>(null);
   screen = $state<Screen>('strategy');
+  /** The open strategy's tab, and the version its Versions tab shows in detail (null: the list). */
+  tab = $state<StrategyTabName>('Overview');
+  versionId = $state<string | null>(null);
+  /** The strategy open in the main area, while its pane is open. */
+  detail = $state.raw<StrategyDetail | null>(null);
 
   readonly profiles: Profiles;
   readonly strategies: Strategies;
   readonly connectivity: Connectivity;
+  readonly journal: Journal;
+  /** Screens that show a profile's activity log as it grows (the Activity views). */
+  readonly activityHeard = new Audience<DeskEventOf<'activity-appended'>>();
+  /** CSV exports under way, told how many rows are written. */
+  readonly exportProgress = new Audience<DeskEventOf<'export-progress'>>();
 
   /** The selected profile's book, once its screen was shown (its code loads with it). */
   book = $state.raw<BookStore | null>(null);
@@ -45,11 +62,12 @@ export class DeskSession {
     this.connectivity = new Connectivity(api, () => this.profiles.selectedId);
     this.profiles = new Profiles(api, () => void this.connectivity.refresh());
     this.strategies = new Strategies(api);
+    this.journal = new Journal(api);
   }
 
   async start(): Promise<void> {
     try {
-      this.unsubscribe = this.api.events.subscribe((event) => this.onEvent(event));
+      this.unsubscribe = this.api.events.subscribe((event) => this.route(event));
       await this.profiles.reload();
       this.connectivity.start();
       const first = this.profiles.remembered();
@@ -158,15 +176,40 @@ export class DeskSession {
     return this.book?.profileId === profileId ? this.book : null;
   }
 
-  private onEvent(event: DeskEvent): void {
+  /** Opens a strategy's pane: its view is read, and the events about it update it in place. */
+  openDetail(profileId: string, strategyId: string): StrategyDetail {
+    const detail = new StrategyDetail(
+      this.api,
+      { profileId, strategyId },
+      {
+        synced: (at) => this.connectivity.noteSynced(at),
+        linesChanged: () => void this.strategies.load(),
+        figuresChanged: () => void this.connectivity.refresh(),
+      },
+    );
+    this.detail = detail;
+    this.tab = 'Overview';
+    this.versionId = null;
+    void detail.load();
+    return detail;
+  }
+
+  closeDetail(detail: StrategyDetail): void {
+    if (this.detail === detail) this.detail = null;
+  }
+
+  /** Shows a version's detail in the open strategy's Versions tab. */
+  openVersion(versionId: string): void {
+    this.versionId = versionId;
+    this.tab = 'Versions';
+  }
+
+  /**
+   * Every desk event, to the stores that own what it carries: each updates in place, and none
+   * reads again what the event carries. A new event type fails to compile until it has its case.
+   */
+  route(event: DeskEvent): void {
     switch (event.type) {
-      // The Activity view listens for its own entries; nothing here changes with one.
-      case 'activity-appended':
-      case 'menu-command':
-        return;
-      case 'export-progress':
-        this.book?.applyExportProgress(event);
-        return;
       case 'book-rows-changed':
         this.bookFor(event.profileId)?.applyRows(event.rows, event.counts);
         return;
@@ -177,18 +220,40 @@ export class DeskSession {
           this.reloadSidebar(event.job.state !== 'running');
         return;
       case 'version-status-changed':
-        // The event carries the status bar's figures and the strategy's sidebar line: no reads.
+        // The status bar's figures, the strategy's sidebar line, the open strategy: no reads.
         this.connectivity.applyFigures(event.appStatus);
         this.strategies.applyLine(event.profileId, event.strategy);
+        this.detail?.applyStatusChange(event);
         this.bookFor(event.profileId)?.invalidate();
         return;
       case 'connectivity-changed':
         this.connectivity.applyChange(event);
+        this.detail?.applyConnectivity(event);
+        return;
+      case 'journal-changed':
+        this.journal.apply(event.profileId, event.inFlight);
+        this.strategies.applyJournal(event.profileId, event.inFlight);
+        this.bookFor(event.profileId)?.invalidate();
+        // The status bar counts unknown executions of every profile: it asks for its figures.
+        void this.connectivity.refresh();
+        return;
+      case 'version-tracking-changed':
+        this.detail?.applyTracking(event);
+        void this.connectivity.refresh();
+        return;
+      case 'activity-appended':
+        this.activityHeard.tell(event);
+        return;
+      case 'export-progress':
+        this.exportProgress.tell(event);
+        this.book?.applyExportProgress(event);
+        return;
+      case 'menu-command':
+        // File › Export CSV… opens the open strategy's Reports tab.
+        if (event.command === 'export-csv' && this.detail) this.tab = 'Reports';
         return;
       default:
-        void this.connectivity.refresh();
-        if (event.profileId === this.strategies.profileId) void this.strategies.load();
-        if (event.type === 'journal-changed') this.bookFor(event.profileId)?.invalidate();
+        unrouted(event);
     }
   }
 
@@ -204,4 +269,9 @@ export class DeskSession {
       void this.strategies.load();
     }, 2_000);
   }
+}
+
+/** Compiles only when every event type has its case above (the bridges let no other through). */
+function unrouted(event: never): void {
+  void event;
 }

@@ -1,5 +1,5 @@
 import type { DeskApi } from '../../../../shared/contract';
-import type { DeskError, StrategyListItem } from '../../../../shared/views';
+import type { DeskError, JournalEntryView, StrategyListItem } from '../../../../shared/views';
 import { asDeskError } from '../errors';
 
 const STRATEGY_KEY = 'strategy-desk.strategy';
@@ -19,6 +19,8 @@ export class Strategies {
    */
   private heard = 0;
   private heardLines: Record<string, { line: StrategyListItem; heard: number }> = {};
+  /** The strategies with an execution of unknown outcome, as the journal last said. */
+  private heardJournal: { unknown: readonly string[]; heard: number } | null = null;
 
   constructor(private readonly api: DeskApi) {}
 
@@ -28,6 +30,7 @@ export class Strategies {
     this.selectedId = null;
     this.list = [];
     this.heardLines = {};
+    this.heardJournal = null;
     if (!profileId) return;
     await this.load();
     // Back where the manager was: the strategy last open with this profile.
@@ -94,10 +97,34 @@ export class Strategies {
     }
   }
 
+  /**
+   * The journal changed: a line needs attention while an execution of its strategy has an
+   * unknown outcome (or a failed rebalance is not acknowledged, which its line carries): no read.
+   */
+  applyJournal(profileId: string, inFlight: readonly JournalEntryView[]): void {
+    const heard = ++this.heard;
+    if (profileId !== this.profileId) return;
+    const unknown = inFlight.filter((e) => e.state === 'unknown').map((e) => e.strategyId);
+    this.heardJournal = { unknown, heard };
+    this.list = this.list.map((s) => withAttention(s, unknown));
+  }
+
   private withHeardLines(list: StrategyListItem[], since: number): StrategyListItem[] {
+    const journal = this.heardJournal && this.heardJournal.heard > since ? this.heardJournal : null;
     return list.map((s) => {
       const heard = this.heardLines[s.id];
-      return heard && heard.heard > since && heard.line.syncedAt >= s.syncedAt ? heard.line : s;
+      const told = heard && heard.heard > since && heard.line.syncedAt >= s.syncedAt;
+      const line = told ? heard.line : s;
+      // The newer of the two says whether the line needs attention.
+      return journal && (!told || journal.heard > heard.heard)
+        ? withAttention(line, journal.unknown)
+        : line;
     });
   }
+}
+
+/** A line needs attention while an execution has an unknown outcome or a failure is not seen. */
+function withAttention(line: StrategyListItem, unknown: readonly string[]): StrategyListItem {
+  const needsAttention = unknown.includes(line.id) || (line.failedVersionIds?.length ?? 0) > 0;
+  return needsAttention === line.needsAttention ? line : { ...line, needsAttention };
 }

@@ -5,7 +5,7 @@ import { ExecutionBlockedError } from '../../../../electron/core/execution/error
 import { Execution, type ExecutePort } from '../../../../electron/core/execution/execute';
 import type { Connections } from '../../../../electron/core/profiles/connections';
 import type { Store } from '../../../../electron/core/store';
-import { openTemp, seedStrategy, strategyResponse } from '../../store/fixtures';
+import { openTemp, seedStrategy, strategyResponse } from '../../../support/store-fixtures';
 
 let PID = '';
 const SID = '22222222-2222-4222-8222-222222222222';
@@ -84,10 +84,7 @@ function setup(client: ExecutePort) {
   const executions = new Execution({
     store,
     connections,
-    strategySync: {
-      read: () => Promise.reject(new Error('Executing without a confirmation reads nothing.')),
-    },
-    tracking: { follow: (v) => tracked.push(v.versionId) },
+    tracker: { track: (v) => tracked.push(v.versionId) },
     emit: () => undefined,
     now: () => new Date().toISOString(),
   });
@@ -104,7 +101,7 @@ describe('Execution', () => {
   it('journals before sending, then stores, tracks and marks the entry accepted', async () => {
     const svc = service([]);
     const { journal, executions, saved, tracked, draftId } = setup(svc.client);
-    const outcome = await executions.execute(draftId);
+    const outcome = await executions.executeDraft(draftId);
     expect(outcome.entry.state).toBe('accepted');
     expect(journal.get(outcome.entry.id)).toMatchObject({
       state: 'accepted',
@@ -119,11 +116,11 @@ describe('Execution', () => {
   it('marks an ambiguous failure unknown and retries only with the same key', async () => {
     const svc = service(['ambiguous-after-commit']);
     const { journal, executions, draftId } = setup(svc.client);
-    await expect(executions.execute(draftId)).rejects.toBeInstanceOf(Ambiguous);
+    await expect(executions.executeDraft(draftId)).rejects.toBeInstanceOf(Ambiguous);
     const [entry] = executions.inFlight(PID);
     expect(entry!.state).toBe('unknown');
     // A new execution of the same strategy is refused while the outcome is unknown.
-    await expect(executions.execute(draftId)).rejects.toBeInstanceOf(ExecutionBlockedError);
+    await expect(executions.executeDraft(draftId)).rejects.toBeInstanceOf(ExecutionBlockedError);
     const outcome = await executions.retry(entry!.id);
     expect(outcome.entry.state).toBe('accepted');
     expect(new Set(svc.sent)).toEqual(new Set([entry!.idempotencyKey]));
@@ -134,7 +131,7 @@ describe('Execution', () => {
   it('marks a definite refusal rejected, and never lets it be re-sent', async () => {
     const svc = service(['reject']);
     const { journal, executions, draftId } = setup(svc.client);
-    await expect(executions.execute(draftId)).rejects.toThrow('422');
+    await expect(executions.executeDraft(draftId)).rejects.toThrow('422');
     const entry = journal.listForStrategy(PID, SID)[0]!;
     expect(entry.state).toBe('rejected');
     await expect(executions.retry(entry.id)).rejects.toThrow(
@@ -152,8 +149,8 @@ describe('Execution', () => {
         ),
     };
     const { executions, draftId } = setup(slow);
-    const first = executions.execute(draftId);
-    await expect(executions.execute(draftId)).rejects.toBeInstanceOf(ExecutionBlockedError);
+    const first = executions.executeDraft(draftId);
+    await expect(executions.executeDraft(draftId)).rejects.toBeInstanceOf(ExecutionBlockedError);
     release();
     await expect(first).resolves.toMatchObject({ location: '/loc' });
   });

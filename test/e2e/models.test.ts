@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
+import { collectPageProblems, screenshot } from '../support/e2e-browser';
+import { chromiumPart, openDraftsEnv, type DraftsEnv } from '../support/e2e-drafts-env';
+import { itNeeds } from '../support/system-parts';
+
+/** The model library in Chromium against the real desk, sandbox and SQLite. */
+const withChromium = itNeeds(chromiumPart);
+let env: DraftsEnv | undefined;
+
+beforeAll(async () => {
+  if (chromiumPart.available) env = await openDraftsEnv();
+}, 120_000);
+afterAll(async () => env?.close());
+
+const core = DEMO_STRATEGY_IDS.coreEquity;
+
+describe('the Models screen', () => {
+  withChromium('a model from a draft, a new revision, a demo strategy following it', async () => {
+    const { host, harness, profileId } = env!;
+    // A draft of Core Equity left as its current target: the model starts equal to it.
+    await harness.desk.drafts.create({
+      profileId,
+      strategyId: core,
+      name: 'As it is',
+      start: 'target',
+    });
+    const target = (await harness.desk.strategies.get({ profileId, strategyId: core }))
+      .currentTarget!.positions;
+    const page = await env!.browser.newPage({ viewport: { width: 1360, height: 900 } });
+    const problems = collectPageProblems(page);
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Models', exact: true }).click();
+    await page.getByText('No model yet.').waitFor();
+
+    const form = page.getByRole('form', { name: 'New model' });
+    await form.getByLabel('New model').fill('Core sleeve');
+    await form.getByLabel('Start').selectOption({ label: 'from a draft' });
+    await form.getByLabel('Strategy').selectOption({ label: 'Core Equity' });
+    await expect.poll(() => form.getByLabel('Draft').inputValue()).not.toBe('');
+    await form.getByRole('button', { name: 'Create model' }).click();
+    await page.getByRole('heading', { name: 'Core sleeve', level: 2 }).waitFor();
+    await page.getByText('As revision 1').waitFor();
+    await page.getByText('From draft “As it is”').waitFor();
+
+    // Assign Core Equity: its known target equals revision 1.
+    const assign = page.getByRole('form', { name: 'Assign strategies' });
+    await assign.getByLabel('Core Equity').check();
+    await assign.getByRole('button', { name: /^Assign/ }).click();
+    const row = page.locator(`tr[data-strategy="${core}"]`);
+    await row.getByText('IN SYNC', { exact: true }).waitFor();
+    await row.getByText('revision 1 (the latest)').waitFor();
+    await screenshot(page, 'models-01-in-sync');
+
+    // Edit a weight in the grid, save revision 2 with a note: Core Equity is now out of sync.
+    const first = target[0]!;
+    const cell = page.getByLabel(`Weight % of ${first.symbol}`, { exact: true });
+    await cell.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('1');
+    await page.getByText('Unsaved changes').waitFor();
+    await page.getByLabel('Note').fill('Less of the first');
+    await page.getByRole('button', { name: 'Save as a new revision' }).click();
+    await page.getByText('As revision 2').waitFor();
+    await page.getByRole('cell', { name: 'Less of the first' }).waitFor();
+    await row.getByText('OUT OF SYNC', { exact: true }).waitFor();
+    await row.getByText('revision 2 (the latest)').waitFor();
+    await expect
+      .poll(() => row.locator('.diff').allInnerTexts())
+      .toEqual([`${first.symbol} model 1 · target ${first.weight}`]);
+    await screenshot(page, 'models-02-out-of-sync');
+
+    // The contract agrees: the strategy follows the model, out of sync in that one symbol.
+    expect(await harness.desk.models.ofStrategy({ profileId, strategyId: core })).toMatchObject({
+      modelName: 'Core sleeve',
+      revision: { number: 2, note: 'Less of the first' },
+      sync: {
+        state: 'out-of-sync',
+        differences: [{ symbol: first.symbol, modelWeight: '1', targetWeight: first.weight }],
+      },
+    });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTemp, seedStrategy, strategyResponse, ts } from '../../../support/store-fixtures';
+
+describe('strategies repository', () => {
+  let t: ReturnType<typeof openTemp>;
+  beforeEach(() => {
+    t = openTemp();
+  });
+  afterEach(() => t.close());
+
+  it('stores a strategy with its holdings, decimals exactly as received', () => {
+    const { store } = t;
+    const { profileId, strategy } = seedStrategy(store);
+    const stored = store.strategies.get(profileId, strategy.id)!;
+    const { positions, ...fields } = strategy;
+    expect(stored).toMatchObject(fields);
+    expect(stored.fee_percent).toBe('0.250000');
+    expect(stored.positions!.map(({ synced_at: _, ...h }) => h)).toEqual(positions);
+    expect(stored.positions!.map((h) => h.quantity)).toEqual(['12.500000', '0.000001']);
+    expect(stored.synced_at).toBe(stored.added_at);
+  });
+
+  it('replaces the holdings on a sync, keeps them when the response has none', () => {
+    const { store } = t;
+    const { profileId, strategy } = seedStrategy(store);
+    const addedAt = store.strategies.get(profileId, strategy.id)!.added_at;
+    const sold = strategyResponse({
+      id: strategy.id,
+      is_liquidate_only: true,
+      liquidate_only_reason: 'ORDER_FAILED',
+      updated_at: ts(30),
+      positions: [
+        {
+          id: randomUUID(),
+          symbol: 'MSFT',
+          quantity: '98',
+          inserted_at: ts(30),
+          updated_at: ts(30),
+        },
+      ],
+    });
+    store.strategies.upsert(profileId, sold, { syncedAt: '2025-02-01T00:00:00.000Z' });
+    const after = store.strategies.get(profileId, strategy.id)!;
+    expect(after).toMatchObject({
+      is_liquidate_only: true,
+      liquidate_only_reason: 'ORDER_FAILED',
+      synced_at: '2025-02-01T00:00:00.000Z',
+      added_at: addedAt,
+    });
+    expect(after.positions!.map((h) => [h.symbol, h.quantity])).toEqual([['MSFT', '98']]);
+
+    const { positions: _, ...withoutPositions } = sold;
+    store.strategies.upsert(profileId, { ...withoutPositions, name: 'Renamed' });
+    expect(store.strategies.get(profileId, strategy.id)!.name).toBe('Renamed');
+    expect(store.strategies.holdings(profileId, strategy.id)).toHaveLength(1);
+  });
+
+  it('rolls the whole sync back when a holding cannot be stored', () => {
+    const { store } = t;
+    const { profileId, strategy } = seedStrategy(store);
+    const dup = randomUUID();
+    const bad = strategyResponse({
+      id: strategy.id,
+      name: 'Should not stick',
+      positions: [
+        { id: dup, symbol: 'A', quantity: '1', inserted_at: ts(0), updated_at: ts(0) },
+        { id: dup, symbol: 'B', quantity: '2', inserted_at: ts(0), updated_at: ts(0) },
+      ],
+    });
+    expect(() => store.strategies.upsert(profileId, bad)).toThrow(/UNIQUE/);
+    const after = store.strategies.get(profileId, strategy.id)!;
+    expect(after.name).toBe('Core Equity');
+    expect(after.positions!.map((h) => h.symbol)).toEqual(['AAPL', 'BRK.B']);
+  });
+
+  it('lists by name and removes a strategy with its holdings', () => {
+    const { store } = t;
+    const { profileId, strategy } = seedStrategy(store);
+    const second = strategyResponse({ name: 'alpha' });
+    store.strategies.upsert(profileId, second);
+    expect(store.strategies.list(profileId).map((s) => s.name)).toEqual(['alpha', 'Core Equity']);
+    expect(store.strategies.list(profileId)[0]!.positions).toBeUndefined();
+    expect(store.strategies.remove(profileId, strategy.id)).toBe(true);
+    expect(store.strategies.remove(profileId, strategy.id)).toBe(false);
+    expect(store.strategies.holdings(profileId, strategy.id)).toEqual([]);
+    expect(store.strategies.list(profileId).map((s) => s.id)).toEqual([second.id]);
+  });
+});
