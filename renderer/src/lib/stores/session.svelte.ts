@@ -9,7 +9,7 @@ import { Connectivity } from './connectivity.svelte';
 import { Journal } from './journal.svelte';
 import { Profiles } from './profiles.svelte';
 import { Strategies } from './strategies.svelte';
-import { StrategyDetail } from './strategy-detail.svelte';
+import type { StrategyDetail, StrategyDetailHooks } from './strategy-detail.svelte';
 
 type Phase = 'loading' | 'welcome' | 'ready' | 'fatal';
 /** How long the book's first read, made as a profile opens, stands in for the screen's own. */
@@ -176,17 +176,18 @@ export class DeskSession {
     return this.book?.profileId === profileId ? this.book : null;
   }
 
-  /** Opens a strategy's pane: its view is read, and the events about it update it in place. */
-  openDetail(profileId: string, strategyId: string): StrategyDetail {
-    const detail = new StrategyDetail(
-      this.api,
-      { profileId, strategyId },
-      {
-        synced: (at) => this.connectivity.noteSynced(at),
-        linesChanged: () => void this.strategies.load(),
-        figuresChanged: () => void this.connectivity.refresh(),
-      },
-    );
+  /** What an open strategy tells the rest of the frame (the status bar, the sidebar). */
+  readonly detailHooks: StrategyDetailHooks = {
+    synced: (at) => this.connectivity.noteSynced(at),
+    linesChanged: () => void this.strategies.load(),
+    figuresChanged: () => void this.connectivity.refresh(),
+  };
+
+  /**
+   * Opens a strategy's pane (its store made by the pane, whose chunk carries its code, with
+   * `detailHooks`): its view is read, and the events about it update it in place.
+   */
+  openDetail(detail: StrategyDetail): StrategyDetail {
     this.detail = detail;
     this.tab = 'Overview';
     this.versionId = null;
