@@ -57,6 +57,7 @@ const desk = {
   versions: area('versions'),
   reports: area('reports'),
   activity: area('activity'),
+  book: area('book'),
   models: area('models'),
   app: area('app'),
   // Plain functions: contextBridge would not carry a class's methods.

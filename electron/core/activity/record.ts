@@ -1,4 +1,4 @@
-import type { Order, Version, VersionPosition } from '../../../shared/domain/resources';
+import type { Order, Strategy, Version, VersionPosition } from '../../../shared/domain/resources';
 import { ORDER_STATUSES } from '../../../shared/domain/constants';
 import { Decimal, formatDecimal, toDecimal } from '../../../shared/decimal';
 import { isUncertain } from '../../../shared/draft/prediction';
@@ -124,8 +124,10 @@ export function recordStrategyStored(
   profileId: string,
   strategyId: string,
   upsert: () => void,
+  /** What `upsert` stores, when the caller has it in hand (no read back: the book adds hundreds). */
+  stored?: Pick<Strategy, 'name' | 'is_liquidate_only' | 'positions'>,
 ): void {
-  store.strategies.recordStored(profileId, strategyId, upsert);
+  store.strategies.recordStored(profileId, strategyId, upsert, stored);
 }
 
 export function recordStrategyRemoved(
