@@ -57,6 +57,7 @@ const desk = {
   versions: area('versions'),
   reports: area('reports'),
   activity: area('activity'),
+  book: area('book'),
   models: area('models'),
   batches: area('batches'),
   app: area('app'),

@@ -27,6 +27,8 @@ import {
   activityPage,
   removedProfileLog,
 } from './activity/views';
+import { bookContract } from './book/contract';
+import { bookCounts, bookJob, bookRow } from './book/views';
 import { deleteConfirmation, deletePreview } from './unexecuted';
 import {
   modelCsvImport,
@@ -234,6 +236,8 @@ export const contract = {
       exportResult.nullable(),
     ),
   },
+  /** Every strategy of a profile at a glance (docs/book.md). */
+  book: bookContract,
   /**
    * The model library, app-wide (docs/models.md): a model's rows are saved as immutable revisions;
    * a strategy of a profile follows at most one model, with a sync state.
@@ -464,6 +468,15 @@ export const deskEvent = z.discriminatedUnion('type', [
     summary: batchSummary,
     item: batchItemView.nullable(),
   }),
+  /** The book's reads stored strategies: their rows as the book shows them now, and its counts. */
+  z.object({
+    type: z.literal('book-rows-changed'),
+    profileId: uuid,
+    rows: z.array(bookRow),
+    counts: bookCounts,
+  }),
+  /** A refresh or an add of the book moved on (progress, a pause for a 429, its end). */
+  z.object({ type: z.literal('book-job-changed'), profileId: uuid, job: bookJob }),
   /** A command chosen in the desktop app's native menu (File › Export CSV…). */
   z.object({ type: z.literal('menu-command'), command: z.enum(['export-csv']) }),
 ]);

@@ -15,6 +15,7 @@ export const APP_ERROR_KINDS = [
   'stale-not-acknowledged', // a target in doubt that the manager did not acknowledge
   'executed-before', // the draft was executed already: only "Execute again" sends it once more
   'delete-not-confirmed', // a version deleted without having been shown (or acknowledged unread)
+  'busy', // the same work is under way already (a second "Add many" of a profile)
   'model-not-found', // a model or a model revision not in this app
   'invalid-model', // a model revision's rows break the draft's rules (its problems listed)
   'internal', // a failure of the app itself: logged, shown in plain words only

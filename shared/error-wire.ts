@@ -66,6 +66,7 @@ export const DESK_ERROR_DETAILS = {
   'delete-not-confirmed': z.strictObject({
     reason: z.enum(['not-shown', 'unread-not-acknowledged']),
   }),
+  busy: none,
   'model-not-found': none,
   'invalid-model': z.strictObject({ messages: z.array(z.string()) }),
   internal: none,

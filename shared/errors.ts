@@ -30,6 +30,7 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
     'This draft was already executed: choose "Execute again" to execute it once more.',
   'delete-not-confirmed':
     'A version is deleted only once the app has shown what it holds: nothing was deleted; look at it first.',
+  busy: 'The same work is already under way: wait for it to end, or cancel it.',
   'not-found': 'This is not in the app.',
   'model-not-found': 'This model is not in the app.',
   'invalid-model': 'These rows cannot be saved as a model revision as they are.',

@@ -37,16 +37,35 @@ export interface JournalEntryRow {
 
 const KNOWN_STATUSES: ReadonlySet<string> = new Set(VERSION_STATUSES);
 
-export function versionSummary(v: VersionRow): VersionSummary {
+/**
+ * A version's own fields as the service gives them, in the contract's words: the one renaming of
+ * the service's names for every view of a version (its summary, its content before a delete, the
+ * activity log's copy).
+ */
+export function versionFields(
+  v: Pick<
+    Version,
+    'status' | 'cash_weight' | 'old_cash_weight' | 'scheduled_for' | 'executed_at' | 'inserted_at'
+  >,
+): Pick<
+  VersionSummary,
+  'status' | 'cashWeight' | 'oldCashWeight' | 'scheduledFor' | 'executedAt' | 'insertedAt'
+> {
   return {
-    id: v.id,
-    strategyId: v.strategy_id,
     status: v.status,
     cashWeight: v.cash_weight,
     oldCashWeight: v.old_cash_weight,
     scheduledFor: v.scheduled_for,
     executedAt: v.executed_at,
     insertedAt: v.inserted_at,
+  };
+}
+
+export function versionSummary(v: VersionRow): VersionSummary {
+  return {
+    id: v.id,
+    strategyId: v.strategy_id,
+    ...versionFields(v),
     origin: v.origin,
     syncedAt: v.synced_at,
   };

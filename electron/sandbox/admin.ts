@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { bulkStrategiesBody, createBulkStrategies } from './bulk-strategies';
 import type { SandboxContext } from './context';
 import { cashWeightOf, createUnexecutedVersion, planPositions } from './engine';
 import { isRecognizedSymbol } from './prices';
@@ -69,6 +70,17 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
       cash: s.cash,
     })),
   }));
+
+  // Many strategies with holdings at once, for tests and benchmarks of the book.
+  app.post('/sandbox/strategies', async (request, reply) => {
+    const body = readBody(request, reply, bulkStrategiesBody);
+    if (!body) return reply;
+    const created = createBulkStrategies(ctx.state, body);
+    ctx.changed();
+    return reply.code(201).send({
+      data: { ids: created.ids, executed_version_ids: created.versionIds },
+    });
+  });
 
   /** Requested positions checked as an execute would check them, or a 400 already sent. */
   const checkedPositions = (

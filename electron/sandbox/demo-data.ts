@@ -1,14 +1,9 @@
 import type { Scope } from '../../shared/domain/resources';
 import { SCOPES } from '../../shared/domain/resources';
-import { isoDaysFromNow } from './clock';
-import {
-  createExecutedVersion,
-  createUnexecutedVersion,
-  fillOrders,
-  type RequestedPosition,
-  sendOrders,
-} from './engine';
-import { SandboxState, type StrategyRec } from './state';
+import { buildDemoBook } from './demo-book';
+import { executeInThePast, newStrategy, scheduleVersion } from './demo-builders';
+import type { RequestedPosition } from './engine';
+import { SandboxState } from './state';
 
 /**
  * The sandbox's demo data (docs/decisions.md, The built-in sandbox): fixed ids, organizations and
@@ -106,38 +101,6 @@ const OTHER_FUND_TARGET: RequestedPosition[] = [
   { symbol: 'TLT', weight: '15' },
 ];
 
-function newStrategy(
-  fields: Pick<
-    StrategyRec,
-    'id' | 'organization' | 'name' | 'description' | 'fee_percent' | 'cash'
-  >,
-): StrategyRec {
-  const inserted = isoDaysFromNow(-180);
-  return {
-    ...fields,
-    is_liquidate_only: false,
-    liquidate_only_reason: null,
-    inserted_at: inserted,
-    updated_at: inserted,
-    holdings: [],
-    versions: [],
-  };
-}
-
-/** Executes a target from the strategy's cash in the past and completes it at once. */
-function executeInThePast(
-  strategy: StrategyRec,
-  versionId: string,
-  target: RequestedPosition[],
-  daysAgo: number,
-): void {
-  const executedAt = isoDaysFromNow(-daysAgo);
-  const version = createExecutedVersion(strategy, target, executedAt);
-  version.id = versionId;
-  sendOrders(version, isoDaysFromNow(-daysAgo, 1_000_000));
-  fillOrders(strategy, version, isoDaysFromNow(-daysAgo, 2_000_000));
-}
-
 export function buildDemoState(): SandboxState {
   const coreEquity = newStrategy({
     id: DEMO_STRATEGY_IDS.coreEquity,
@@ -163,13 +126,13 @@ export function buildDemoState(): SandboxState {
     DIVIDEND_GROWTH_TARGET,
     21,
   );
-  const scheduled = createUnexecutedVersion(
+  scheduleVersion(
     dividendGrowth,
+    DEMO_VERSION_IDS.dividendGrowthScheduled,
     DIVIDEND_GROWTH_SCHEDULED,
-    isoDaysFromNow(30),
-    isoDaysFromNow(-2),
+    30,
+    2,
   );
-  scheduled.id = DEMO_VERSION_IDS.dividendGrowthScheduled;
 
   const freshStart = newStrategy({
     id: DEMO_STRATEGY_IDS.freshStart,
@@ -190,5 +153,12 @@ export function buildDemoState(): SandboxState {
   });
   executeInThePast(otherFund, DEMO_VERSION_IDS.otherFundExecuted, OTHER_FUND_TARGET, 30);
 
-  return new SandboxState([coreEquity, dividendGrowth, freshStart, otherFund]);
+  // The larger demo book (demo-book.ts) follows the first strategies; their ids and states stay.
+  return new SandboxState([
+    coreEquity,
+    dividendGrowth,
+    freshStart,
+    otherFund,
+    ...buildDemoBook(DEMO_ORGANIZATIONS.demoCapital),
+  ]);
 }

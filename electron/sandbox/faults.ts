@@ -45,6 +45,8 @@ export interface Faults {
   api_rate_limit: RateLimit | null;
   /** Every API answer's timestamps written at this UTC offset in minutes (null: in UTC). */
   timestamp_offset_minutes: number | null;
+  /** Every API request naming one of these strategy ids gets `fail_status`, until cleared. */
+  fail_strategies: string[];
 }
 
 export const DEFAULT_TOKEN_LIFETIME_S = 3600;
@@ -66,6 +68,7 @@ export function defaultFaults(): Faults {
     token_rate_limit: null,
     api_rate_limit: null,
     timestamp_offset_minutes: null,
+    fail_strategies: [],
   };
 }
 
@@ -91,6 +94,13 @@ export class SlidingWindow {
   clear(): void {
     this.admitted = [];
   }
+}
+
+/** True when the request's path names a strategy the `fail_strategies` fault makes fail. */
+export function failsStrategy(faults: Faults, url: string): boolean {
+  if (faults.fail_strategies.length === 0) return false;
+  const path = url.split('?')[0]!.toLowerCase();
+  return faults.fail_strategies.some((id) => path.includes(`/strategies/${id.toLowerCase()}`));
 }
 
 /** Takes one from a countdown fault; true when the fault applies to this request. */

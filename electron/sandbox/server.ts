@@ -7,7 +7,7 @@ import Fastify, {
 import { registerAdminRoutes } from './admin';
 import { registerApiRoutes } from './api-routes';
 import type { SandboxContext } from './context';
-import { consume, dripped, takeReply, truncated, withWrongTypes } from './faults';
+import { consume, dripped, failsStrategy, takeReply, truncated, withWrongTypes } from './faults';
 import { withOffsetTimestamps } from './offset-timestamps';
 import { oauthError, resourceError, routeKind } from './replies';
 import { registerTokenRoute } from './token-route';
@@ -86,7 +86,8 @@ export function buildServer(
         const counts = method === null || method === request.method;
         if (
           (counts && consume(ctx.faults, 'fail_next')) ||
-          (failRate > 0 && Math.random() < failRate)
+          (failRate > 0 && Math.random() < failRate) ||
+          failsStrategy(ctx.faults, request.url)
         ) {
           const status = ctx.faults.fail_status;
           if (status === 429) reply.header('retry-after', '1');

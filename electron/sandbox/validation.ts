@@ -258,6 +258,7 @@ export const faultsPatch = z
     token_rate_limit: rateLimit.nullable(),
     api_rate_limit: rateLimit.nullable(),
     timestamp_offset_minutes: z.int().min(-1439).max(1439).nullable(),
+    fail_strategies: z.array(z.string().regex(UUID_PATTERN, 'must be a strategy id')).max(10_000),
   })
   .partial()
   .strict();

@@ -43,8 +43,8 @@ async function openApp(browser: Browser, staticDir: string, count: number) {
   });
   const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
   await page.goto(host.url);
-  // Settled: the profile chosen, its (empty) strategy list read.
-  await page.getByText('Add a strategy by its id to begin').waitFor();
+  // Settled: the profile chosen, its (empty) book read.
+  await page.getByRole('cell', { name: /^No strategies yet/ }).waitFor();
   await page.getByRole('button', { name: 'Profile activity', disabled: false }).waitFor();
   // The profile's own creation is in its log too.
   const { total } = await desk.activity.list({ profileId: profile.id, offset: 0, limit: 1 });

@@ -24,6 +24,7 @@ export const ERROR_SAMPLES: { [K in DeskErrorKind]: Extract<DeskErrorWire, { kin
   },
   'confirmation-outdated': { kind: 'confirmation-outdated', message: 'Open it again.' },
   'stale-not-acknowledged': { kind: 'stale-not-acknowledged', message: 'Acknowledge it.' },
+  busy: { kind: 'busy', message: 'The same work is already under way.' },
   'executed-before': {
     kind: 'executed-before',
     message: 'Already executed.',

@@ -3,6 +3,9 @@ import { errorFields, type DeskLog } from '../log/logger';
 import type { ActivityRepository } from '../store/repositories/activity';
 import { checkChains, checkChainsInSlices } from './verify';
 
+const QUIET_MS = 300;
+const LATEST_MS = 5_000;
+
 /** Walks every chain on demand and keeps the last result (the view shows it without walking). */
 export class ActivityChecks {
   private last: ActivityCheck | null = null;
@@ -20,19 +23,40 @@ export class ActivityChecks {
   /** The walk at start: in slices, so the first screen's requests are answered meanwhile. */
   async runInBackground(): Promise<ActivityCheck> {
     const lastSeq = this.activity.lastSeq();
-    const result = await checkChainsInSlices(this.activity.iterateChains(), this.now, { lastSeq });
+    // Small slices: the first screen's calls, served meanwhile, each wait one slice at most.
+    const result = await checkChainsInSlices(this.activity.iterateChains(), this.now, {
+      lastSeq,
+      sliceSize: 200,
+    });
     // A check asked for meanwhile walked the log as it is now: it stands.
     this.last ??= result;
     return result;
   }
 
   /**
-   * Every chain is walked once the first screen is on its way, in slices off the start-up path;
-   * a broken chain, or a walk that failed while the desk still runs, goes to the log.
+   * Every chain is walked once the first screen is shown, in slices off the start-up path: after
+   * the first moment with no call for QUIET_MS (the first screen's calls come in bursts), at the
+   * latest LATEST_MS after start. A walk of 100,000 entries shares the main thread for a second or
+   * two: it must not stand in the first screen's way. A broken chain, or a walk that failed while
+   * the desk still runs, goes to the log. Returns what stops the wait (the desk closing).
    */
-  checkAfterStart(log: Pick<DeskLog, 'error'>, closed: () => boolean): void {
-    setImmediate(() => {
+  checkAfterStart(
+    log: Pick<DeskLog, 'error'>,
+    closed: () => boolean,
+    /** When the desk last answered a call (Date.now()). */
+    lastCallAt: () => number,
+  ): () => void {
+    const started = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const walkWhenQuiet = () => {
+      timer = undefined;
       if (closed()) return;
+      const now = Date.now();
+      const quietFor = now - Math.max(started, lastCallAt());
+      if (quietFor < QUIET_MS && now - started < LATEST_MS) {
+        timer = setTimeout(walkWhenQuiet, QUIET_MS - quietFor);
+        return;
+      }
       this.runInBackground().then(
         (check) => {
           if (check.brokenAt) log.error('The activity log does not verify', { ...check.brokenAt });
@@ -41,7 +65,9 @@ export class ActivityChecks {
           if (!closed()) log.error('The activity log could not be checked', errorFields(error));
         },
       );
-    });
+    };
+    timer = setTimeout(walkWhenQuiet, QUIET_MS);
+    return () => clearTimeout(timer);
   }
 
   lastResult(): ActivityCheck | null {

@@ -1,7 +1,8 @@
-import type { Order, Version, VersionPosition } from '../../../shared/domain/resources';
+import type { Order, Strategy, Version, VersionPosition } from '../../../shared/domain/resources';
 import { ORDER_STATUSES } from '../../../shared/domain/constants';
 import { Decimal, formatDecimal, toDecimal } from '../../../shared/decimal';
 import { isUncertain } from '../../../shared/draft/prediction';
+import { versionFields } from '../../../shared/version-views';
 import type { Store } from '../store';
 import type { Profile } from '../store';
 import type { StoredVersion } from '../store';
@@ -56,12 +57,7 @@ const ordersOf = (orders: readonly Order[] | undefined) =>
 export function versionContent(version: Version | StoredVersion) {
   return {
     id: version.id,
-    status: version.status,
-    cashWeight: version.cash_weight,
-    oldCashWeight: version.old_cash_weight,
-    scheduledFor: version.scheduled_for,
-    executedAt: version.executed_at,
-    insertedAt: version.inserted_at,
+    ...versionFields(version),
     positions: positionsOf(version.positions),
     orders: ordersOf(version.orders),
   };
@@ -128,8 +124,10 @@ export function recordStrategyStored(
   profileId: string,
   strategyId: string,
   upsert: () => void,
+  /** What `upsert` stores, when the caller has it in hand (no read back: the book adds hundreds). */
+  stored?: Pick<Strategy, 'name' | 'is_liquidate_only' | 'positions'>,
 ): void {
-  store.strategies.recordStored(profileId, strategyId, upsert);
+  store.strategies.recordStored(profileId, strategyId, upsert, stored);
 }
 
 export function recordStrategyRemoved(

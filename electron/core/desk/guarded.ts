@@ -7,7 +7,12 @@ import { toDeskError } from './errors';
  * Every handler throws only DeskErrors, so both hosts pass errors on unchanged. Input is
  * validated once, by the dispatcher both hosts call through (electron/transport/dispatch.ts).
  */
-export function guarded(handlers: DeskHandlers, log: DeskLog): DeskHandlers {
+export function guarded(
+  handlers: DeskHandlers,
+  log: DeskLog,
+  /** Told of every call as it starts (the desk waits for a quiet moment to walk the log). */
+  onCall: (channel: string) => void = () => undefined,
+): DeskHandlers {
   const out: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
   for (const [area, methods] of Object.entries(handlers) as [
     keyof DeskHandlers,
@@ -16,6 +21,7 @@ export function guarded(handlers: DeskHandlers, log: DeskLog): DeskHandlers {
     out[area] = {};
     for (const [name, fn] of Object.entries(methods)) {
       out[area][name] = async (input: unknown) => {
+        onCall(`${area}.${name}`);
         try {
           return await fn(input);
         } catch (error) {

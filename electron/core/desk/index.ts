@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
 import { ActivityChecks } from '../activity';
 import type { ServiceClientOptions } from '../api';
+import { Book } from '../book';
 import { openDataFolder } from '../data-folder/open';
 import type { DataFolderLock } from '../data-folder/lock';
 import { Batches } from '../batches/batches';
@@ -22,6 +23,7 @@ import { UnexecutedVersions } from '../versions/unexecuted';
 import { activityAppended } from '../views/activity';
 import { activityHandlers } from './activity';
 import { appStatusHandlers } from './app-status';
+import { bookHandlers } from './book';
 import { batchHandlers } from './batches';
 import { draftHandlers } from './drafts';
 import { EventHub } from './events';
@@ -75,6 +77,8 @@ export interface DeskOptions {
   credentialsProbeMs?: number;
   /** Who holds the data folder, as a second process names it ("the browser host"). */
   ownerName?: string;
+  /** For tests: how long a minute of the book's automatic refresh lasts. */
+  bookMinuteMs?: number;
 }
 
 export type Desk = DeskHandlers & {
@@ -159,6 +163,14 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     sandbox: options.sandbox ?? null,
     dataDir: options.dataDir,
   });
+  const book = new Book({
+    store,
+    fetch: (profileId, strategyId, signal) => strategySync.fetch(profileId, strategyId, signal),
+    storeAll: (profileId, strategies) => strategySync.storeAll(profileId, strategies),
+    watchWaits: (profileId, watch) => connections.watchWaits(profileId, watch),
+    emit,
+    now,
+  });
   const exportsDir = join(options.dataDir, 'exports');
   const partial = partialExports(store.settings);
   const choosePath: ChooseExportPath = options.chooseExportPath ?? exportsInto(exportsDir);
@@ -184,6 +196,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     }),
     reports: reportHandlers({ store, emit, choosePath, partial }),
     activity: activityHandlers({ store, checks: activityChecks, choosePath, partial, emit, now }),
+    book: bookHandlers({ store, book, emit, choosePath, now }),
     models: modelHandlers({ store, choosePath }),
     batches: batchHandlers({ store, batches, choosePath }),
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
@@ -202,11 +215,29 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       log.error('The built-in sandbox could not resume', errorFields(error)),
     );
   tracking.resumeActive();
+  book.startAutoRefresh({
+    profiles: () =>
+      store.profiles
+        .list()
+        .filter((p) => connections.credentialsProblem(p.id) === null)
+        .map((p) => p.id),
+    isOnline: (profileId) => connections.isOnline(profileId),
+    ...(options.bookMinuteMs !== undefined && { minuteMs: options.bookMinuteMs }),
+  });
   log.info('Strategy desk started', { dataDir: options.dataDir });
-  activityChecks.checkAfterStart(log, () => closed);
+  // The first screen's calls put off the walk of the activity log (not asking for its result).
+  let lastCall = Date.now();
+  const stopCheckWait = activityChecks.checkAfterStart(
+    log,
+    () => closed,
+    () => lastCall,
+  );
 
   return {
-    ...guarded(handlers, log),
+    // Asking for the walk's result is no reason to put it off.
+    ...guarded(handlers, log, (channel) => {
+      if (channel !== 'activity.lastCheck') lastCall = Date.now();
+    }),
     store,
     execution,
     batchFlow: batches,
@@ -217,7 +248,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     async close() {
       if (closed) return;
       closed = true;
+      stopCheckWait();
       tracking.stopAll();
+      book.close();
       events.clear();
       await connections.closeAll();
       await sandbox.close();

@@ -1,9 +1,9 @@
 import { DeskError } from '../../../shared/errors';
-import { knownTargetOf, targetCheckFrom } from '../../../shared/known-target';
 import { syncStateOf } from '../../../shared/models/sync';
 import type { ModelFollower } from '../../../shared/models/views';
 import { recordAssigned, recordUnassigned } from '../activity/record-models';
 import type { Store, StoredAssignment } from '../store';
+import { knownTargetWithCheck } from '../views/strategy';
 import type { ModelLibrary } from './library';
 import { revisionView } from './views';
 
@@ -118,17 +118,11 @@ export class ModelFollowing {
       ? this.library.revisionOf(a.revisionId)
       : this.store.models.latest(a.modelId)!;
     const stored = this.store.strategies.get(a.profileId, a.strategyId)!;
-    const known = this.store.versions.latestExecuted(a.profileId, a.strategyId, { orders: true });
-    const target = known && knownTargetOf(known);
-    const holdings = this.store.strategies
-      .holdings(a.profileId, a.strategyId)
-      .map((h) => ({ symbol: h.symbol, quantity: h.quantity }));
-    const check =
-      known && target
-        ? targetCheckFrom(known, target, holdings, stored.updated_at, () =>
-            this.store.predictions.baselineOf(a.profileId, a.strategyId, known.id),
-          )
-        : null;
+    const holdings = (stored.positions ?? []).map((h) => ({
+      symbol: h.symbol,
+      quantity: h.quantity,
+    }));
+    const { target, check } = knownTargetWithCheck(this.store, a.profileId, stored, holdings);
     return {
       profileId: a.profileId,
       strategyId: a.strategyId,

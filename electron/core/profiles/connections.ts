@@ -4,6 +4,7 @@ import {
   isServiceError,
   type ServiceClient,
   type ServiceClientOptions,
+  type WaitInfo,
 } from '../api';
 import { ServiceError } from '../api';
 import type { SecretStore } from '../secrets';
@@ -30,6 +31,8 @@ export class Connections {
   private readonly slow = new Set<string>();
   /** Profiles whose token request the service refused, and what to tell the manager. */
   private readonly refused = new Map<string, string>();
+  /** Who hears each wait of a profile's client before a retry (the book's queue slows down). */
+  private readonly waitWatchers = new Map<string, Set<(info: WaitInfo) => void>>();
 
   constructor(
     private readonly store: Store,
@@ -49,6 +52,10 @@ export class Connections {
       baseUrl: profile.baseUrl,
       clientId: profile.clientId,
       onSlowChange: (slow) => this.markSlow(profileId, slow),
+      onWait: (info) => {
+        this.clientOptions.onWait?.(info);
+        for (const watch of [...(this.waitWatchers.get(profileId) ?? [])]) watch(info);
+      },
       getSecret: async () => {
         const secret = await this.secrets.get(profileId);
         if (secret === null) {
@@ -63,6 +70,14 @@ export class Connections {
     });
     this.clients.set(profileId, client);
     return client;
+  }
+
+  /** Hears every wait of the profile's client before a retry (a 429's Retry-After among them). */
+  watchWaits(profileId: string, watch: (info: WaitInfo) => void): () => void {
+    const watchers = this.waitWatchers.get(profileId) ?? new Set();
+    this.waitWatchers.set(profileId, watchers);
+    watchers.add(watch);
+    return () => watchers.delete(watch);
   }
 
   /** Runs one call to the service and keeps the profile's connectivity up to date. */

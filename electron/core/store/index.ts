@@ -8,6 +8,14 @@ export type { Draft, DraftRow, DraftSummary } from './repositories/drafts';
 export { IN_FLIGHT_STATES, type JournalEntry, type JournalState } from './repositories/journal';
 export { type OrderReportQuery, type OrderReportRow } from './repositories/reports';
 export type { PredictionRecord, TargetState } from './repositories/predictions';
+export type {
+  BookCountsRecord,
+  BookFilter,
+  BookOrder,
+  BookRowRead,
+  BookRowRecord,
+  RefreshFailure,
+} from './repositories/book';
 export type { UnexecutedRecord, UnexecutedSource } from './repositories/unexecuted';
 export type { FolderHolder } from './repositories/holder';
 export type {

@@ -1,6 +1,8 @@
 import type { Strategy } from '../../../shared/domain/resources';
 import { recordStrategyStored } from '../activity';
+import { isServiceError } from '../api';
 import type { Store } from '../store';
+import { toDeskError } from '../desk/errors';
 import type { Connections } from '../profiles/connections';
 
 export interface StrategySyncDeps {
@@ -29,13 +31,77 @@ export class StrategySync {
 
   /** Reads the strategy now and stores it (no joining: a confirmation wants its own read). */
   async read(profileId: string, strategyId: string, signal?: AbortSignal): Promise<Strategy> {
-    const strategy = await this.deps.connections.call(profileId, (c) =>
-      c.getStrategy(strategyId, { includePositions: true, ...(signal && { signal }) }),
-    );
-    recordStrategyStored(this.deps.store, profileId, strategyId, () =>
-      this.deps.store.strategies.upsert(profileId, strategy, { syncedAt: this.deps.now() }),
-    );
+    const strategy = await this.fetch(profileId, strategyId, signal);
+    this.store(profileId, strategy);
     return strategy;
+  }
+
+  /** Reads the strategy with its holdings from the service; a failure is noted for the book. */
+  async fetch(profileId: string, strategyId: string, signal?: AbortSignal): Promise<Strategy> {
+    try {
+      return await this.deps.connections.call(profileId, (c) =>
+        c.getStrategy(strategyId, { includePositions: true, ...(signal && { signal }) }),
+      );
+    } catch (error) {
+      this.noteFailure(profileId, strategyId, error);
+      throw error;
+    }
+  }
+
+  /** Stores one strategy as read, in one transaction (its addition logged the first time). */
+  store(profileId: string, strategy: Strategy): void {
+    const { store } = this.deps;
+    // The book's "refresh failed" ends with the data that replaces it, in one transaction.
+    recordStrategyStored(
+      store,
+      profileId,
+      strategy.id,
+      () => {
+        store.strategies.upsert(profileId, strategy, { syncedAt: this.deps.now() });
+        store.book.clearFailure(profileId, strategy.id);
+      },
+      strategy,
+    );
+  }
+
+  /**
+   * Stores many strategies read together (the book's queue), in one transaction: each one whole,
+   * as one read would. When any is new, that transaction is the activity log's (its entries
+   * committed with the WAL fsynced, once for all of them); otherwise a plain one.
+   */
+  storeAll(profileId: string, strategies: readonly Strategy[]): void {
+    const { store } = this.deps;
+    const isNew = strategies.some((s) => !store.strategies.has(profileId, s.id));
+    if (isNew) {
+      store.activity.record(() => {
+        for (const strategy of strategies) this.store(profileId, strategy);
+      });
+      return;
+    }
+    // Strategies the app holds already: no activity entry to write, so no need of its fsync.
+    const syncedAt = this.deps.now();
+    store.transaction(() => {
+      for (const strategy of strategies) {
+        store.strategies.upsert(profileId, strategy, { syncedAt });
+        store.book.clearFailure(profileId, strategy.id);
+      }
+    });
+  }
+
+  /** A read that failed (not one the manager cancelled) is the book's "refresh failed". */
+  private noteFailure(profileId: string, strategyId: string, error: unknown): void {
+    if (isServiceError(error) && error.kind === 'cancelled') return;
+    const { kind, message, status } = toDeskError(error);
+    try {
+      this.deps.store.book.recordFailure(profileId, strategyId, {
+        kind,
+        message,
+        status: status ?? null,
+        at: this.deps.now(),
+      });
+    } catch {
+      // The store is closing: the failure is the caller's to report, not the book's.
+    }
   }
 
   /** Reads and stores the strategy, joining a sync of it already under way. */

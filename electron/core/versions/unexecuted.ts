@@ -8,6 +8,7 @@ import type {
   DraftComparison,
   VersionContentView,
 } from '../../../shared/unexecuted';
+import { versionFields } from '../../../shared/version-views';
 import { DeskError, isKind } from '../../../shared/views';
 import { recordVersionDeleted, type SeenBeforeDelete } from '../activity';
 import { isServiceError } from '../api';
@@ -46,12 +47,7 @@ const KEPT_KEYS = 200;
 
 const contentOf = (v: Version): VersionContentView => ({
   id: v.id,
-  status: v.status,
-  cashWeight: v.cash_weight,
-  oldCashWeight: v.old_cash_weight,
-  scheduledFor: v.scheduled_for,
-  executedAt: v.executed_at,
-  insertedAt: v.inserted_at,
+  ...versionFields(v),
   positions: (v.positions ?? []).map((p) => ({
     symbol: p.symbol,
     oldWeight: p.old_weight,

@@ -2,7 +2,12 @@ import type { DeskEvent } from '../../../shared/contract';
 import type { VersionStatus } from '../../../shared/domain/constants';
 import { knownTargetOf, targetCheckFrom } from '../../../shared/known-target';
 import { versionSummary } from '../../../shared/version-views';
-import type { CurrentTarget, StrategyListItem, StrategyView } from '../../../shared/views';
+import type {
+  CurrentTarget,
+  StrategyListItem,
+  StrategyView,
+  TargetCheckView,
+} from '../../../shared/views';
 import type { Store, StoredStrategy } from '../store';
 
 /**
@@ -23,6 +28,27 @@ export function currentTargetOf(
   return latest && knownTargetOf(latest);
 }
 
+/**
+ * The strategy's known target (its latest executed version known here, with its orders) and the
+ * holdings against it: what the Overview, the book's row and a model's sync state all start from.
+ */
+export function knownTargetWithCheck(
+  store: ViewStore,
+  profileId: string,
+  strategy: Pick<StoredStrategy, 'id' | 'updated_at'>,
+  holdings: readonly { symbol: string; quantity: string }[],
+) {
+  const known = store.versions.latestExecuted(profileId, strategy.id, { orders: true });
+  const target: CurrentTarget | null = known && knownTargetOf(known);
+  const check: TargetCheckView | null =
+    known && target
+      ? targetCheckFrom(known, target, holdings, strategy.updated_at, () =>
+          store.predictions.baselineOf(profileId, strategy.id, known.id),
+        )
+      : null;
+  return { known, target, check };
+}
+
 export function strategyView(
   store: ViewStore,
   profileId: string,
@@ -30,8 +56,7 @@ export function strategyView(
   runningVersionId: string | null,
 ): StrategyView {
   const holdings = strategy.positions ?? store.strategies.holdings(profileId, strategy.id);
-  const known = store.versions.latestExecuted(profileId, strategy.id, { orders: true });
-  const currentTarget = known && knownTargetOf(known);
+  const known = knownTargetWithCheck(store, profileId, strategy, holdings);
   return {
     profileId,
     id: strategy.id,
@@ -47,13 +72,8 @@ export function strategyView(
       inserted_at,
       updated_at,
     })),
-    currentTarget,
-    targetCheck:
-      known &&
-      currentTarget &&
-      targetCheckFrom(known, currentTarget, holdings, strategy.updated_at, () =>
-        store.predictions.baselineOf(profileId, strategy.id, known.id),
-      ),
+    currentTarget: known.target,
+    targetCheck: known.check,
     updatedAt: strategy.updated_at,
     runningVersionId,
     unexecutedVersions: store.unexecuted

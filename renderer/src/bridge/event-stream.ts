@@ -123,4 +123,6 @@ const EVENT_TYPES = [
   'menu-command',
   'version-tracking-changed',
   'activity-appended',
+  'book-rows-changed',
+  'book-job-changed',
 ] as const satisfies readonly DeskEvent['type'][];

@@ -138,6 +138,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     versions: area('versions'),
     reports: area('reports'),
     activity: area('activity'),
+    book: area('book'),
     models: area('models'),
     batches: area('batches'),
     app: area('app'),

@@ -9,5 +9,26 @@ import type { StrategyTabName } from '../lib/stores/session.svelte';
  */
 export type StrategyTabProps = { strategy: StrategyView };
 
-/** One tab of the strategy pane; its name is its label and its id in the page. */
-export type StrategyTab = { name: StrategyTabName; component: Component<StrategyTabProps> };
+/**
+ * One tab of the strategy pane; its name is its label and its id in the page. Its component is
+ * loaded the first time the tab is shown (each tab is a chunk of its own), once.
+ */
+export type StrategyTab = {
+  name: StrategyTabName;
+  load: () => Promise<Component<StrategyTabProps>>;
+};
+
+/** A tab's component, loaded on first use and kept. */
+export function lazyTab(
+  load: () => Promise<{ default: Component<StrategyTabProps> }>,
+): () => Promise<Component<StrategyTabProps>> {
+  let loaded: Promise<Component<StrategyTabProps>> | undefined;
+  return () =>
+    (loaded ??= load().then(
+      (m) => m.default,
+      (error: unknown) => {
+        loaded = undefined;
+        throw error;
+      },
+    ));
+}

@@ -36,6 +36,27 @@ export class DraftEditing {
     if (this.publish(change)) this.onEdit();
   }
 
+  undo(): void {
+    this.apply(this.model.undo());
+  }
+
+  redo(): void {
+    this.apply(this.model.redo());
+  }
+
+  /** Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo (⌘ on macOS); other keys are left alone. */
+  undoKeys(event: KeyboardEvent): void {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+    const key = event.key.toLowerCase();
+    if (key === 'z' && !event.shiftKey) {
+      event.preventDefault();
+      this.undo();
+    } else if ((key === 'z' && event.shiftKey) || key === 'y') {
+      event.preventDefault();
+      this.redo();
+    }
+  }
+
   /** A new current target or holdings: the predictions change, the rows do not. */
   applyContext(change: ModelChange): void {
     this.publish(change);

@@ -1,10 +1,28 @@
-import type * as Screens from '../screens';
-
 /**
- * The screens past the first (a strategy and its tabs, a profile's activity) are loaded the first
- * time one is shown: the welcome screen, a new manager's first sight of the app, comes up without
- * their code. They load together, once; later uses get the same module.
+ * The screens past the first are loaded the first time one is shown, each in a chunk of its own:
+ * the welcome screen, a new manager's first sight of the app, comes up without their code, and a
+ * book comes up without the code of a strategy's tabs. Each loads once; later uses get the same
+ * module.
  */
-let screens: Promise<typeof Screens> | undefined;
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      // A failed load (the app was updated under the page) may be tried again.
+      loaded = undefined;
+      throw error;
+    }));
+}
 
-export const loadScreens = (): Promise<typeof Screens> => (screens ??= import('../screens'));
+export const loadStrategyPane = once(async () => ({
+  StrategyPane: (await import('../components/StrategyPane.svelte')).default,
+}));
+export const loadProfileActivity = once(async () => ({
+  ProfileActivity: (await import('../activity/ProfileActivity.svelte')).default,
+}));
+export const loadBook = once(async () => ({
+  BookView: (await import('../book/BookView.svelte')).default,
+}));
+export const loadProfilePanel = once(async () => ({
+  ProfilePanel: (await import('../components/ProfilePanel.svelte')).default,
+}));

@@ -4,6 +4,7 @@ import {
   DEMO_STRATEGY_IDS as IDS,
   DEMO_VERSION_IDS as VIDS,
 } from '../../../electron/sandbox/demo-data';
+import { DEMO_BOOK_STRATEGY_IDS } from '../../../electron/sandbox/demo-book';
 import { startSandbox, type RunningSandbox } from '../../../electron/sandbox/index';
 import {
   admin,
@@ -360,6 +361,7 @@ describe('timing and counters', () => {
         [IDS.dividendGrowth]: 0,
         [IDS.freshStart]: 0,
         [IDS.otherFund]: 0,
+        ...Object.fromEntries(Object.values(DEMO_BOOK_STRATEGY_IDS).map((id) => [id, 0])),
       },
       token_requests: 1,
       api_requests: 2,

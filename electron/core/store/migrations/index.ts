@@ -9,6 +9,7 @@ import statusBarIndexes from './005-status-bar-indexes';
 import claims from './006-claims';
 import unexecutedVersions from './007-unexecuted-versions';
 import failuresAcknowledged from './008-failures-acknowledged';
+import book from './009-book';
 import models from './010-models';
 import batches from './011-batches';
 
@@ -24,7 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   claims,
   unexecutedVersions,
   failuresAcknowledged,
-  // 009 is the book's (merged between by the lead).
+  book,
   models,
   batches,
 ];

@@ -60,6 +60,32 @@ export function strategiesRepository(
   const selectAll = db.prepare<[string], StrategyRow>(
     'SELECT * FROM strategies WHERE profile_id = ? ORDER BY name COLLATE NOCASE, id',
   );
+  const selectHeld = db.prepare<[string, string], Holding>(
+    `SELECT id, symbol, quantity, inserted_at, updated_at FROM holdings
+     WHERE profile_id = ? AND strategy_id = ? ORDER BY rowid`,
+  );
+  const touchHoldings = db.prepare(
+    'UPDATE holdings SET synced_at = ? WHERE profile_id = ? AND strategy_id = ?',
+  );
+  // The book's mark (migration 010): prepared on first use, a file below schema 10 has no table.
+  let markBook: ReturnType<typeof db.prepare> | undefined;
+  const markBookRow = (profileId: string, strategyId: string) =>
+    (markBook ??= db.prepare(
+      `INSERT INTO book_dirty SELECT @profileId, @strategyId WHERE NOT EXISTS
+         (SELECT 1 FROM book_dirty WHERE profile_id = @profileId AND strategy_id = @strategyId)`,
+    )).run({ profileId, strategyId });
+  let bookSchema: boolean | undefined;
+  const hasBook = () =>
+    (bookSchema ??=
+      db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'book_dirty'").get() !== undefined);
+  const selectName = db
+    .prepare<[string, string], string>(
+      'SELECT name FROM strategies WHERE profile_id = ? AND id = ?',
+    )
+    .pluck();
+  const selectExists = db
+    .prepare<[string, string], number>('SELECT 1 FROM strategies WHERE profile_id = ? AND id = ?')
+    .pluck();
   const selectHoldings = db.prepare<[string, string], StoredHolding>(
     `SELECT id, symbol, quantity, inserted_at, updated_at, synced_at FROM holdings
      WHERE profile_id = ? AND strategy_id = ? ORDER BY rowid`,
@@ -72,6 +98,7 @@ export function strategiesRepository(
   /** Stores the strategy; when the response carried positions, they replace the holdings. */
   const upsert = db.transaction((profileId: string, strategy: Strategy, syncedAt: string): void => {
     const s = strategy;
+    const isNew = selectExists.get(profileId, s.id) === undefined;
     upsertStrategy.run(
       profileId,
       s.id,
@@ -86,7 +113,17 @@ export function strategiesRepository(
       syncedAt,
     );
     if (!s.positions) return;
-    deleteHoldings.run(profileId, s.id);
+    if (!isNew) {
+      // A refresh that finds the same holdings (the common case) only notes when it saw them.
+      if (sameHoldings(selectHeld.all(profileId, s.id), s.positions)) {
+        touchHoldings.run(syncedAt, profileId, s.id);
+        return;
+      }
+      // Other holdings than before: the book works the strategy's row out again (a new
+      // strategy's own insert marked it already).
+      if (hasBook()) markBookRow(profileId, s.id);
+      deleteHoldings.run(profileId, s.id);
+    }
     for (const h of s.positions)
       insertHolding.run(
         profileId,
@@ -105,31 +142,60 @@ export function strategiesRepository(
    * first time a strategy is stored (the manager added it), that is the strategy-added entry; a
    * refresh of one already here records nothing.
    */
-  function recordStored(profileId: string, strategyId: string, store: () => void): void {
+  function recordStored(
+    profileId: string,
+    strategyId: string,
+    store: () => void,
+    /** What `store` writes, when the caller has it in hand (no read back: the book adds hundreds). */
+    stored?: Pick<Strategy, 'name' | 'is_liquidate_only' | 'positions'>,
+  ): void {
     recording.activity.record((append) => {
-      const known = selectOne.get(profileId, strategyId) !== undefined;
+      const known = selectExists.get(profileId, strategyId) !== undefined;
       store();
-      const stored = selectOne.get(profileId, strategyId);
-      if (known || !stored) return;
+      if (known) return;
+      const added = stored?.positions
+        ? {
+            name: stored.name,
+            liquidateOnly: stored.is_liquidate_only,
+            holdings: stored.positions,
+          }
+        : readAdded(profileId, strategyId);
+      if (!added) return;
       append({
         profileId,
         kind: 'strategy-added',
         strategyId,
         payload: {
           profileName: recording.profileName(profileId),
-          strategyName: stored.name,
-          isLiquidateOnly: stored.is_liquidate_only === 1,
-          holdings: selectHoldings
-            .all(profileId, strategyId)
-            .map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
+          strategyName: added.name,
+          isLiquidateOnly: added.liquidateOnly,
+          holdings: added.holdings.map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
         },
       });
     });
   }
 
+  function readAdded(profileId: string, strategyId: string) {
+    const row = selectOne.get(profileId, strategyId);
+    if (!row) return null;
+    return {
+      name: row.name,
+      liquidateOnly: row.is_liquidate_only === 1,
+      holdings: selectHoldings.all(profileId, strategyId),
+    };
+  }
+
   return {
     upsert(profileId: string, strategy: Strategy, options: { syncedAt?: string } = {}): void {
       upsert(profileId, strategy, options.syncedAt ?? now());
+    },
+    /** The strategy's name, or null when the app does not hold it. */
+    nameOf(profileId: string, strategyId: string): string | null {
+      return selectName.get(profileId, strategyId) ?? null;
+    },
+    /** Whether the app holds the strategy (without reading it). */
+    has(profileId: string, strategyId: string): boolean {
+      return selectExists.get(profileId, strategyId) !== undefined;
     },
     /**
      * A strategy read from the service, stored with its holdings (and, the first time, its
@@ -161,4 +227,22 @@ export function strategiesRepository(
       return remove.run(profileId, strategyId).changes > 0;
     },
   };
+}
+
+/** The same holding lines, field by field, in the same order. */
+function sameHoldings(stored: readonly Holding[], incoming: readonly Holding[]): boolean {
+  if (stored.length !== incoming.length) return false;
+  for (let i = 0; i < stored.length; i++) {
+    const a = stored[i]!;
+    const b = incoming[i]!;
+    if (
+      a.id !== b.id ||
+      a.symbol !== b.symbol ||
+      a.quantity !== b.quantity ||
+      a.inserted_at !== b.inserted_at ||
+      a.updated_at !== b.updated_at
+    )
+      return false;
+  }
+  return true;
 }

@@ -1,4 +1,7 @@
 import type { DeskApi, DeskEvent, DeskEventOf } from '../../../../shared/contract';
+import type { BookStore } from '../../book/book.svelte';
+import { BOOK_PAGE, WHOLE_BOOK } from '../../../../shared/book/flags';
+import type { BookPage, BookSummary } from '../../../../shared/book/views';
 import type { DeskError, ProfileView } from '../../../../shared/views';
 import { asDeskError } from '../errors';
 import { Batches } from './batches.svelte';
@@ -7,9 +10,11 @@ import { Connectivity } from './connectivity.svelte';
 import { Journal } from './journal.svelte';
 import { Profiles } from './profiles.svelte';
 import { Strategies } from './strategies.svelte';
-import { StrategyDetail } from './strategy-detail.svelte';
+import type { StrategyDetail, StrategyDetailHooks } from './strategy-detail.svelte';
 
 type Phase = 'loading' | 'welcome' | 'ready' | 'fatal';
+/** How long the book's first read, made as a profile opens, stands in for the screen's own. */
+const FIRST_READ_FRESH_MS = 5_000;
 /** What the main area shows: the selected strategy, the profile's settings, or a new profile form. */
 export type Screen = 'strategy' | 'profile' | 'add-profile';
 /** The strategy pane's tabs, in order. */
@@ -43,7 +48,18 @@ export class DeskSession {
   /** CSV exports under way, told how many rows are written. */
   readonly exportProgress = new Audience<DeskEventOf<'export-progress'>>();
 
+  /** The selected profile's book, once its screen was shown (its code loads with it). */
+  book = $state.raw<BookStore | null>(null);
+
+  /** The book's first rows, asked for as the profile opened (its screen's code loads meanwhile). */
+  private firstBookRead: {
+    profileId: string;
+    summary: Promise<BookSummary>;
+    page: Promise<BookPage>;
+    at: number;
+  } | null = null;
   private unsubscribe: (() => void) | undefined;
+  private sidebarReload: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly api: DeskApi) {
     this.connectivity = new Connectivity(api, () => this.profiles.selectedId);
@@ -73,11 +89,49 @@ export class DeskSession {
 
   stop(): void {
     this.connectivity.stop();
+    this.book?.stop();
+    clearTimeout(this.sidebarReload);
     this.unsubscribe?.();
   }
 
+  /** The book of the selected profile: the one kept, or this new one. */
+  bookOf(profileId: string, make: () => BookStore): BookStore {
+    if (this.book?.profileId === profileId) return this.book;
+    this.book?.stop();
+    const book = make();
+    const first = this.firstBookRead;
+    this.firstBookRead = null;
+    // Only while fresh: a strategy opened first, the book opened later reads anew.
+    if (first?.profileId === profileId && Date.now() - first.at < FIRST_READ_FRESH_MS)
+      book.useFirstRead(first);
+    this.book = book;
+    return book;
+  }
+
+  private readBookFirst(profileId: string): void {
+    if (this.book?.profileId === profileId) return;
+    const summary = this.api.book.summary({ profileId });
+    const page = this.api.book.rows({ profileId, query: WHOLE_BOOK, offset: 0, limit: BOOK_PAGE });
+    // Unread (a strategy opens instead), they fail quietly.
+    summary.catch(() => undefined);
+    page.catch(() => undefined);
+    this.firstBookRead = { profileId, summary, page, at: Date.now() };
+  }
+
+  /** Shows the profile's book in the main area (its first screen once it has strategies). */
+  openBook(): void {
+    this.strategies.close();
+    this.screen = 'strategy';
+  }
+
   async selectProfile(profileId: string, screen: Screen = 'strategy'): Promise<void> {
+    if (this.book && this.book.profileId !== profileId) {
+      this.book.stop();
+      this.book = null;
+    }
     this.profiles.select(profileId);
+    // The book is the profile's first screen: its first rows are read while its code loads.
+    if (screen === 'strategy') this.readBookFirst(profileId);
     this.screen = screen;
     await this.strategies.show(profileId);
   }
@@ -121,17 +175,23 @@ export class DeskSession {
     await this.adoptProfile(await this.api.profiles.useSandbox({}), 'strategy');
   }
 
-  /** Opens a strategy's pane: its view is read, and the events about it update it in place. */
-  openDetail(profileId: string, strategyId: string): StrategyDetail {
-    const detail = new StrategyDetail(
-      this.api,
-      { profileId, strategyId },
-      {
-        synced: (at) => this.connectivity.noteSynced(at),
-        linesChanged: () => void this.strategies.load(),
-        figuresChanged: () => void this.connectivity.refresh(),
-      },
-    );
+  /** The book of this profile, when its screen holds one. */
+  private bookFor(profileId: string): BookStore | null {
+    return this.book?.profileId === profileId ? this.book : null;
+  }
+
+  /** What an open strategy tells the rest of the frame (the status bar, the sidebar). */
+  readonly detailHooks: StrategyDetailHooks = {
+    synced: (at) => this.connectivity.noteSynced(at),
+    linesChanged: () => void this.strategies.load(),
+    figuresChanged: () => void this.connectivity.refresh(),
+  };
+
+  /**
+   * Opens a strategy's pane (its store made by the pane, whose chunk carries its code, with
+   * `detailHooks`): its view is read, and the events about it update it in place.
+   */
+  openDetail(detail: StrategyDetail): StrategyDetail {
     this.detail = detail;
     this.tab = 'Overview';
     this.versionId = null;
@@ -155,11 +215,21 @@ export class DeskSession {
    */
   route(event: DeskEvent): void {
     switch (event.type) {
+      case 'book-rows-changed':
+        this.bookFor(event.profileId)?.applyRows(event.rows, event.counts);
+        return;
+      case 'book-job-changed':
+        this.bookFor(event.profileId)?.applyJob(event.job);
+        // Strategies added many at once join the sidebar, read again at most every 2 s.
+        if (event.job.kind === 'add' && event.profileId === this.strategies.profileId)
+          this.reloadSidebar(event.job.state !== 'running');
+        return;
       case 'version-status-changed':
         // The status bar's figures, the strategy's sidebar line, the open strategy: no reads.
         this.connectivity.applyFigures(event.appStatus);
         this.strategies.applyLine(event.profileId, event.strategy);
         this.detail?.applyStatusChange(event);
+        this.bookFor(event.profileId)?.invalidate();
         this.batches.apply(event);
         return;
       case 'batch-progress':
@@ -172,6 +242,7 @@ export class DeskSession {
       case 'journal-changed':
         this.journal.apply(event.profileId, event.inFlight);
         this.strategies.applyJournal(event.profileId, event.inFlight);
+        this.bookFor(event.profileId)?.invalidate();
         // The status bar counts unknown executions of every profile: it asks for its figures.
         void this.connectivity.refresh();
         return;
@@ -184,6 +255,7 @@ export class DeskSession {
         return;
       case 'export-progress':
         this.exportProgress.tell(event);
+        this.book?.applyExportProgress(event);
         return;
       case 'menu-command':
         // File › Export CSV… opens the open strategy's Reports tab.
@@ -192,6 +264,19 @@ export class DeskSession {
       default:
         unrouted(event);
     }
+  }
+
+  private reloadSidebar(now: boolean): void {
+    if (now) {
+      clearTimeout(this.sidebarReload);
+      this.sidebarReload = undefined;
+      void this.strategies.load();
+      return;
+    }
+    this.sidebarReload ??= setTimeout(() => {
+      this.sidebarReload = undefined;
+      void this.strategies.load();
+    }, 2_000);
   }
 }
 

@@ -40,6 +40,12 @@ export class Strategies {
     }
   }
 
+  /** Shows the book instead of a strategy; a reload comes back to the book too. */
+  close(): void {
+    this.selectedId = null;
+    if (this.profileId) localStorage.removeItem(`${STRATEGY_KEY}.${this.profileId}`);
+  }
+
   /** Shows a strategy in the main area. */
   open(strategyId: string): void {
     this.selectedId = strategyId;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JournalEntryView, ProfileView } from '../../../../shared/views';
 import { DeskSession } from '../../../../renderer/src/lib/stores/session.svelte';
+import { StrategyDetail } from '../../../../renderer/src/lib/stores/strategy-detail.svelte';
 import {
   PROFILE,
   STRATEGY,
@@ -33,6 +34,15 @@ function unknownEntry(strategyId = STRATEGY): JournalEntryView {
 }
 
 /** A started session with one profile, one strategy open in its pane, and its version open. */
+/** The open strategy's store, made as its pane makes it. */
+function openedDetail(session: DeskSession): StrategyDetail {
+  return new StrategyDetail(
+    session.api,
+    { profileId: PROFILE, strategyId: STRATEGY },
+    session.detailHooks,
+  );
+}
+
 async function started() {
   const desk = fakeApi({
     'profiles.list': () => [profile],
@@ -45,7 +55,7 @@ async function started() {
   });
   const session = new DeskSession(desk.api);
   await session.start();
-  const detail = session.openDetail(PROFILE, STRATEGY);
+  const detail = session.openDetail(openedDetail(session));
   detail.history.open();
   const open = detail.showVersion(VERSION);
   await settle();
@@ -160,7 +170,7 @@ describe('the session, the renderer’s one subscriber to the desk’s events', 
     const { session } = await started();
     session.openVersion(VERSION);
     expect([session.tab, session.versionId]).toEqual(['Versions', VERSION]);
-    session.openDetail(PROFILE, STRATEGY);
+    session.openDetail(openedDetail(session));
     expect([session.tab, session.versionId]).toEqual(['Overview', null]);
   });
 });

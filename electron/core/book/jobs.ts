@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import type { PastedIds } from '../../../shared/book/paste';
+import type { AddOutcome, AddOutcomeLine, BookJob } from '../../../shared/book/views';
+import { isServiceError } from '../api';
+import { toDeskError } from '../desk/errors';
+import type { ReadBatch, ReadResult } from './read-queue';
+
+/**
+ * The book's two kinds of read batches: a refresh (of all or of chosen strategies) and an add
+ * (the lines of a paste). Each counts its progress; an add keeps every line's outcome.
+ */
+
+/** Ids read from one paste at most; the lines after get the outcome "over-limit". */
+export const MAX_IDS_PER_ADD = 10_000;
+
+export abstract class BookBatch implements ReadBatch {
+  readonly id = randomUUID();
+  state: BookJob['state'] = 'running';
+  total = 0;
+  done = 0;
+  failed = 0;
+  inFlight = 0;
+  endedAt: string | null = null;
+  /** Strategies not settled yet. */
+  protected readonly left = new Set<string>();
+  /** Strategies this batch read (stored, or failed) and not yet announced. */
+  readonly touched = new Set<string>();
+
+  constructor(
+    readonly kind: BookJob['kind'],
+    readonly startedAt: string,
+    protected readonly now: () => string,
+    /** Told after every change of the batch. */
+    protected readonly changed: (batch: BookBatch) => void,
+  ) {}
+
+  active(): boolean {
+    return this.state === 'running';
+  }
+
+  get finished(): boolean {
+    return this.state !== 'running';
+  }
+
+  inFlightChanged(delta: number): void {
+    this.inFlight += delta;
+  }
+
+  settle(strategyId: string, result: ReadResult): void {
+    if (!this.left.delete(strategyId)) return;
+    if (result.ok) this.done++;
+    else if (!result.cancelled) {
+      this.done++;
+      this.failed++;
+    }
+    if (!(!result.ok && result.cancelled)) this.touched.add(strategyId);
+    this.settled(strategyId, result);
+    if (this.left.size === 0 && this.state === 'running') this.end('finished');
+    this.changed(this);
+  }
+
+  /** A batch with nothing to read ends at once. */
+  finishIfEmpty(): void {
+    if (this.left.size === 0 && this.state === 'running') this.end('finished');
+  }
+
+  /** Stops the batch (the queue settles what it held); the caller announces it. */
+  cancel(): void {
+    if (this.state !== 'running') return;
+    this.end('cancelled');
+  }
+
+  protected end(state: 'finished' | 'cancelled'): void {
+    this.state = state;
+    this.endedAt = this.now();
+  }
+
+  protected abstract settled(strategyId: string, result: ReadResult): void;
+
+  view(pace: { waitingUntil: string | null; concurrency: number }): BookJob {
+    return {
+      id: this.id,
+      kind: this.kind,
+      state: this.state,
+      total: this.total,
+      done: this.done,
+      failed: this.failed,
+      inFlight: this.inFlight,
+      waitingUntil: this.state === 'running' ? pace.waitingUntil : null,
+      concurrency: pace.concurrency,
+      startedAt: this.startedAt,
+      endedAt: this.endedAt,
+      outcomes: null,
+      lines: null,
+    };
+  }
+}
+
+export class RefreshBatch extends BookBatch {
+  constructor(now: () => string, changed: (batch: BookBatch) => void) {
+    super('refresh', now(), now, changed);
+  }
+
+  /** More strategies to read (those not waiting already); returns the ones taken. */
+  take(strategyIds: readonly string[]): string[] {
+    const taken = strategyIds.filter((id) => !this.left.has(id));
+    for (const id of taken) this.left.add(id);
+    this.total += taken.length;
+    return taken;
+  }
+
+  has(strategyId: string): boolean {
+    return this.left.has(strategyId);
+  }
+
+  protected settled(): void {
+    // A refresh counts; its rows are announced from `touched`.
+  }
+}
+
+export class AddBatch extends BookBatch {
+  /** Every pasted line that is not blank, with its outcome so far (null: not read yet). */
+  readonly lines: AddOutcomeLine[];
+  private readonly lineOf = new Map<string, number>();
+  private readonly counts: Record<AddOutcome, number> = {
+    added: 0,
+    'already-added': 0,
+    'not-found': 0,
+    'not-an-id': 0,
+    duplicate: 0,
+    header: 0,
+    failed: 0,
+    cancelled: 0,
+    'over-limit': 0,
+    waiting: 0,
+  };
+
+  constructor(
+    pasted: PastedIds,
+    /** The name of a strategy the app holds, or null. */
+    heldName: (strategyId: string) => string | null,
+    now: () => string,
+    changed: (batch: BookBatch) => void,
+  ) {
+    super('add', now(), now, changed);
+    let ids = 0;
+    this.lines = pasted.lines.map((line, index): AddOutcomeLine => {
+      const base = { line: line.line, text: line.text, strategyId: line.id };
+      switch (line.kind) {
+        case 'header':
+          return this.count({ ...base, outcome: 'header', detail: 'Taken for a header' });
+        case 'not-an-id':
+          return this.count({ ...base, outcome: 'not-an-id', detail: null });
+        case 'duplicate':
+          return this.count({
+            ...base,
+            outcome: 'duplicate',
+            detail: `The same id as line ${line.firstLine}`,
+          });
+        case 'id': {
+          const name = heldName(line.id!);
+          if (name !== null) return this.count({ ...base, outcome: 'already-added', detail: name });
+          if (++ids > MAX_IDS_PER_ADD)
+            return this.count({
+              ...base,
+              outcome: 'over-limit',
+              detail: `Not read: one paste adds at most ${MAX_IDS_PER_ADD.toLocaleString('en-US')} ids`,
+            });
+          this.lineOf.set(line.id!, index);
+          this.left.add(line.id!);
+          // Counted once read.
+          return { ...base, outcome: 'waiting', detail: null };
+        }
+      }
+    });
+    this.total = this.left.size;
+    this.finishIfEmpty();
+  }
+
+  /** The ids to read, in the order they were pasted. */
+  get toRead(): string[] {
+    return [...this.left];
+  }
+
+  protected settled(strategyId: string, result: ReadResult): void {
+    const line = this.lines[this.lineOf.get(strategyId)!]!;
+    if (result.ok) {
+      line.outcome = 'added';
+      line.detail = null;
+    } else if (result.cancelled) {
+      line.outcome = 'cancelled';
+      line.detail = 'Not added: cancelled';
+    } else if (isServiceError(result.error, 'not-found')) {
+      line.outcome = 'not-found';
+      line.detail = 'Not found, or of another organization';
+    } else {
+      line.outcome = 'failed';
+      line.detail = toDeskError(result.error).message;
+    }
+    this.count(line);
+  }
+
+  /** Names the added strategy on its line (once stored). */
+  named(strategyId: string, name: string): void {
+    const index = this.lineOf.get(strategyId);
+    if (index !== undefined && this.lines[index]!.outcome === 'added')
+      this.lines[index]!.detail = name;
+  }
+
+  /** Counts a line's outcome (a line is counted once, when its outcome is final). */
+  private count(line: AddOutcomeLine): AddOutcomeLine {
+    this.counts[line.outcome]++;
+    return line;
+  }
+
+  override view(pace: { waitingUntil: string | null; concurrency: number }): BookJob {
+    const outcomes = { ...this.counts, waiting: this.state === 'running' ? this.left.size : 0 };
+    return { ...super.view(pace), outcomes, lines: this.lines.length };
+  }
+}

@@ -1,0 +1,280 @@
+import type { WaitInfo } from '../api';
+import { isServiceError } from '../api';
+
+/**
+ * One bounded queue per profile for reading many strategies (the book's refresh and its "Add
+ * many"): at most `concurrency` reads at once (4 by default). A 429 slows it down: no read starts
+ * before the service's Retry-After has passed, the number of reads at once is halved, and it
+ * climbs back one at a time as answers come. A read refused for the rate is tried again (up to
+ * MAX_RATE_RETRIES times); a read that fails otherwise settles its strategy with that failure, and
+ * every other strategy goes on. When the service stops answering altogether (UNREACHABLE_IN_A_ROW
+ * reads in a row got no answer) the strategies still waiting settle as not read, with that reason,
+ * instead of each waiting out its own retries.
+ *
+ * Answers are stored together (group commit): those that arrived while others were under way are
+ * written in one transaction, each strategy whole, at most FLUSH_AFTER_MS after the first of them
+ * (at once when no read is left under way, or when FLUSH_AT have gathered). Adding strategies
+ * writes an activity entry each, committed with the WAL fsynced: one fsync covers the group
+ * instead of one per strategy. Cancelling leaves every strategy as it was or fully refreshed:
+ * reads not started never start, reads under way are aborted, answers already in hand are stored
+ * whole.
+ */
+
+export const MAX_RATE_RETRIES = 3;
+export const FLUSH_AT = 256;
+export const FLUSH_AFTER_MS = 250;
+export const UNREACHABLE_IN_A_ROW = 4;
+/** How long the queue waits after a 429 that named no Retry-After. */
+const DEFAULT_RATE_WAIT_MS = 2_000;
+
+export type ReadResult = { ok: true } | { ok: false; error: unknown; cancelled: boolean };
+
+/** A set of strategies read together (one refresh, or one add), with its own progress. */
+export interface ReadBatch {
+  readonly id: string;
+  /** False once cancelled: its waiting reads never start. */
+  active(): boolean;
+  /** A strategy's read ended (stored, failed or cancelled). */
+  settle(strategyId: string, result: ReadResult): void;
+  /** The number of its reads under way changed. */
+  inFlightChanged(delta: number): void;
+}
+
+export interface ReadQueueDeps<Answer> {
+  /** Reads the strategy from the service (StrategySync.fetch). */
+  fetch(profileId: string, strategyId: string, signal: AbortSignal): Promise<Answer>;
+  /** Stores answers in one transaction, each whole (StrategySync.storeAll). */
+  store(profileId: string, answers: Answer[]): void;
+  watchWaits(profileId: string, watch: (info: WaitInfo) => void): () => void;
+  /** Reads at once at most (the book's setting). */
+  concurrency(): number;
+  /** The queue's pace changed (a pause for a 429, the reads at once). */
+  paced(profileId: string): void;
+  /** The service stopped answering: the strategies still waiting were not read. */
+  notRead(profileId: string, strategyId: string, reason: unknown): void;
+}
+
+interface Task {
+  strategyId: string;
+  batch: ReadBatch;
+  rateRetries: number;
+}
+
+export class ProfileReadQueue<Answer> {
+  private waiting: Task[] = [];
+  /** Answers in hand, not stored yet. */
+  private answered: { task: Task; answer: Answer }[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private head = 0;
+  private readonly running = new Map<Task, AbortController>();
+  private limit: number;
+  private answeredSinceChange = 0;
+  private pausedUntil = 0;
+  private pauseTimer: ReturnType<typeof setTimeout> | undefined;
+  private unreachableInARow = 0;
+  private unwatch: (() => void) | undefined;
+  private closed = false;
+
+  constructor(
+    readonly profileId: string,
+    private readonly deps: ReadQueueDeps<Answer>,
+  ) {
+    this.limit = deps.concurrency();
+  }
+
+  /** Reads at once now. */
+  get concurrency(): number {
+    return this.limit;
+  }
+
+  /** When reads may start again after a 429 (null when they may now). */
+  get waitingUntil(): Date | null {
+    return this.pausedUntil > Date.now() ? new Date(this.pausedUntil) : null;
+  }
+
+  get idle(): boolean {
+    return (
+      this.running.size === 0 && this.head >= this.waiting.length && this.answered.length === 0
+    );
+  }
+
+  add(batch: ReadBatch, strategyIds: readonly string[]): void {
+    for (const strategyId of strategyIds) this.waiting.push({ strategyId, batch, rateRetries: 0 });
+    this.unwatch ??= this.deps.watchWaits(this.profileId, (info) => {
+      if (info.reason === 'rate-limited' && !info.givingUp) this.slowDown(info.delayMs);
+    });
+    this.pump();
+  }
+
+  /**
+   * Stops a batch: the answers it has in hand are stored now, its reads not started never start,
+   * its reads under way are aborted (an answer that still arrives is dropped, not stored).
+   */
+  cancel(batch: ReadBatch): void {
+    if (this.answered.some((a) => a.task.batch === batch)) this.flush();
+    for (let i = this.head; i < this.waiting.length; i++) {
+      const task = this.waiting[i]!;
+      if (task.batch === batch) task.batch.settle(task.strategyId, cancelledResult());
+    }
+    this.waiting = this.waiting.filter((t, i) => i < this.head || t.batch !== batch);
+    for (const [task, controller] of this.running) if (task.batch === batch) controller.abort();
+    this.pump();
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.pauseTimer);
+    clearTimeout(this.flushTimer);
+    for (const controller of this.running.values()) controller.abort();
+    this.unwatch?.();
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    const wait = this.pausedUntil - Date.now();
+    if (wait > 0) {
+      clearTimeout(this.pauseTimer);
+      this.pauseTimer = setTimeout(() => this.pump(), wait);
+      return;
+    }
+    while (this.running.size < this.limit && this.head < this.waiting.length) {
+      const task = this.waiting[this.head++]!;
+      if (task.batch.active()) void this.run(task);
+    }
+    // The read part of the list is dropped now and then, not on every start.
+    if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+      this.waiting = this.waiting.slice(this.head);
+      this.head = 0;
+    }
+    if (this.idle) {
+      this.unwatch?.();
+      this.unwatch = undefined;
+    }
+  }
+
+  private async run(task: Task): Promise<void> {
+    const controller = new AbortController();
+    this.running.set(task, controller);
+    task.batch.inFlightChanged(1);
+    let answer: Answer;
+    try {
+      answer = await this.deps.fetch(this.profileId, task.strategyId, controller.signal);
+    } catch (error) {
+      this.running.delete(task);
+      task.batch.inFlightChanged(-1);
+      if (!this.closed) this.failed(task, error, controller.signal.aborted || isCancelled(error));
+      return;
+    }
+    this.running.delete(task);
+    task.batch.inFlightChanged(-1);
+    if (this.closed) return;
+    this.unreachableInARow = 0;
+    if (!task.batch.active()) {
+      // Cancelled while the answer was on its way: the strategy stays as it was.
+      task.batch.settle(task.strategyId, cancelledResult());
+      this.pump();
+      return;
+    }
+    this.answered.push({ task, answer });
+    // The next reads start first: a flush now would only wait for none of them.
+    this.pump();
+    this.scheduleFlush();
+  }
+
+  private failed(task: Task, error: unknown, cancelled: boolean): void {
+    if (!cancelled && isRateLimited(error)) {
+      this.slowDown(retryAfterMs(error));
+      if (task.rateRetries < MAX_RATE_RETRIES && task.batch.active()) {
+        // First in line again, once the wait is over.
+        this.waiting.splice(this.head, 0, { ...task, rateRetries: task.rateRetries + 1 });
+        this.pump();
+        return;
+      }
+    }
+    task.batch.settle(task.strategyId, { ok: false, error, cancelled });
+    if (!cancelled && isUnreachable(error)) {
+      if (++this.unreachableInARow >= UNREACHABLE_IN_A_ROW) this.giveUpWaiting(error);
+    } else if (!cancelled) this.unreachableInARow = 0;
+    this.scheduleFlush();
+    this.pump();
+  }
+
+  /** Stores the answers in hand now, or soon when more are on their way. */
+  private scheduleFlush(): void {
+    if (this.answered.length === 0) return;
+    if (this.answered.length >= FLUSH_AT || this.running.size === 0) {
+      this.flush();
+      return;
+    }
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
+  }
+
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.closed || this.answered.length === 0) return;
+    const group = this.answered;
+    this.answered = [];
+    let result: ReadResult = { ok: true };
+    try {
+      this.deps.store(
+        this.profileId,
+        group.map((g) => g.answer),
+      );
+    } catch (error) {
+      result = { ok: false, error, cancelled: false };
+    }
+    for (const { task } of group) task.batch.settle(task.strategyId, result);
+    if (result.ok) for (let i = 0; i < group.length; i++) this.speedUp();
+    this.pump();
+  }
+
+  /** The service answers no more: every strategy still waiting settles as not read. */
+  private giveUpWaiting(reason: unknown): void {
+    const left = this.waiting.slice(this.head);
+    this.waiting = [];
+    this.head = 0;
+    for (const task of left) {
+      if (!task.batch.active()) continue;
+      this.deps.notRead(this.profileId, task.strategyId, reason);
+      task.batch.settle(task.strategyId, { ok: false, error: reason, cancelled: false });
+    }
+  }
+
+  private slowDown(delayMs: number): void {
+    const until = Date.now() + Math.max(0, delayMs);
+    if (until > this.pausedUntil) this.pausedUntil = until;
+    this.limit = Math.max(1, Math.floor(this.limit / 2));
+    this.answeredSinceChange = 0;
+    this.deps.paced(this.profileId);
+  }
+
+  /** One more read at once after as many answers in a row as reads at once, up to the setting. */
+  private speedUp(): void {
+    const max = this.deps.concurrency();
+    if (this.limit > max) {
+      this.limit = max;
+      this.deps.paced(this.profileId);
+      return;
+    }
+    if (this.limit === max) return;
+    if (++this.answeredSinceChange >= this.limit) {
+      this.limit++;
+      this.answeredSinceChange = 0;
+      this.deps.paced(this.profileId);
+    }
+  }
+}
+
+function cancelledResult(): ReadResult {
+  return { ok: false, error: null, cancelled: true };
+}
+
+const isCancelled = (error: unknown): boolean => isServiceError(error, 'cancelled');
+const isRateLimited = (error: unknown): boolean => isServiceError(error, 'rate-limited');
+const isUnreachable = (error: unknown): boolean => isServiceError(error, 'network', 'timeout');
+
+function retryAfterMs(error: unknown): number {
+  const seconds = isServiceError(error) ? error.details.retryAfterSeconds : undefined;
+  return seconds === undefined ? DEFAULT_RATE_WAIT_MS : seconds * 1000;
+}

@@ -1,0 +1,75 @@
+import { isZeroString } from '../../../shared/draft/exact';
+import type { BookRowRecord, Store } from '../store';
+import { knownTargetWithCheck } from '../views/strategy';
+
+/**
+ * Works out the book's row of a strategy from the cache, by the rules the rest of the app uses:
+ * the known target is the latest executed version known here (as the Overview and the
+ * confirmation take it), and "changed elsewhere" is the same target check. Rows are worked out
+ * when their strategy is marked (migration 010's triggers), never on each read of the book.
+ */
+
+/** Orders that ended without a fill: the last version's flag. */
+const UNFILLED = new Set(['FAILED', 'IGNORED']);
+
+export function workOutRow(
+  store: Store,
+  profileId: string,
+  strategyId: string,
+  at: string,
+): BookRowRecord | null {
+  const strategy = store.strategies.get(profileId, strategyId);
+  if (!strategy) return null;
+  const holdings = strategy.positions ?? [];
+  const { known: last, target, check } = knownTargetWithCheck(store, profileId, strategy, holdings);
+  const versions = store.versions.listForStrategy(profileId, strategyId);
+  const failed =
+    last !== null &&
+    (last.status === 'FAILED' || (last.orders ?? []).some((o) => UNFILLED.has(o.status)));
+  const changedElsewhere = check !== null && !check.fits;
+  const held = new Set<string>();
+  for (const h of holdings) if (!isZeroString(h.quantity)) held.add(h.symbol);
+  return {
+    profile_id: profileId,
+    strategy_id: strategyId,
+    name: strategy.name,
+    synced_at: strategy.synced_at,
+    holdings_count: holdings.length,
+    held_symbols: [...held].sort(),
+    target_state: target === null ? 'unknown' : changedElsewhere ? 'changed-elsewhere' : 'known',
+    target_version_id: target?.versionId ?? null,
+    target_executed_at: target?.executedAt ?? null,
+    changed_symbols: check ? [...new Set([...check.heldNotInTarget, ...check.targetNotHeld])] : [],
+    last_version_id: last?.id ?? null,
+    last_version_status: last?.status ?? null,
+    last_version_at: last?.executed_at ?? null,
+    running: store.versions.listActive({ profileId, strategyId }).length > 0,
+    liquidate_only_reason: strategy.liquidate_only_reason,
+    flag_failed: failed,
+    flag_liquidate_only: strategy.is_liquidate_only,
+    flag_unexecuted: versions.some((v) => v.executed_at === null),
+    flag_attention: store.book.hasUnknownExecution(profileId, strategyId),
+    flag_changed_elsewhere: changedElsewhere,
+    computed_at: at,
+  };
+}
+
+/**
+ * Works out again every marked row of a profile (or of every profile), in one transaction, so
+ * the book is read whole and consistent. Marks of strategies no longer held are dropped.
+ * Returns the strategies whose rows were worked out.
+ */
+export function bringUpToDate(store: Store, at: string, profileId?: string): string[] {
+  if (profileId !== undefined && !store.book.hasDirty(profileId)) return [];
+  return store.transaction(() => {
+    const done: string[] = [];
+    for (const mark of store.book.dirty(profileId)) {
+      const row = workOutRow(store, mark.profile_id, mark.strategy_id, at);
+      if (row) {
+        store.book.putRow(row);
+        done.push(mark.strategy_id);
+      } else store.book.clearDirty(mark.profile_id, mark.strategy_id);
+    }
+    return done;
+  });
+}

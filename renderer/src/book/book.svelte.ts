@@ -1,0 +1,384 @@
+import type {
+  AddOutcomeLine,
+  BookCounts,
+  BookJob,
+  BookPage,
+  BookSummary,
+  BookQuery,
+  BookRow,
+  BookSelection,
+  BookSettings,
+  ExposureView,
+} from '../../../shared/book/views';
+import { BOOK_PAGE, type BookFlag, type BookSort } from '../../../shared/book/flags';
+import type { DeskApi, DeskEvent } from '../../../shared/contract';
+import type { DeskError, ExportResult } from '../../../shared/views';
+import { asDeskError } from '../lib/errors';
+import { BookRows, JobListeners, NO_CHOICE, choiceWith, laterJob } from './book-rows';
+
+/** Rows asked for at a time: a screenful or two, well under the contract's 500. */
+const PAGE = BOOK_PAGE;
+/** A change heard while reads go on re-reads the rows in view at most this often. */
+const REREAD_MS = 300;
+const SCROLL_SETTLE_MS = 40;
+
+type ExportKind = 'strategies' | 'holdings';
+export type BookExport = {
+  phase: 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
+  kind: ExportKind;
+  rows: number;
+  result: ExportResult | null;
+  error: DeskError | null;
+};
+
+/**
+ * A profile's book as the screen holds it: the query, the rows read so far (a page at a time, as
+ * they come into view), the whole book's counts, the reads under way (refresh, add), the chosen
+ * rows, and the symbol whose exposure is open. The session routes the desk's events here; the
+ * rows an event carries replace those in hand, and the rows in view are read again soon after
+ * (a refreshed strategy may move in the order or leave the filter).
+ */
+export class BookStore {
+  search = $state('');
+  flags = $state<BookFlag[]>([]);
+  tag = $state<string | null>(null);
+  sort = $state<BookSort>('name');
+  descending = $state(false);
+
+  total = $state<number | null>(null);
+  counts = $state.raw<BookCounts | null>(null);
+  refresh = $state.raw<BookJob | null>(null);
+  add = $state.raw<BookJob | null>(null);
+  settings = $state.raw<BookSettings | null>(null);
+  failure = $state<DeskError | null>(null);
+  /** Bumped when rows arrive, so whoever reads them reads again. */
+  revision = $state(0);
+
+  /** Chosen rows by id; or every row the query shows. */
+  chosen = $state.raw<ReadonlySet<string>>(NO_CHOICE);
+  chosenQuery = $state.raw<BookQuery | null>(null);
+
+  exposure = $state.raw<ExposureView | null>(null);
+  exposureFailure = $state<DeskError | null>(null);
+  exported = $state.raw<BookExport | null>(null);
+
+  /** The book is on screen: only then does a change heard make it read again. */
+  private shownOnScreen = false;
+  private rows = new BookRows();
+  private generation = 0;
+  private shown = { start: 0, end: 0 };
+  private settle: ReturnType<typeof setTimeout> | undefined;
+  private reread: ReturnType<typeof setTimeout> | undefined;
+  private readonly listeners = new JobListeners<BookJob>();
+
+  constructor(
+    private readonly desk: DeskApi,
+    readonly profileId: string,
+  ) {}
+
+  get query(): BookQuery {
+    return {
+      search: this.search.trim(),
+      flags: [...this.flags],
+      tag: this.tag,
+      sort: this.sort,
+      descending: this.descending,
+    };
+  }
+
+  /** What "refresh selected" and tagging act on: the chosen rows, else the whole book. */
+  get selection(): BookSelection {
+    if (this.chosenQuery) return { kind: 'query', query: this.chosenQuery };
+    if (this.chosen.size > 0) return { kind: 'ids', strategyIds: [...this.chosen] };
+    return { kind: 'all' };
+  }
+
+  get chosenCount(): number {
+    return this.chosenQuery ? (this.total ?? 0) : this.chosen.size;
+  }
+
+  /** The first read, made before the screen's code arrived (see useFirstRead). */
+  private early: Promise<void> | null = null;
+
+  /**
+   * Takes the summary and the first rows of the whole book, asked for by the session as the
+   * profile opened (its first screen), while this code was still on its way.
+   */
+  useFirstRead(first: { summary: Promise<BookSummary>; page: Promise<BookPage> }): void {
+    const generation = this.generation;
+    this.early = Promise.all([first.summary, first.page]).then(
+      ([summary, page]) => {
+        this.counts = summary.counts;
+        this.refresh = summary.refresh;
+        this.add = summary.add;
+        this.settings = summary.settings;
+        if (generation !== this.generation) return;
+        this.total = page.total;
+        this.rows.received(page.offset, page.rows, page.total);
+        this.revision++;
+      },
+      () => {
+        // Read again the usual way.
+        this.early = null;
+        this.apply();
+        void this.readSummary();
+      },
+    );
+  }
+
+  /** Reads the summary and the first rows: the screen opened. */
+  async open(): Promise<void> {
+    this.shownOnScreen = true;
+    const early = this.early;
+    this.early = null;
+    if (early) return early;
+    this.apply();
+    await this.readSummary();
+  }
+
+  /** The screen went away (a strategy opened): changes heard meanwhile cost no read. */
+  close(): void {
+    this.shownOnScreen = false;
+    clearTimeout(this.reread);
+    this.reread = undefined;
+  }
+
+  /** Reads the rows again from the top with the query as it stands now. */
+  apply(): void {
+    this.generation++;
+    this.rows = new BookRows();
+    this.total = null;
+    this.failure = null;
+    this.revision++;
+    this.fetch();
+  }
+
+  rowAt(index: number): BookRow | undefined {
+    void this.revision;
+    return this.rows.at(index);
+  }
+
+  /** The table shows rows [start, end): read what is not in hand once the scrolling pauses. */
+  show(start: number, end: number): void {
+    this.shown = { start, end };
+    clearTimeout(this.settle);
+    this.settle = setTimeout(() => this.fetch(), SCROLL_SETTLE_MS);
+  }
+
+  private fetch(force = false): void {
+    const end = this.total === null ? Math.max(this.shown.end, 1) : this.shown.end;
+    const first = Math.floor(this.shown.start / PAGE);
+    for (let page = first; page * PAGE < Math.max(end, 1); page++) {
+      if (this.rows.isAsked(page)) continue;
+      if (!force && this.total !== null && this.pageInHand(page)) continue;
+      void this.readPage(page);
+    }
+  }
+
+  private pageInHand(page: number): boolean {
+    return this.rows.hasPage(page, PAGE, this.total ?? 0);
+  }
+
+  private async readPage(page: number): Promise<void> {
+    const generation = this.generation;
+    const rows = this.rows;
+    rows.asked(page);
+    try {
+      const answer = await this.desk.book.rows({
+        profileId: this.profileId,
+        query: this.query,
+        offset: page * PAGE,
+        limit: PAGE,
+      });
+      if (generation !== this.generation) return;
+      this.total = answer.total;
+      rows.received(answer.offset, answer.rows, answer.total);
+      this.failure = null;
+      this.revision++;
+    } catch (error) {
+      if (generation === this.generation) this.failure = asDeskError(error);
+    } finally {
+      rows.answered(page);
+    }
+  }
+
+  async readSummary(): Promise<void> {
+    try {
+      const summary = await this.desk.book.summary({ profileId: this.profileId });
+      this.counts = summary.counts;
+      this.refresh = summary.refresh;
+      this.add = summary.add;
+      this.settings = summary.settings;
+    } catch (error) {
+      this.failure = asDeskError(error);
+    }
+  }
+
+  /** Rows read again by the desk's queue, with the book's counts now. */
+  applyRows(rows: readonly BookRow[], counts: BookCounts): void {
+    this.counts = counts;
+    if (this.rows.replace(rows)) this.revision++;
+    this.rereadSoon();
+  }
+
+  applyJob(job: BookJob): void {
+    if (job.kind === 'refresh') this.refresh = laterJob(this.refresh, job);
+    else this.add = laterJob(this.add, job);
+    this.listeners.tell(job);
+  }
+
+  /** Something the book derives from changed elsewhere (a rebalance, the journal): read again. */
+  invalidate(): void {
+    if (!this.shownOnScreen) return;
+    this.rereadSoon();
+    void this.readSummary();
+  }
+
+  /** Hears every change of a refresh or an add (the Add many panel follows its outcomes). */
+  onJob(listener: (job: BookJob) => void): () => void {
+    return this.listeners.add(listener);
+  }
+
+  private rereadSoon(): void {
+    if (!this.shownOnScreen || this.reread !== undefined) return;
+    this.reread = setTimeout(() => {
+      this.reread = undefined;
+      this.fetch(true);
+    }, REREAD_MS);
+  }
+
+  stop(): void {
+    clearTimeout(this.settle);
+    clearTimeout(this.reread);
+    this.listeners.clear();
+  }
+
+  setFlags(flags: BookFlag[]): void {
+    this.flags = flags;
+    this.apply();
+  }
+
+  setTag(tag: string | null): void {
+    this.tag = tag;
+    this.apply();
+  }
+
+  setSort(sort: BookSort, descending: boolean): void {
+    this.sort = sort;
+    this.descending = descending;
+    this.apply();
+  }
+
+  choose(strategyId: string, chosen: boolean): void {
+    this.chosen = choiceWith(this.chosenQuery ? NO_CHOICE : this.chosen, strategyId, chosen);
+    this.chosenQuery = null;
+  }
+
+  chooseAllShown(): void {
+    this.chosen = NO_CHOICE;
+    this.chosenQuery = this.query;
+  }
+
+  isChosen(strategyId: string): boolean {
+    if (this.chosenQuery) return true;
+    return this.chosen.has(strategyId);
+  }
+
+  clearChoice(): void {
+    this.chosen = NO_CHOICE;
+    this.chosenQuery = null;
+  }
+
+  async startRefresh(): Promise<void> {
+    const job = await this.desk.book.refresh({
+      profileId: this.profileId,
+      selection: this.selection,
+    });
+    this.refresh = laterJob(this.refresh, job);
+  }
+
+  async cancelRefresh(): Promise<void> {
+    await this.desk.book.cancelRefresh({ profileId: this.profileId });
+  }
+
+  async startAdd(text: string): Promise<BookJob> {
+    const job = await this.desk.book.addMany({ profileId: this.profileId, text });
+    this.add = laterJob(this.add, job);
+    return this.add;
+  }
+
+  async cancelAdd(): Promise<void> {
+    await this.desk.book.cancelAdd({ profileId: this.profileId });
+  }
+
+  async outcomes(jobId: string, offset: number, limit: number): Promise<AddOutcomeLine[]> {
+    const answer = await this.desk.book.addOutcomes({
+      profileId: this.profileId,
+      jobId,
+      offset,
+      limit,
+    });
+    return answer.lines;
+  }
+
+  async outcomesText(jobId: string): Promise<string> {
+    return (await this.desk.book.copyOutcomes({ profileId: this.profileId, jobId })).text;
+  }
+
+  async changeTags(add: string[], remove: string[]): Promise<number> {
+    const answer = await this.desk.book.changeTags({
+      profileId: this.profileId,
+      selection: this.selection,
+      add,
+      remove,
+    });
+    this.counts = answer.counts;
+    this.apply();
+    return answer.changed;
+  }
+
+  async openExposure(symbol: string): Promise<void> {
+    this.exposureFailure = null;
+    try {
+      this.exposure = await this.desk.book.exposure({ profileId: this.profileId, symbol });
+    } catch (error) {
+      this.exposure = null;
+      this.exposureFailure = asDeskError(error);
+    }
+  }
+
+  closeExposure(): void {
+    this.exposure = null;
+    this.exposureFailure = null;
+  }
+
+  async export(kind: ExportKind): Promise<void> {
+    if (this.exported?.phase === 'running') return;
+    this.exported = { phase: 'running', kind, rows: 0, result: null, error: null };
+    const input = { profileId: this.profileId, query: this.query };
+    try {
+      const result =
+        kind === 'strategies'
+          ? await this.desk.book.exportStrategies(input)
+          : await this.desk.book.exportHoldings(input);
+      this.exported = result
+        ? { phase: 'done', kind, rows: result.rows, result, error: null }
+        : { phase: 'cancelled', kind, rows: 0, result: null, error: null };
+    } catch (error) {
+      this.exported = { phase: 'failed', kind, rows: 0, result: null, error: asDeskError(error) };
+    }
+  }
+
+  /** An export's progress, routed here by the session while one of the book's runs. */
+  applyExportProgress(event: Extract<DeskEvent, { type: 'export-progress' }>): void {
+    const run = this.exported;
+    if (run?.phase === 'running' && event.rows > run.rows)
+      this.exported = { ...run, rows: event.rows };
+  }
+
+  async saveSettings(patch: Partial<BookSettings>): Promise<void> {
+    this.settings = await this.desk.book.saveSettings(patch);
+    this.apply();
+    await this.readSummary();
+  }
+}

@@ -1,0 +1,133 @@
+import {
+  describePaste,
+  parseDraftPaste,
+  pasteProblems,
+  PASTE_LIMITS,
+  rescaleToTotal,
+  type PastedRow,
+} from '../../../shared/draft';
+import { count } from '../../../shared/draft/exact';
+import { asDeskError } from '../lib/errors';
+import type { DraftEditing } from './draft-editing.svelte';
+
+/** What the last paste, import or rescale did, shown over the grid until dismissed. */
+export type GridNotice = { text: string; lines: string[]; error: boolean };
+
+/** What the grid holds, in the notices' words ("the draft", "the model"). */
+export type GridNoun = 'draft' | 'model';
+
+/**
+ * Reads an imported file's text another way than the paste reader (a model's: the desk reads
+ * it): the rows read, and its problems line by line. A failure is said in the notice.
+ */
+export type ImportReader = (text: string) => Promise<{ rows: PastedRow[]; problems: string[] }>;
+
+/**
+ * Rows brought into the draft grid from outside (a paste, the clipboard, a CSV file) and the
+ * rescale to a total, for every editor built on it (a draft, a model): each says what it did in
+ * `notice`. Every line read becomes a row; lines the rules refuse stay marked in the grid (and
+ * listed in the problems below it), so the notice may be dismissed without losing anything.
+ */
+export class GridImport {
+  notice = $state<GridNotice | null>(null);
+
+  constructor(
+    private readonly editing: DraftEditing,
+    readonly noun: GridNoun,
+    private readonly readImport?: ImportReader,
+  ) {}
+
+  /** `at`: the focused row of a paste into the grid, which new symbols fill from. */
+  merge(text: string, source: string, at: number | null = null): void {
+    const result = parseDraftPaste(text);
+    if (!result.ok) {
+      this.notice = { text: `${source}: ${result.error}`, lines: [], error: true };
+      return;
+    }
+    this.mergeRows(result.rows, source, at);
+  }
+
+  /** Rows already read (a paste's, or an import's) merged into the grid. */
+  private mergeRows(rows: PastedRow[], source: string, at: number | null): void {
+    if (rows.length === 0) {
+      this.notice = {
+        text: `${source}: the text holds no rows. Nothing was added.`,
+        lines: [],
+        error: true,
+      };
+      return;
+    }
+    const { change, updated, added } = this.editing.model.mergeRows(rows, at);
+    this.editing.apply(change);
+    const problems = pasteProblems(rows);
+    this.notice = {
+      text: `${source}: ${describePaste(rows, { added, updated })}`,
+      lines: problems,
+      error: problems.length > 0,
+    };
+  }
+
+  /** The clipboard's text, where the page may read it (else: how to paste instead). */
+  paste(text: string | null): void {
+    if (text) this.merge(text, 'Pasted');
+    else
+      this.notice = {
+        text: 'The clipboard cannot be read from here: click a cell and press Ctrl+V (⌘V).',
+        lines: [],
+        error: false,
+      };
+  }
+
+  async importFile(file: { name: string; size: number; text(): Promise<string> }): Promise<void> {
+    const source = `Imported ${file.name}`;
+    // No text of this size fits the parser's limit (a character is at most 4 bytes): not read.
+    if (file.size > PASTE_LIMITS.characters * 4) {
+      this.notice = {
+        text:
+          `${source}: the file has ${count(file.size)} bytes; an import takes at ` +
+          `most ${count(PASTE_LIMITS.characters)} characters (about 1 MB). Nothing was added.`,
+        lines: [],
+        error: true,
+      };
+      return;
+    }
+    if (!this.readImport) {
+      this.merge(await file.text(), source);
+      return;
+    }
+    try {
+      const read = await this.readImport(await file.text());
+      this.mergeRows(read.rows, source, null);
+      // The reader's problems, line by line, in place of the rows'.
+      if (read.problems.length > 0 && this.notice)
+        this.notice = { ...this.notice, lines: read.problems, error: true };
+    } catch (error) {
+      this.notice = { text: `${source}: ${asDeskError(error).message}`, lines: [], error: true };
+    }
+  }
+
+  /** The whole grid reaches the total: locked rows keep their weight, the others scale. */
+  rescale(total: string): void {
+    const model = this.editing.model;
+    const result = rescaleToTotal(model.rows, total, model.lockedIndexes());
+    if (!result.ok) {
+      this.notice = { text: result.error, lines: [], error: true };
+      return;
+    }
+    this.editing.apply(model.setWeights(result.rows.map((r) => r.weight)));
+    const now = this.editing.analysis.total;
+    this.notice = {
+      text:
+        result.lockedTotal === '0'
+          ? `Rescaled: the ${this.noun} now totals ${now} %.`
+          : `Rescaled: the ${this.noun} now totals ${now} %; the locked rows keep their ` +
+            `${result.lockedTotal} % and the unlocked rows share the rest.`,
+      lines: [],
+      error: false,
+    };
+  }
+
+  dismiss(): void {
+    this.notice = null;
+  }
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { uuid } from '../domain/resources';
+import { exportResult } from '../views';
+import { MAX_PASTE_CHARACTERS } from './flags';
+import {
+  addOutcomeLine,
+  bookCounts,
+  bookJob,
+  bookPage,
+  bookQuery,
+  bookSelection,
+  bookSettings,
+  bookSummary,
+  exposureView,
+  tagChange,
+} from './views';
+
+/** The book's area of the contract (shared/contract.ts): its channels, each with its schemas. */
+
+const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({
+  input,
+  output,
+});
+const none = z.object({}).strict();
+const ok = z.object({ ok: z.literal(true) });
+const profileRef = z.object({ profileId: uuid }).strict();
+
+export const bookContract = {
+  /** The whole book's counts per flag and tag, the reads under way, the settings. */
+  summary: method(profileRef, bookSummary),
+  /** A window of the book as filtered and sorted (the table asks for the rows it shows). */
+  rows: method(
+    z
+      .object({
+        profileId: uuid,
+        query: bookQuery,
+        offset: z.number().int().nonnegative(),
+        limit: z.number().int().positive().max(500),
+      })
+      .strict(),
+    bookPage,
+  ),
+  changeTags: method(
+    z.object({ profileId: uuid, selection: bookSelection }).extend(tagChange.shape).strict(),
+    z.object({ changed: z.number().int().nonnegative(), counts: bookCounts }),
+  ),
+  /** Reads the selected strategies again through the profile's queue; progress comes as events. */
+  refresh: method(z.object({ profileId: uuid, selection: bookSelection }).strict(), bookJob),
+  cancelRefresh: method(profileRef, ok),
+  /** Adds every id of a pasted list not in the app yet; each line gets its outcome. */
+  addMany: method(
+    z
+      .object({
+        profileId: uuid,
+        text: z
+          .string()
+          .max(
+            MAX_PASTE_CHARACTERS,
+            `The list is longer than ${MAX_PASTE_CHARACTERS.toLocaleString('en-US')} characters: add it in parts`,
+          ),
+      })
+      .strict(),
+    bookJob,
+  ),
+  cancelAdd: method(profileRef, ok),
+  /** A window of the last add's lines with their outcomes. */
+  addOutcomes: method(
+    z
+      .object({
+        profileId: uuid,
+        jobId: uuid,
+        offset: z.number().int().nonnegative(),
+        limit: z.number().int().positive().max(500),
+      })
+      .strict(),
+    z.object({ total: z.number().int().nonnegative(), lines: z.array(addOutcomeLine) }),
+  ),
+  /** The last add's lines and outcomes as tab-separated text, to copy. */
+  copyOutcomes: method(
+    z.object({ profileId: uuid, jobId: uuid }).strict(),
+    z.object({ text: z.string() }),
+  ),
+  /** Who holds a symbol and who targets it. */
+  exposure: method(
+    z.object({ profileId: uuid, symbol: z.string().trim().min(1).max(64) }).strict(),
+    exposureView,
+  ),
+  /** The book as filtered, one row per strategy, as CSV; the host chooses where. */
+  exportStrategies: method(
+    z.object({ profileId: uuid, query: bookQuery }).strict(),
+    exportResult.nullable(),
+  ),
+  /** One row per holding of the book as filtered, with its known target weight, as CSV. */
+  exportHoldings: method(
+    z.object({ profileId: uuid, query: bookQuery }).strict(),
+    exportResult.nullable(),
+  ),
+  settings: method(none, bookSettings),
+  saveSettings: method(bookSettings.partial().strict(), bookSettings),
+} as const;

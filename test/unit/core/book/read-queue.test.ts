@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ServiceError, type WaitInfo } from '../../../../electron/core/api';
+import {
+  ProfileReadQueue,
+  type ReadBatch,
+  type ReadResult,
+} from '../../../../electron/core/book/read-queue';
+
+/** A fake service: each read waits until the test answers it. */
+function harness(concurrency = 4) {
+  const started: { id: string; answer: (value: string) => void; fail: (e: unknown) => void }[] = [];
+  const stored: string[][] = [];
+  let watcher: ((info: WaitInfo) => void) | undefined;
+  const queue = new ProfileReadQueue<string>('p', {
+    fetch: (_p, id, signal) =>
+      new Promise<string>((answer, fail) => {
+        started.push({ id, answer, fail });
+        signal.addEventListener('abort', () =>
+          fail(new ServiceError({ kind: 'cancelled', message: 'cancelled' })),
+        );
+      }),
+    store: (_p, answers) => void stored.push(answers),
+    watchWaits: (_p, watch) => {
+      watcher = watch;
+      return () => (watcher = undefined);
+    },
+    concurrency: () => concurrency,
+    paced: () => undefined,
+    notRead: () => undefined,
+  });
+  const settled = new Map<string, ReadResult>();
+  let active = true;
+  const batch: ReadBatch = {
+    id: 'b',
+    active: () => active,
+    settle: (id, result) => void settled.set(id, result),
+    inFlightChanged: () => undefined,
+  };
+  return {
+    queue,
+    batch,
+    started,
+    stored,
+    settled,
+    wait: (info: WaitInfo) => watcher?.(info),
+    cancel: () => {
+      active = false;
+      queue.cancel(batch);
+    },
+  };
+}
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`);
+const rateLimited = (seconds: number) =>
+  new ServiceError({
+    kind: 'rate-limited',
+    status: 429,
+    message: 'slow down',
+    details: { retryAfterSeconds: seconds },
+  });
+
+describe('the read queue of a profile', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('reads at most `concurrency` at once, and stores the answers in hand together', async () => {
+    const h = harness(4);
+    h.queue.add(h.batch, ids(10));
+    expect(h.started.map((s) => s.id)).toEqual(['s0', 's1', 's2', 's3']);
+    h.started[0]!.answer('a0');
+    h.started[1]!.answer('a1');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.started).toHaveLength(6);
+    expect(h.stored).toEqual([]);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(h.stored).toEqual([['a0', 'a1']]);
+    expect(h.settled.get('s0')).toEqual({ ok: true });
+  });
+
+  it('honours Retry-After: no read starts before it, half as many at once after', async () => {
+    const h = harness(4);
+    h.queue.add(h.batch, ids(12));
+    h.wait({ operation: 'getStrategy', attempt: 1, delayMs: 2_000, reason: 'rate-limited' });
+    expect(h.queue.concurrency).toBe(2);
+    expect(h.queue.waitingUntil).not.toBeNull();
+    h.started[0]!.fail(rateLimited(2));
+    h.started[1]!.answer('a1');
+    h.started[2]!.answer('a2');
+    h.started[3]!.answer('a3');
+    await vi.advanceTimersByTimeAsync(1_900);
+    // Every read under way answered, yet none starts while the service asked to wait.
+    expect(h.started).toHaveLength(4);
+    await vi.advanceTimersByTimeAsync(200);
+    // Down to one at once after two 429s, back up one at a time with the three answers since;
+    // s0 first again (it was refused for the rate, not failed).
+    expect(h.queue.concurrency).toBe(3);
+    expect(h.started.slice(4).map((s) => s.id)).toEqual(['s0', 's4', 's5']);
+    expect(h.settled.has('s0')).toBe(false);
+  });
+
+  it('cancelled: answers in hand are stored, waiting reads never start, reads under way drop', async () => {
+    const h = harness(2);
+    h.queue.add(h.batch, ids(6));
+    h.started[0]!.answer('a0');
+    await vi.advanceTimersByTimeAsync(0);
+    h.cancel();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.stored).toEqual([['a0']]);
+    expect(h.settled.get('s0')).toEqual({ ok: true });
+    for (const id of ['s1', 's2', 's3', 's4', 's5'])
+      expect(h.settled.get(id)).toMatchObject({ ok: false, cancelled: true });
+    expect(h.started.map((s) => s.id)).toEqual(['s0', 's1', 's2']);
+  });
+});
