@@ -1,6 +1,5 @@
 import { createContext } from 'svelte';
 import type { DeskApi } from '../../../shared/contract';
-import type { Batches } from './stores/batches.svelte';
 import type { Connectivity } from './stores/connectivity.svelte';
 import type { Journal } from './stores/journal.svelte';
 import type { Profiles } from './stores/profiles.svelte';
@@ -15,7 +14,6 @@ export interface DeskContext {
   profiles: Profiles;
   strategies: Strategies;
   connectivity: Connectivity;
-  batches: Batches;
   journal: Journal;
 }
 
@@ -29,7 +27,6 @@ export function setDeskContext(session: DeskSession): DeskContext {
     profiles: session.profiles,
     strategies: session.strategies,
     connectivity: session.connectivity,
-    batches: session.batches,
     journal: session.journal,
   });
 }

@@ -1,6 +1,6 @@
 import { SvelteSet } from 'svelte/reactivity';
-import type { BatchView } from '../../../../shared/batches/views';
-import type { DeskApi, DeskEvent } from '../../../../shared/contract';
+import type { BatchView } from '../../../shared/batches/views';
+import type { DeskApi, DeskEvent } from '../../../shared/contract';
 
 /** Says that a batch ended; the browser's Notification API behind permission by default. */
 export type Notify = (title: string, body: string) => void;
@@ -76,4 +76,9 @@ export class Batches {
     this.told.add(batchId);
     this.notify(`Batch of “${summary.modelName}” ended`, summary.words);
   }
+}
+
+/** The session's store of batches, made the first time a screen shows a batch. */
+export function batchesOf(session: { readonly api: DeskApi; batches: Batches | null }): Batches {
+  return (session.batches ??= new Batches(session.api));
 }
