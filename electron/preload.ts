@@ -59,6 +59,7 @@ const desk = {
   activity: area('activity'),
   book: area('book'),
   models: area('models'),
+  batches: area('batches'),
   app: area('app'),
   // Plain functions: contextBridge would not carry a class's methods.
   events: {

@@ -57,6 +57,16 @@ export const CONTRACT_METHODS = {
     'followers',
     'ofStrategy',
   ],
+  batches: [
+    'review',
+    'get',
+    'list',
+    'preview',
+    'execute',
+    'cancel',
+    'exportOrders',
+    'exportSummary',
+  ],
   app: ['status'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 

@@ -29,7 +29,8 @@ export interface Faults {
   fail_next: number;
   /** Only requests of this method count for `fail_next` (null: every API request). */
   fail_next_method: 'GET' | 'POST' | 'DELETE' | null;
-  fail_status: 500 | 502 | 503 | 504;
+  /** 429 comes with Retry-After: 1 (a rate limit that names one request, as a batch's send). */
+  fail_status: 429 | 500 | 502 | 503 | 504;
   fail_rate: number;
   drop_after_commit_next: number;
   /** A DELETE or an execute that commits, then answers `fail_status` with an empty body. */

@@ -90,6 +90,7 @@ export function buildServer(
           failsStrategy(ctx.faults, request.url)
         ) {
           const status = ctx.faults.fail_status;
+          if (status === 429) reply.header('retry-after', '1');
           return resourceError(reply, status, `The sandbox injected a ${status} fault.`);
         }
         return;

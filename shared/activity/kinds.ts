@@ -18,6 +18,8 @@ export const ACTIVITY_KINDS = [
   'model-revision-saved',
   'model-assigned',
   'model-unassigned',
+  'batch-reviewed',
+  'batch-ended',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -47,6 +49,8 @@ export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'model-revision-saved': 'Model revision saved',
   'model-assigned': 'Model assigned',
   'model-unassigned': 'Model unassigned',
+  'batch-reviewed': 'Batch reviewed',
+  'batch-ended': 'Batch ended',
 };
 
 /** A kind's label; an edited file may hold a kind the app never writes, named as it is. */

@@ -140,6 +140,16 @@ export function createFakeDesk() {
       followers: notBuilt('models.followers'),
       ofStrategy: notBuilt('models.ofStrategy'),
     },
+    batches: {
+      review: notBuilt('batches.review'),
+      get: notBuilt('batches.get'),
+      list: notBuilt('batches.list'),
+      preview: notBuilt('batches.preview'),
+      execute: notBuilt('batches.execute'),
+      cancel: notBuilt('batches.cancel'),
+      exportOrders: notBuilt('batches.exportOrders'),
+      exportSummary: notBuilt('batches.exportSummary'),
+    },
     app: {
       status: track('app.status', async () => {
         return {

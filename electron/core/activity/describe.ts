@@ -100,6 +100,16 @@ export function summaryLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
       return `${quoted(p.strategyName)} follows model ${modelNamed(p.modelName)} (revision ${text(p.revisionNumber)}${p.pinned === true ? ', pinned' : ''})`;
     case 'model-unassigned':
       return `${quoted(p.strategyName)} no longer follows model ${modelNamed(p.modelName)}`;
+    case 'batch-reviewed': {
+      const included = Array.isArray(p.included) ? p.included.length : 0;
+      const excluded = Array.isArray(p.excluded) ? p.excluded.length : 0;
+      return `Batch of model ${modelNamed(p.modelName)} revision ${text(p.revisionNumber)} reviewed and executed: ${plural(included, 'strategy')} included, ${excluded} excluded`.replace(
+        /strategys/,
+        'strategies',
+      );
+    }
+    case 'batch-ended':
+      return `Batch ended: ${text(p.words)}`;
     default:
       return `An entry of a kind the app does not write (“${text(row.kind)}”): the file was edited.`;
   }

@@ -5,6 +5,7 @@ import type { ServiceClientOptions } from '../api';
 import { Book } from '../book';
 import { openDataFolder } from '../data-folder/open';
 import type { DataFolderLock } from '../data-folder/lock';
+import { Batches } from '../batches/batches';
 import { Execution } from '../execution/execute';
 import { errorFields, type DeskLog } from '../log/logger';
 import { Connections } from '../profiles/connections';
@@ -23,6 +24,7 @@ import { activityAppended } from '../views/activity';
 import { activityHandlers } from './activity';
 import { appStatusHandlers } from './app-status';
 import { bookHandlers } from './book';
+import { batchHandlers } from './batches';
 import { draftHandlers } from './drafts';
 import { EventHub } from './events';
 import { guarded } from './guarded';
@@ -89,6 +91,8 @@ export type Desk = DeskHandlers & {
    * through the same `execute`, with every guarantee (journal, claim, activity entry, checks).
    */
   readonly execution: Execution;
+  /** The batch flow (batches/): one model revision reviewed and executed for many strategies. */
+  readonly batchFlow: Batches;
   /** The client secret of every profile there is and every live token: redacted from the log. */
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
@@ -132,6 +136,13 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const { tracker } = tracking;
   const execution = new Execution({ store, connections, tracker, emit, now });
+  const batches = new Batches({
+    store,
+    execution,
+    emit,
+    subscribe: (listener) => events.subscribe(listener),
+    now,
+  });
   const activityChecks = new ActivityChecks(store.activity, now);
   store.activity.onAppended((row) => emit(activityAppended(store, row)));
   const unexecuted = new UnexecutedVersions({ store, connections, now });
@@ -187,6 +198,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     activity: activityHandlers({ store, checks: activityChecks, choosePath, partial, emit, now }),
     book: bookHandlers({ store, book, emit, choosePath, now }),
     models: modelHandlers({ store, choosePath }),
+    batches: batchHandlers({ store, batches, choosePath }),
     app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
   };
 
@@ -195,6 +207,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   // again, once the built-in sandbox has its new address and secret.
   removeUnfinishedExports(partial, [exportsDir, ...(options.exportFolders ?? [])], log);
   execution.reconcileAtStartup();
+  // After the journal's: a batch's item that may have gone out is settled from it; none unsent is sent.
+  batches.settleAtStartup();
   await sandbox
     .resume()
     .catch((error: unknown) =>
@@ -226,6 +240,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     }),
     store,
     execution,
+    batchFlow: batches,
     dataFolder,
     knownSecrets,
     log,

@@ -131,6 +131,8 @@ export function recordingJournal(
           profileId: entry.profileId,
           kind: 'execution-sent',
           strategyId: entry.strategyId,
+          // A batch's execution refers to the batch's review entry (its answers to this one).
+          refersTo: origin?.kind === 'batch' ? (origin.reviewSeq ?? null) : null,
           payload: {
             profileName: profile?.name ?? '',
             environment: profile?.environment ?? null,

@@ -31,7 +31,13 @@ export interface ExecutionRequest {
  * rows have no draft, and the batch is named in the execution's activity entry.
  */
 export type ExecutionOrigin =
-  { kind: 'draft'; draftId: string } | { kind: 'batch'; batchId: string };
+  | { kind: 'draft'; draftId: string }
+  | {
+      kind: 'batch';
+      batchId: string;
+      /** The batch's `batch-reviewed` activity entry, which the execution's entry refers to. */
+      reviewSeq?: number | null;
+    };
 
 export interface Confirmation {
   /** The plan the manager saw (confirmation.ts, planOf): executing sends only that plan. */

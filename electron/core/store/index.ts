@@ -24,3 +24,9 @@ export type {
   StoredRevision,
   StoredAssignment,
 } from './repositories/models';
+export type {
+  StoredBatch,
+  StoredBatchItem,
+  NewBatchItem,
+  ItemOutcome,
+} from './repositories/batches';

@@ -12,6 +12,7 @@ import {
 } from './migrations';
 import type { Migration } from './migrations';
 import { bookRepository, type BookRepository } from './repositories/book';
+import { batchesRepository, type BatchesRepository } from './repositories/batches';
 import { draftsRepository, type DraftsRepository } from './repositories/drafts';
 import { failuresRepository, type FailuresRepository } from './repositories/failures';
 import { holderRepository, type HolderRepository } from './repositories/holder';
@@ -62,6 +63,8 @@ export interface Store {
   readonly book: BookRepository;
   /** The model library (app-wide) and which strategies follow a model. */
   readonly models: ModelsRepository;
+  /** Batches: one model revision reviewed and executed for many strategies. */
+  readonly batches: BatchesRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -135,6 +138,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     activity,
     book: bookRepository(ctx),
     models: modelsRepository(ctx),
+    batches: batchesRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

@@ -140,6 +140,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     activity: area('activity'),
     book: area('book'),
     models: area('models'),
+    batches: area('batches'),
     app: area('app'),
     events: {
       subscribe: (listener: (event: DeskEvent) => void) => listeners.subscribe(listener),

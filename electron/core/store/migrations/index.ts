@@ -11,6 +11,7 @@ import unexecutedVersions from './007-unexecuted-versions';
 import failuresAcknowledged from './008-failures-acknowledged';
 import book from './009-book';
 import models from './010-models';
+import batches from './011-batches';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   failuresAcknowledged,
   book,
   models,
+  batches,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

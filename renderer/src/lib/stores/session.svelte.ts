@@ -4,6 +4,7 @@ import { BOOK_PAGE, WHOLE_BOOK } from '../../../../shared/book/flags';
 import type { BookPage, BookSummary } from '../../../../shared/book/views';
 import type { DeskError, ProfileView } from '../../../../shared/views';
 import { asDeskError } from '../errors';
+import type { Batches } from '../../batches/batches.svelte';
 import { Audience } from './audience';
 import { Connectivity } from './connectivity.svelte';
 import { Journal } from './journal.svelte';
@@ -39,6 +40,11 @@ export class DeskSession {
   readonly profiles: Profiles;
   readonly strategies: Strategies;
   readonly connectivity: Connectivity;
+  /**
+   * The batch shown and its progress (models' batches): made by the first screen that shows a
+   * batch (`batchesOf`), whose chunk carries its code; until then no batch is shown.
+   */
+  batches: Batches | null = null;
   readonly journal: Journal;
   /** Screens that show a profile's activity log as it grows (the Activity views). */
   readonly activityHeard = new Audience<DeskEventOf<'activity-appended'>>();
@@ -226,6 +232,10 @@ export class DeskSession {
         this.strategies.applyLine(event.profileId, event.strategy);
         this.detail?.applyStatusChange(event);
         this.bookFor(event.profileId)?.invalidate();
+        this.batches?.apply(event);
+        return;
+      case 'batch-progress':
+        this.batches?.apply(event);
         return;
       case 'connectivity-changed':
         this.connectivity.applyChange(event);

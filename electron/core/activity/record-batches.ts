@@ -1,0 +1,91 @@
+import type { Store, StoredBatch, StoredBatchItem, StoredRevision } from '../store';
+
+/**
+ * A batch's entries in the profile's activity log (docs/batches.md): its review as the manager
+ * executed it (the model revision and its hash, every strategy included or excluded with the
+ * reason, the acknowledgements given) and its end (the outcome counts). Each execution the batch
+ * sends refers to the review's entry.
+ */
+
+const profileNameOf = (store: Store, profileId: string) =>
+  store.profiles.get(profileId)?.name ?? '';
+
+/**
+ * The batch starts sending: `start` moves it (reviewed -> sending, once) and the review's entry
+ * is appended in the same transaction; its seq is kept on the batch. Null when `start` refused.
+ */
+export function recordBatchReviewed(
+  store: Store,
+  batch: StoredBatch,
+  model: { id: string; name: string },
+  revision: StoredRevision,
+  start: () => StoredBatchItem[] | null,
+): number | null {
+  return store.activity.record((append) => {
+    const items = start();
+    if (items === null) return null;
+    const line = (i: StoredBatchItem) => ({
+      strategyId: i.strategyId,
+      strategyName: i.strategyName,
+    });
+    const entry = append({
+      profileId: batch.profileId,
+      kind: 'batch-reviewed',
+      payload: {
+        profileName: profileNameOf(store, batch.profileId),
+        batchId: batch.id,
+        modelId: model.id,
+        modelName: model.name,
+        revisionId: revision.id,
+        revisionNumber: revision.number,
+        hash: revision.hash,
+        stopAtFirstFailure: batch.stopAtFirstFailure,
+        concurrency: batch.concurrency,
+        included: items.filter((i) => i.state === 'ready').map(line),
+        excluded: items
+          .filter((i) => i.state === 'excluded' || i.state === 'unticked')
+          .map((i) => ({
+            ...line(i),
+            reason:
+              i.state === 'unticked' ? 'Unticked by the manager.' : (i.reason ?? i.exclusionKind),
+            kind: i.state === 'unticked' ? 'unticked' : i.exclusionKind,
+          })),
+        acknowledged: items.filter((i) => i.state === 'ready' && i.acknowledged).map(line),
+      },
+    });
+    store.batches.setReviewSeq(batch.id, entry.seq);
+    return entry.seq;
+  });
+}
+
+/** The batch ended: its outcome counts, once (`markEnded` refuses a second time). */
+export function recordBatchEnded(
+  store: Store,
+  batch: StoredBatch,
+  outcome: { counts: Record<string, number>; versions: Record<string, number>; words: string },
+): boolean {
+  return store.activity.record((append) => {
+    const entry = append({
+      profileId: batch.profileId,
+      kind: 'batch-ended',
+      refersTo: batch.reviewSeq,
+      payload: {
+        profileName: profileNameOf(store, batch.profileId),
+        batchId: batch.id,
+        state: batch.state,
+        counts: outcome.counts,
+        versionStatuses: outcome.versions,
+        words: outcome.words,
+      },
+    });
+    if (!store.batches.markEnded(batch.id, entry.seq)) throw new BatchAlreadyEnded();
+    return true;
+  });
+}
+
+/** Thrown inside the transaction to roll back a second end entry (another caller ended it). */
+export class BatchAlreadyEnded extends Error {
+  constructor() {
+    super('This batch ended already.');
+  }
+}

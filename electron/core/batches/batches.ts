@@ -1,0 +1,265 @@
+import { DeskError } from '../../../shared/errors';
+import type { DeskEvent } from '../../../shared/contract';
+import type { BatchSummary, BatchView } from '../../../shared/batches/views';
+import type { ExecutePreview } from '../../../shared/views';
+import {
+  BatchAlreadyEnded,
+  recordBatchEnded,
+  recordBatchReviewed,
+} from '../activity/record-batches';
+import type { Execution } from '../execution/execute';
+import type { Store, StoredBatch } from '../store';
+import { settleAtStartup } from './restart';
+import { BatchReview, type ReviewRequest } from './review';
+import { BatchSender } from './send';
+import {
+  batchViewOf,
+  batchWords,
+  countsOf,
+  itemView,
+  summaryOf,
+  versionStatusCounts,
+  versionsEnded,
+} from './views';
+
+/**
+ * Batches (docs/batches.md): one review of a model revision for many strategies, sent through
+ * the one execution flow, followed to its end, every step kept in SQLite so a restart settles
+ * what went out and never sends what did not.
+ */
+
+export interface BatchesDeps {
+  store: Store;
+  execution: Pick<Execution, 'prepare' | 'execute'>;
+  emit(event: DeskEvent): void;
+  /** Hears the desk's events: a batch's versions ending end the batch. */
+  subscribe(listener: (event: DeskEvent) => void): () => void;
+  now(): string;
+  /** Fresh reads of the review at once (default 4). */
+  readConcurrency?: number;
+}
+
+export interface ExecuteBatch {
+  batchId: string;
+  /** Strategies the manager unticked: not sent. */
+  unticked: readonly string[];
+  /** The uncertain strategies the manager acknowledged, by id: every one must be named. */
+  acknowledged: readonly string[];
+  stopAtFirstFailure: boolean;
+  concurrency?: number | undefined;
+}
+
+const notFoundBatch = () =>
+  new DeskError({ kind: 'not-found', message: 'This batch is not in this app.' });
+
+export class Batches {
+  private readonly reviewer: BatchReview;
+  private readonly sender: BatchSender;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly deps: BatchesDeps) {
+    this.reviewer = new BatchReview({
+      store: deps.store,
+      prepare: (target) => deps.execution.prepare(target),
+      readConcurrency: deps.readConcurrency ?? 4,
+    });
+    this.sender = new BatchSender({
+      store: deps.store,
+      execute: (request) => deps.execution.execute(request),
+      announce: (batchId, position) => this.announce(batchId, position),
+      now: deps.now,
+    });
+    this.unsubscribe = deps.subscribe((event) => {
+      if (event.type !== 'version-status-changed' || !event.ended) return;
+      const item = deps.store.batches.itemOfVersion(event.versionId);
+      if (!item) return;
+      this.announce(item.batchId, item.position);
+      this.checkEnd(item.batchId);
+    });
+  }
+
+  async review(request: ReviewRequest): Promise<BatchView> {
+    const batch = await this.reviewer.review(request);
+    return this.view(batch);
+  }
+
+  get(batchId: string): BatchView {
+    return this.view(this.batch(batchId));
+  }
+
+  list(profileId: string): BatchSummary[] {
+    return this.deps.store.batches
+      .list(profileId)
+      .map((b) =>
+        summaryOf(
+          this.deps.store,
+          b,
+          this.deps.store.batches.items(b.id),
+          this.sender.pausedUntil(b.id),
+        ),
+      );
+  }
+
+  /** The full confirmation of one strategy of the review (what the row opens). */
+  preview(batchId: string, strategyId: string): ExecutePreview {
+    const item = this.deps.store.batches.items(batchId).find((i) => i.strategyId === strategyId);
+    if (!item) throw notFoundBatch();
+    if (item.preview === null)
+      throw new DeskError({
+        kind: 'not-found',
+        message: `${item.strategyName} could not be previewed: ${item.reason ?? 'it was not read'}.`,
+      });
+    return JSON.parse(item.preview) as ExecutePreview;
+  }
+
+  /**
+   * Starts sending (once: a second window's call is refused) after writing the review's entry
+   * with what the manager unticked and acknowledged. Resolves once sending has begun; the
+   * batch's progress is announced.
+   */
+  execute(input: ExecuteBatch): BatchView {
+    const { store } = this.deps;
+    const batch = this.batch(input.batchId);
+    if (batch.state !== 'reviewed')
+      throw new DeskError({
+        kind: 'confirmation-outdated',
+        message:
+          batch.state === 'expired'
+            ? 'This review was made before the app restarted: review the strategies again. Nothing was sent.'
+            : 'This batch was executed already (perhaps from another window): nothing more was sent.',
+      });
+    const items = store.batches.items(batch.id);
+    const unticked = new Set(input.unticked);
+    const acknowledged = new Set(input.acknowledged);
+    const unacknowledged = items.filter(
+      (i) =>
+        i.state === 'ready' &&
+        !unticked.has(i.strategyId) &&
+        i.needsAcknowledgement &&
+        !acknowledged.has(i.strategyId),
+    );
+    if (unacknowledged.length > 0)
+      throw new DeskError({
+        kind: 'stale-not-acknowledged',
+        message: `The target of ${unacknowledged.map((i) => i.strategyName).join(', ')} is uncertain: acknowledge ${unacknowledged.length === 1 ? 'it' : 'them'} by name, or untick ${unacknowledged.length === 1 ? 'it' : 'them'}. Nothing was sent.`,
+      });
+    const concurrency = input.concurrency ?? batch.concurrency;
+    const model = store.models.get(batch.modelId)!;
+    const revision = store.models.revision(batch.revisionId)!;
+    const reviewSeq = recordBatchReviewed(
+      store,
+      { ...batch, stopAtFirstFailure: input.stopAtFirstFailure, concurrency },
+      model,
+      revision,
+      () => {
+        if (
+          !store.batches.start(batch.id, {
+            stopAtFirstFailure: input.stopAtFirstFailure,
+            concurrency,
+          })
+        )
+          return null;
+        for (const i of items) {
+          if (i.state !== 'ready') continue;
+          if (unticked.has(i.strategyId))
+            store.batches.move(batch.id, i.position, 'ready', 'unticked', {
+              reason: 'Unticked by the manager.',
+            });
+          else if (i.needsAcknowledgement) store.batches.acknowledge(batch.id, i.position);
+        }
+        return store.batches.items(batch.id);
+      },
+    );
+    if (reviewSeq === null)
+      throw new DeskError({
+        kind: 'confirmation-outdated',
+        message:
+          'This batch was executed already (perhaps from another window): nothing more was sent.',
+      });
+    const started = this.batch(batch.id);
+    void this.sender.send(started, () => this.checkEnd(batch.id));
+    return this.view(started);
+  }
+
+  /** Stops sending (what was sent is followed); a batch never executed is never sent. */
+  cancel(batchId: string): BatchView {
+    const { store } = this.deps;
+    const batch = this.batch(batchId);
+    if (!this.sender.cancel(batchId) && batch.state === 'reviewed')
+      store.transaction(() => {
+        if (store.batches.setState(batchId, 'reviewed', 'cancelled'))
+          store.batches.moveAll(
+            batchId,
+            'ready',
+            'not-sent',
+            'Cancelled before it was sent: review it again.',
+          );
+      });
+    return this.get(batchId);
+  }
+
+  /** Sending under way, for whoever waits for it (tests, benches): null when not sending here. */
+  sending(batchId: string): Promise<void> | null {
+    return this.sender.running(batchId);
+  }
+
+  /**
+   * At start-up: every item a stopped process left in `sending` is settled from the journal,
+   * every item left ready is never sent (review again), and a batch that was sending reads
+   * "stopped after N of M". Batches whose versions ended meanwhile end.
+   */
+  settleAtStartup(): void {
+    const touched = settleAtStartup(this.deps.store);
+    for (const batch of this.deps.store.batches.unfinished()) this.checkEnd(batch.id);
+    void touched;
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  /** The batch ended when sending is over and every version it created has ended. */
+  private checkEnd(batchId: string): void {
+    const { store } = this.deps;
+    const batch = store.batches.get(batchId);
+    if (!batch || batch.endedAt !== null || batch.sendingOverAt === null) return;
+    const items = store.batches.items(batchId);
+    if (!versionsEnded(store, batch, items)) return;
+    try {
+      recordBatchEnded(store, batch, {
+        counts: countsOf(items),
+        versions: versionStatusCounts(store, batch, items),
+        words: batchWords(batch, items),
+      });
+    } catch (error) {
+      if (error instanceof BatchAlreadyEnded) return;
+      throw error;
+    }
+    this.announce(batchId, null);
+  }
+
+  private batch(batchId: string): StoredBatch {
+    const batch = this.deps.store.batches.get(batchId);
+    if (!batch) throw notFoundBatch();
+    return batch;
+  }
+
+  private view(batch: StoredBatch): BatchView {
+    return batchViewOf(this.deps.store, batch, this.sender.pausedUntil(batch.id));
+  }
+
+  private announce(batchId: string, position: number | null): void {
+    const { store } = this.deps;
+    const batch = store.batches.get(batchId);
+    if (!batch) return;
+    const items = store.batches.items(batchId);
+    const item = position === null ? null : (items.find((i) => i.position === position) ?? null);
+    this.deps.emit({
+      type: 'batch-progress',
+      profileId: batch.profileId,
+      batchId,
+      summary: summaryOf(store, batch, items, this.sender.pausedUntil(batchId)),
+      item: item ? itemView(store, batch, item) : null,
+    });
+  }
+}

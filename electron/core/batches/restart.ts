@@ -1,0 +1,63 @@
+import type { Store } from '../store';
+
+/**
+ * A batch after a stop or a crash (docs/batches.md). Runs at start-up, after the execution
+ * journal's own reconciliation (pending and sent entries became unknown):
+ *
+ * - an item left `sending` was perhaps journaled: its execution's activity entry (written in the
+ *   transaction that journaled it) finds the journal entry, whose state it takes (accepted with
+ *   its version, refused, or unknown for the manager to retry or dismiss); no entry means it was
+ *   never journaled, so never sent: not sent;
+ * - every item still `ready` is not sent, and never will be without a new review;
+ * - the batch that was sending reads "stopped after N of M: review the rest again"; one reviewed
+ *   and never executed expires (its review is not sent after a restart either).
+ *
+ * Nothing is sent here. Returns the batches it changed.
+ */
+export function settleAtStartup(store: Store): string[] {
+  const changed: string[] = [];
+  for (const batch of store.batches.unfinished()) {
+    if (batch.state === 'reviewed') {
+      store.batches.setState(batch.id, 'reviewed', 'expired');
+      changed.push(batch.id);
+      continue;
+    }
+    if (batch.state !== 'sending') continue;
+    store.transaction(() => {
+      for (const item of store.batches.items(batch.id)) {
+        if (item.state !== 'sending') continue;
+        const journalId = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
+        const entry = journalId ? store.journal.get(journalId) : null;
+        if (!entry) {
+          store.batches.move(batch.id, item.position, 'sending', 'not-sent', {
+            reason: 'The app stopped before it was sent: nothing was sent. Review it again.',
+          });
+        } else if (entry.state === 'accepted') {
+          store.batches.move(batch.id, item.position, 'sending', 'accepted', {
+            journalId: entry.id,
+            versionId: entry.versionId,
+          });
+        } else if (entry.state === 'rejected') {
+          store.batches.move(batch.id, item.position, 'sending', 'refused', {
+            journalId: entry.id,
+            reason: entry.error ?? 'The service refused it.',
+          });
+        } else {
+          store.batches.move(batch.id, item.position, 'sending', 'unknown', {
+            journalId: entry.id,
+            reason: `${entry.error ?? 'The app stopped while sending it.'} Retry it with the same key or dismiss it from the strategy.`,
+          });
+        }
+      }
+      store.batches.moveAll(
+        batch.id,
+        'ready',
+        'not-sent',
+        'The app stopped before it was sent: nothing was sent. Review it again.',
+      );
+      store.batches.sendingOver(batch.id, 'stopped');
+    });
+    changed.push(batch.id);
+  }
+  return changed;
+}

@@ -1,0 +1,215 @@
+import type { ExclusionKind } from '../../../shared/batches/states';
+import type { DraftRowInput } from '../../../shared/draft';
+import { isKind } from '../../../shared/errors';
+import { isServiceError } from '../api';
+import { toDeskError } from '../desk/errors';
+import { ExecutionBlockedError } from '../execution/errors';
+import type { ExecutionOutcome } from '../execution/execute';
+import type { ExecutionRequest } from '../execution/request';
+import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
+
+/**
+ * Sending a batch (docs/batches.md): its ready items in their stable order, `concurrency` at once
+ * (2 by default), each through the one execution flow with the plan key reviewed, so a strategy
+ * changed since the review is refused there and skipped here, never sent. An item is moved
+ * ready -> sending before its execution is journaled: a restart finds it and settles it from the
+ * journal (restart.ts). A 429 pauses every worker for the wait the service asked; cancel stops
+ * taking items (what was sent is followed); "stop at the first failure" does the same after a
+ * refusal or an unclear answer.
+ */
+
+export interface SendDeps {
+  store: Store;
+  execute(request: ExecutionRequest): Promise<ExecutionOutcome>;
+  /** An item moved, or the batch did (position null). */
+  announce(batchId: string, position: number | null): void;
+  now(): string;
+}
+
+/** What stops a run, in the words its unsent items keep. */
+type Stop = { state: 'cancelled' | 'halted'; reason: string };
+
+class Run {
+  stop: Stop | null = null;
+  pausedUntil = 0;
+  private wakeUp: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  done!: Promise<void>;
+
+  /** Waits while paused (or until stopped). */
+  async waitWhilePaused(): Promise<void> {
+    while (this.stop === null && Date.now() < this.pausedUntil) {
+      await new Promise<void>((resolve) => {
+        this.wakeUp = resolve;
+        this.timer = setTimeout(resolve, this.pausedUntil - Date.now());
+      });
+      this.wakeUp = null;
+    }
+  }
+
+  halt(stop: Stop): void {
+    this.stop ??= stop;
+    if (this.timer) clearTimeout(this.timer);
+    this.wakeUp?.();
+  }
+}
+
+/** How an execution's failure leaves its item. */
+function settledFailure(error: unknown): {
+  state: 'refused' | 'unknown' | 'skipped';
+  exclusionKind: ExclusionKind | null;
+  reason: string;
+  errorKind: string;
+} {
+  const desk = toDeskError(error);
+  if (isKind(desk, 'confirmation-outdated'))
+    return {
+      state: 'skipped',
+      exclusionKind: 'changed-since-review',
+      reason:
+        'Changed since the review (its holdings, its known target or another execution): not sent. Review it again.',
+      errorKind: desk.kind,
+    };
+  if (isKind(desk, 'stale-not-acknowledged'))
+    return {
+      state: 'skipped',
+      exclusionKind: 'not-acknowledged',
+      reason: desk.message,
+      errorKind: desk.kind,
+    };
+  if (error instanceof ExecutionBlockedError)
+    return {
+      state: 'skipped',
+      exclusionKind: 'blocked',
+      reason: error.message,
+      errorKind: desk.kind,
+    };
+  if (isServiceError(error, 'unexecuted-version'))
+    return {
+      state: 'refused',
+      exclusionKind: 'unexecuted-version',
+      reason: `${desk.message}. Open the strategy to see the version in the way and delete it there, then review again.`,
+      errorKind: desk.kind,
+    };
+  if (isServiceError(error) && error.ambiguous)
+    return {
+      state: 'unknown',
+      exclusionKind: null,
+      reason: `${desk.message}. The outcome is unknown: retry it with the same key or dismiss it from the strategy.`,
+      errorKind: desk.kind,
+    };
+  return { state: 'refused', exclusionKind: null, reason: desk.message, errorKind: desk.kind };
+}
+
+export class BatchSender {
+  private readonly runs = new Map<string, Run>();
+
+  constructor(private readonly deps: SendDeps) {}
+
+  /** The time sending waits until for a 429 (null: not waiting). */
+  pausedUntil(batchId: string): string | null {
+    const run = this.runs.get(batchId);
+    return run && run.pausedUntil > Date.now() ? new Date(run.pausedUntil).toISOString() : null;
+  }
+
+  /** The run under way, for whoever waits for it to finish (tests, benches). */
+  running(batchId: string): Promise<void> | null {
+    return this.runs.get(batchId)?.done ?? null;
+  }
+
+  /** Stops taking items; what was sent is followed. False when the batch is not sending here. */
+  cancel(batchId: string): boolean {
+    const run = this.runs.get(batchId);
+    if (!run) return false;
+    run.halt({ state: 'cancelled', reason: 'Cancelled before it was sent: review it again.' });
+    return true;
+  }
+
+  /** Sends the batch's ready items; resolves when sending is over (the batch may not have ended). */
+  send(batch: StoredBatch, onOver: () => void): Promise<void> {
+    const run = new Run();
+    this.runs.set(batch.id, run);
+    run.done = this.sendAll(batch, run).finally(() => {
+      this.runs.delete(batch.id);
+      onOver();
+    });
+    return run.done;
+  }
+
+  private async sendAll(batch: StoredBatch, run: Run): Promise<void> {
+    const { store } = this.deps;
+    const items = store.batches.items(batch.id).filter((i) => i.state === 'ready');
+    let next = 0;
+    const worker = async () => {
+      for (;;) {
+        await run.waitWhilePaused();
+        if (run.stop !== null || next >= items.length) return;
+        const item = items[next++]!;
+        // Taken once, here or in another window: the move is conditional.
+        if (!store.batches.move(batch.id, item.position, 'ready', 'sending')) continue;
+        this.deps.announce(batch.id, item.position);
+        await this.sendOne(batch, item, run);
+        this.deps.announce(batch.id, item.position);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, batch.concurrency) }, worker));
+    const stop = run.stop;
+    if (stop !== null) store.batches.moveAll(batch.id, 'ready', 'not-sent', stop.reason);
+    store.batches.sendingOver(batch.id, stop?.state ?? 'sent');
+    this.deps.announce(batch.id, null);
+  }
+
+  private async sendOne(batch: StoredBatch, item: StoredBatchItem, run: Run): Promise<void> {
+    const { store } = this.deps;
+    const move = (to: Parameters<Store['batches']['move']>[3], outcome: ItemOutcome) =>
+      store.batches.move(batch.id, item.position, 'sending', to, outcome);
+    for (;;) {
+      const before = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
+      try {
+        const outcome = await this.deps.execute({
+          profileId: batch.profileId,
+          strategyId: item.strategyId,
+          rows: JSON.parse(item.rows) as DraftRowInput[],
+          origin: { kind: 'batch', batchId: batch.id, reviewSeq: batch.reviewSeq },
+          confirmation: {
+            planKey: item.planKey ?? '',
+            acknowledgedStale: item.acknowledged,
+            againAfter: null,
+          },
+        });
+        move('accepted', { journalId: outcome.entry.id, versionId: outcome.version.id });
+        return;
+      } catch (error) {
+        const journaled = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
+        const journalId = journaled !== before ? journaled : null;
+        if (isServiceError(error, 'rate-limited')) {
+          // Nothing was executed (a 429 is a definite refusal): wait as asked, then send it again
+          // under the same review, its plan key checked again.
+          const seconds = error.details.retryAfterSeconds ?? 1;
+          run.pausedUntil = Math.max(run.pausedUntil, Date.now() + seconds * 1000);
+          this.deps.announce(batch.id, null);
+          await run.waitWhilePaused();
+          this.deps.announce(batch.id, null);
+          if (run.stop !== null) {
+            move('not-sent', { reason: run.stop.reason, journalId });
+            return;
+          }
+          continue;
+        }
+        const settled = settledFailure(error);
+        move(settled.state, {
+          reason: settled.reason,
+          exclusionKind: settled.exclusionKind,
+          errorKind: settled.errorKind,
+          journalId,
+        });
+        if (batch.stopAtFirstFailure && settled.state !== 'skipped')
+          run.halt({
+            state: 'halted',
+            reason: `Not sent: sending stopped at the first failure (${item.strategyName}). Review it again.`,
+          });
+        return;
+      }
+    }
+  }
+}

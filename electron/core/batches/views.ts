@@ -1,0 +1,218 @@
+import { Decimal } from 'decimal.js';
+import { BATCH_ITEM_STATES, type BatchItemState } from '../../../shared/batches/states';
+import type {
+  BatchItemView,
+  BatchSummary,
+  BatchTotals,
+  BatchView,
+  ItemReview,
+} from '../../../shared/batches/views';
+import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/constants';
+import type { Store, StoredBatch, StoredBatchItem, StoredVersion } from '../store';
+
+/** A batch as the contract carries it, read from the store (and the sender's pause). */
+
+type ViewStore = Pick<Store, 'batches' | 'models' | 'versions'>;
+
+/** Items that were journaled: what "N of M" counts as gone out. */
+const WENT_OUT: ReadonlySet<BatchItemState> = new Set(['accepted', 'refused', 'unknown']);
+/** Items the review included (not excluded, not unticked). */
+const INCLUDED: ReadonlySet<BatchItemState> = new Set([
+  'ready',
+  'sending',
+  'accepted',
+  'refused',
+  'unknown',
+  'skipped',
+  'not-sent',
+]);
+
+export function countsOf(items: readonly StoredBatchItem[]): Record<BatchItemState, number> {
+  const counts = Object.fromEntries(BATCH_ITEM_STATES.map((s) => [s, 0])) as Record<
+    BatchItemState,
+    number
+  >;
+  for (const i of items) counts[i.state] += 1;
+  return counts;
+}
+
+/** The batch in one line, as the view's heading and the end's entry say it. */
+export function batchWords(batch: StoredBatch, items: readonly StoredBatchItem[]): string {
+  const included = items.filter((i) => INCLUDED.has(i.state)).length;
+  const sent = items.filter((i) => WENT_OUT.has(i.state)).length;
+  const excluded = items.length - included;
+  switch (batch.state) {
+    case 'reviewed':
+      return `reviewed: ${included} to send, ${excluded} excluded`;
+    case 'expired':
+      return 'reviewed before the app restarted and never executed: review again';
+    case 'sending':
+      return `sending: ${sent} of ${included} sent`;
+    case 'sent':
+      return `sent ${sent} of ${included}${sent < included ? ` (${included - sent} skipped)` : ''}`;
+    case 'cancelled':
+      return `cancelled after ${sent} of ${included}: review the rest again`;
+    case 'halted':
+      return `stopped at the first failure after ${sent} of ${included}: review the rest again`;
+    case 'stopped':
+      return `stopped after ${sent} of ${included}: review the rest again`;
+  }
+}
+
+function versionOf(store: ViewStore, profileId: string, item: StoredBatchItem) {
+  return item.versionId === null
+    ? null
+    : store.versions.get(profileId, item.versionId, { orders: true });
+}
+
+function failureOf(version: StoredVersion | null): string | null {
+  if (version === null || version.status === null) return null;
+  if (!TERMINAL_VERSION_STATUSES.has(version.status)) return null;
+  const failed = (version.orders ?? []).filter((o) => o.status === 'FAILED');
+  if (version.status === 'FAILED')
+    return `The rebalance failed${failed.length > 0 ? `: ${reasons(failed)}` : '.'}`;
+  if (failed.length > 0) return `Partly failed: ${reasons(failed)}`;
+  return null;
+}
+
+const reasons = (orders: readonly { symbol: string; status_reason: string | null }[]) =>
+  orders.map((o) => `${o.symbol} (${o.status_reason ?? 'no reason given'})`).join('; ');
+
+export function itemView(
+  store: ViewStore,
+  batch: StoredBatch,
+  item: StoredBatchItem,
+): BatchItemView {
+  const version = versionOf(store, batch.profileId, item);
+  const failure = failureOf(version);
+  return {
+    position: item.position,
+    strategyId: item.strategyId,
+    strategyName: item.strategyName,
+    state: item.state,
+    exclusion: item.exclusionKind,
+    reason: failure ?? item.reason,
+    needsAcknowledgement: item.needsAcknowledgement,
+    acknowledged: item.acknowledged,
+    review: item.review === null ? null : (JSON.parse(item.review) as ItemReview),
+    journalId: item.journalId,
+    versionId: item.versionId,
+    versionStatus: version?.status ?? null,
+    failedOrPartial: failure !== null,
+    errorKind: item.errorKind,
+  };
+}
+
+export function summaryOf(
+  store: ViewStore,
+  batch: StoredBatch,
+  items: readonly StoredBatchItem[],
+  pausedUntil: string | null,
+): BatchSummary {
+  const model = store.models.get(batch.modelId);
+  const revision = store.models.revision(batch.revisionId);
+  return {
+    id: batch.id,
+    profileId: batch.profileId,
+    modelId: batch.modelId,
+    modelName: model?.name ?? '',
+    revisionId: batch.revisionId,
+    revisionNumber: revision?.number ?? 1,
+    revisionHash: revision?.hash ?? '',
+    state: batch.state,
+    stopAtFirstFailure: batch.stopAtFirstFailure,
+    concurrency: batch.concurrency,
+    createdAt: batch.createdAt,
+    startedAt: batch.startedAt,
+    endedAt: batch.endedAt,
+    counts: countsOf(items),
+    included: items.filter((i) => INCLUDED.has(i.state)).length,
+    sent: items.filter((i) => WENT_OUT.has(i.state)).length,
+    pausedUntil,
+    words: batchWords(batch, items),
+  };
+}
+
+/** Exact totals of the orders of the batch's versions, bought and sold, ordered and filled. */
+export function totalsOf(
+  store: ViewStore,
+  batch: StoredBatch,
+  items: readonly StoredBatchItem[],
+): BatchTotals {
+  const sum = {
+    buyOrdered: new Decimal(0),
+    sellOrdered: new Decimal(0),
+    buyFilled: new Decimal(0),
+    sellFilled: new Decimal(0),
+  };
+  for (const item of items) {
+    for (const order of versionOf(store, batch.profileId, item)?.orders ?? []) {
+      const buy = order.side === 'BUY';
+      if (order.order_value !== null) {
+        if (buy) sum.buyOrdered = sum.buyOrdered.plus(order.order_value);
+        else sum.sellOrdered = sum.sellOrdered.plus(order.order_value);
+      }
+      if (order.filled_value !== null) {
+        if (buy) sum.buyFilled = sum.buyFilled.plus(order.filled_value);
+        else sum.sellFilled = sum.sellFilled.plus(order.filled_value);
+      }
+    }
+  }
+  return {
+    buyOrdered: sum.buyOrdered.toFixed(),
+    sellOrdered: sum.sellOrdered.toFixed(),
+    buyFilled: sum.buyFilled.toFixed(),
+    sellFilled: sum.sellFilled.toFixed(),
+  };
+}
+
+export function batchViewOf(
+  store: ViewStore,
+  batch: StoredBatch,
+  pausedUntil: string | null,
+): BatchView {
+  const items = store.batches.items(batch.id);
+  const ready = items.filter((i) => INCLUDED.has(i.state));
+  return {
+    ...summaryOf(store, batch, items, pausedUntil),
+    sellsWhole: JSON.parse(batch.sellsWhole) as BatchView['sellsWhole'],
+    acknowledgementNeeded: ready
+      .filter((i) => i.needsAcknowledgement)
+      .map((i) => ({ strategyId: i.strategyId, strategyName: i.strategyName })),
+    totals: totalsOf(store, batch, items),
+    items: items.map((i) => itemView(store, batch, i)),
+  };
+}
+
+/** Whether every version the batch created has ended (those it could not follow aside). */
+export function versionsEnded(
+  store: ViewStore,
+  batch: StoredBatch,
+  items: readonly StoredBatchItem[],
+): boolean {
+  return items.every((i) => {
+    if (i.state === 'ready' || i.state === 'sending') return false;
+    if (i.state !== 'accepted' || i.versionId === null) return true;
+    const status = store.versions.get(batch.profileId, i.versionId)?.status ?? null;
+    return status !== null && TERMINAL_VERSION_STATUSES.has(status);
+  });
+}
+
+/** The version statuses of the batch's versions, for its end entry. */
+export function versionStatusCounts(
+  store: ViewStore,
+  batch: StoredBatch,
+  items: readonly StoredBatchItem[],
+) {
+  const counts: Record<string, number> = {};
+  for (const i of items) {
+    if (i.versionId === null) continue;
+    const version = versionOf(store, batch.profileId, i);
+    const key =
+      failureOf(version) !== null && version?.status === 'COMPLETE'
+        ? 'PARTIAL'
+        : (version?.status ?? 'UNKNOWN');
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}

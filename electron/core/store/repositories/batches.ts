@@ -1,0 +1,329 @@
+import type { BatchItemState, BatchState, ExclusionKind } from '../../../../shared/batches/states';
+import type { RepositoryContext } from './context';
+
+/**
+ * Batches and their items (migration 011). Every move of an item is one conditional UPDATE from
+ * the state it must be in, so two windows or two processes never both take the same item, and a
+ * batch is executed once (reviewed -> sending).
+ */
+
+export interface StoredBatch {
+  id: string;
+  profileId: string;
+  modelId: string;
+  revisionId: string;
+  state: BatchState;
+  stopAtFirstFailure: boolean;
+  concurrency: number;
+  /** JSON: the review's "sells X whole in N strategies". */
+  sellsWhole: string;
+  createdAt: string;
+  startedAt: string | null;
+  sendingOverAt: string | null;
+  endedAt: string | null;
+  reviewSeq: number | null;
+  endSeq: number | null;
+}
+
+export interface StoredBatchItem {
+  batchId: string;
+  position: number;
+  strategyId: string;
+  strategyName: string;
+  state: BatchItemState;
+  exclusionKind: ExclusionKind | null;
+  reason: string | null;
+  /** JSON: the rows reviewed, sent as they are. */
+  rows: string;
+  planKey: string | null;
+  needsAcknowledgement: boolean;
+  acknowledged: boolean;
+  /** JSON: the review's line (shared/batches ItemReview). */
+  review: string | null;
+  /** JSON: the full confirmation (ExecutePreview) the line opens. */
+  preview: string | null;
+  journalId: string | null;
+  versionId: string | null;
+  errorKind: string | null;
+  updatedAt: string;
+}
+
+export type NewBatchItem = Omit<
+  StoredBatchItem,
+  'batchId' | 'updatedAt' | 'journalId' | 'versionId' | 'errorKind' | 'acknowledged'
+>;
+
+interface BatchRecord {
+  id: string;
+  profile_id: string;
+  model_id: string;
+  revision_id: string;
+  state: BatchState;
+  stop_at_first_failure: number;
+  concurrency: number;
+  sells_whole: string;
+  created_at: string;
+  started_at: string | null;
+  sending_over_at: string | null;
+  ended_at: string | null;
+  review_seq: number | null;
+  end_seq: number | null;
+}
+
+interface ItemRecord {
+  batch_id: string;
+  position: number;
+  strategy_id: string;
+  strategy_name: string;
+  state: BatchItemState;
+  exclusion_kind: ExclusionKind | null;
+  reason: string | null;
+  rows: string;
+  plan_key: string | null;
+  needs_acknowledgement: number;
+  acknowledged: number;
+  review: string | null;
+  preview: string | null;
+  journal_id: string | null;
+  version_id: string | null;
+  error_kind: string | null;
+  updated_at: string;
+}
+
+const batch = (r: BatchRecord): StoredBatch => ({
+  id: r.id,
+  profileId: r.profile_id,
+  modelId: r.model_id,
+  revisionId: r.revision_id,
+  state: r.state,
+  stopAtFirstFailure: r.stop_at_first_failure === 1,
+  concurrency: r.concurrency,
+  sellsWhole: r.sells_whole,
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  sendingOverAt: r.sending_over_at,
+  endedAt: r.ended_at,
+  reviewSeq: r.review_seq,
+  endSeq: r.end_seq,
+});
+
+const item = (r: ItemRecord): StoredBatchItem => ({
+  batchId: r.batch_id,
+  position: r.position,
+  strategyId: r.strategy_id,
+  strategyName: r.strategy_name,
+  state: r.state,
+  exclusionKind: r.exclusion_kind,
+  reason: r.reason,
+  rows: r.rows,
+  planKey: r.plan_key,
+  needsAcknowledgement: r.needs_acknowledgement === 1,
+  acknowledged: r.acknowledged === 1,
+  review: r.review,
+  preview: r.preview,
+  journalId: r.journal_id,
+  versionId: r.version_id,
+  errorKind: r.error_kind,
+  updatedAt: r.updated_at,
+});
+
+/** What an item's move writes besides its state. */
+export interface ItemOutcome {
+  reason?: string | null;
+  exclusionKind?: ExclusionKind | null;
+  journalId?: string | null;
+  versionId?: string | null;
+  errorKind?: string | null;
+}
+
+export type BatchesRepository = ReturnType<typeof batchesRepository>;
+
+export function batchesRepository({ db, now }: RepositoryContext) {
+  const prepareAll = () => ({
+    insert: db.prepare(
+      `INSERT INTO batches (id, profile_id, model_id, revision_id, state, stop_at_first_failure,
+         concurrency, sells_whole, created_at) VALUES (?, ?, ?, ?, 'reviewed', 0, ?, ?, ?)`,
+    ),
+    insertItem: db.prepare(
+      `INSERT INTO batch_items (batch_id, position, strategy_id, strategy_name, state,
+         exclusion_kind, reason, rows, plan_key, needs_acknowledgement, review, preview, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    get: db.prepare<[string], BatchRecord>('SELECT * FROM batches WHERE id = ?'),
+    list: db.prepare<[string], BatchRecord>(
+      'SELECT * FROM batches WHERE profile_id = ? ORDER BY created_at DESC, id DESC LIMIT 200',
+    ),
+    inStates: db.prepare<[], BatchRecord>(
+      `SELECT * FROM batches WHERE state IN ('reviewed', 'sending')
+         OR (ended_at IS NULL AND state IN ('sent', 'cancelled', 'halted', 'stopped')) ORDER BY created_at`,
+    ),
+    items: db.prepare<[string], ItemRecord>(
+      'SELECT * FROM batch_items WHERE batch_id = ? ORDER BY position',
+    ),
+    itemAt: db.prepare<[string, number], ItemRecord>(
+      'SELECT * FROM batch_items WHERE batch_id = ? AND position = ?',
+    ),
+    byVersion: db.prepare<[string], ItemRecord>(
+      'SELECT * FROM batch_items WHERE version_id = ? ORDER BY batch_id LIMIT 1',
+    ),
+    start: db.prepare(
+      `UPDATE batches SET state = 'sending', started_at = ?, stop_at_first_failure = ?,
+         concurrency = ? WHERE id = ? AND state = 'reviewed'`,
+    ),
+    setState: db.prepare(`UPDATE batches SET state = ? WHERE id = ? AND state = ?`),
+    sendingOver: db.prepare(
+      `UPDATE batches SET state = ?, sending_over_at = ? WHERE id = ? AND state = 'sending'`,
+    ),
+    reviewSeq: db.prepare('UPDATE batches SET review_seq = ? WHERE id = ?'),
+    ended: db.prepare(
+      'UPDATE batches SET ended_at = ?, end_seq = ? WHERE id = ? AND ended_at IS NULL',
+    ),
+    move: db.prepare(
+      `UPDATE batch_items SET state = @to, updated_at = @at,
+         reason = coalesce(@reason, reason), exclusion_kind = coalesce(@exclusionKind, exclusion_kind),
+         journal_id = coalesce(@journalId, journal_id), version_id = coalesce(@versionId, version_id),
+         error_kind = coalesce(@errorKind, error_kind)
+       WHERE batch_id = @batchId AND position = @position AND state = @from`,
+    ),
+    moveAll: db.prepare(
+      `UPDATE batch_items SET state = ?, reason = ?, updated_at = ?
+       WHERE batch_id = ? AND state = ?`,
+    ),
+    acknowledge: db.prepare(
+      `UPDATE batch_items SET acknowledged = 1, updated_at = ? WHERE batch_id = ? AND position = ?`,
+    ),
+    // The execution a batch journaled for a strategy, found by its activity entry (written in the
+    // transaction that journals it): how a restart learns what an item in `sending` became.
+    journaledFor: db
+      .prepare<[string, string, string], string>(
+        `SELECT json_extract(payload, '$.journalId') FROM activity
+         WHERE profile_id = ? AND strategy_id = ? AND kind = 'execution-sent'
+           AND json_extract(payload, '$.batchId') = ? ORDER BY seq DESC LIMIT 1`,
+      )
+      .pluck(),
+  });
+  let statements: ReturnType<typeof prepareAll> | undefined;
+  const q = () => (statements ??= prepareAll());
+
+  return {
+    /** A reviewed batch and its items, in one transaction. */
+    create(
+      fields: {
+        id: string;
+        profileId: string;
+        modelId: string;
+        revisionId: string;
+        concurrency: number;
+        sellsWhole: string;
+      },
+      items: readonly NewBatchItem[],
+    ): StoredBatch {
+      const at = now();
+      db.transaction(() => {
+        q().insert.run(
+          fields.id,
+          fields.profileId,
+          fields.modelId,
+          fields.revisionId,
+          fields.concurrency,
+          fields.sellsWhole,
+          at,
+        );
+        for (const i of items)
+          q().insertItem.run(
+            fields.id,
+            i.position,
+            i.strategyId,
+            i.strategyName,
+            i.state,
+            i.exclusionKind,
+            i.reason,
+            i.rows,
+            i.planKey,
+            i.needsAcknowledgement ? 1 : 0,
+            i.review,
+            i.preview,
+            at,
+          );
+      })();
+      return batch(q().get.get(fields.id)!);
+    },
+    get(id: string): StoredBatch | null {
+      const r = q().get.get(id);
+      return r ? batch(r) : null;
+    },
+    list(profileId: string): StoredBatch[] {
+      return q().list.all(profileId).map(batch);
+    },
+    /** Batches not yet sent, or sent and not yet ended: what start-up and the tracker look at. */
+    unfinished(): StoredBatch[] {
+      return q().inStates.all().map(batch);
+    },
+    items(batchId: string): StoredBatchItem[] {
+      return q().items.all(batchId).map(item);
+    },
+    item(batchId: string, position: number): StoredBatchItem | null {
+      const r = q().itemAt.get(batchId, position);
+      return r ? item(r) : null;
+    },
+    /** The item that created this version, if a batch did. */
+    itemOfVersion(versionId: string): StoredBatchItem | null {
+      const r = q().byVersion.get(versionId);
+      return r ? item(r) : null;
+    },
+    /** reviewed -> sending, once: false when it was executed (or expired) already. */
+    start(batchId: string, options: { stopAtFirstFailure: boolean; concurrency: number }): boolean {
+      return (
+        q().start.run(now(), options.stopAtFirstFailure ? 1 : 0, options.concurrency, batchId)
+          .changes === 1
+      );
+    },
+    setState(batchId: string, from: BatchState, to: BatchState): boolean {
+      return q().setState.run(to, batchId, from).changes === 1;
+    },
+    /** sending -> sent | cancelled | halted | stopped. */
+    sendingOver(batchId: string, to: 'sent' | 'cancelled' | 'halted' | 'stopped'): boolean {
+      return q().sendingOver.run(to, now(), batchId).changes === 1;
+    },
+    setReviewSeq(batchId: string, seq: number): void {
+      q().reviewSeq.run(seq, batchId);
+    },
+    /** The batch ended (its entry `seq`): once. */
+    markEnded(batchId: string, seq: number | null): boolean {
+      return q().ended.run(now(), seq, batchId).changes === 1;
+    },
+    /** Moves one item from `from` to `to`: false when it was not in `from` (taken elsewhere). */
+    move(
+      batchId: string,
+      position: number,
+      from: BatchItemState,
+      to: BatchItemState,
+      outcome: ItemOutcome = {},
+    ): boolean {
+      return (
+        q().move.run({
+          batchId,
+          position,
+          from,
+          to,
+          at: now(),
+          reason: outcome.reason ?? null,
+          exclusionKind: outcome.exclusionKind ?? null,
+          journalId: outcome.journalId ?? null,
+          versionId: outcome.versionId ?? null,
+          errorKind: outcome.errorKind ?? null,
+        }).changes === 1
+      );
+    },
+    /** Every item in `from` moves to `to` with the same reason; how many did. */
+    moveAll(batchId: string, from: BatchItemState, to: BatchItemState, reason: string): number {
+      return q().moveAll.run(to, reason, now(), batchId, from).changes;
+    },
+    acknowledge(batchId: string, position: number): void {
+      q().acknowledge.run(now(), batchId, position);
+    },
+    journaledFor(profileId: string, strategyId: string, batchId: string): string | null {
+      return q().journaledFor.get(profileId, strategyId, batchId) ?? null;
+    },
+  };
+}

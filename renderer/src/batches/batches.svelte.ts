@@ -1,0 +1,84 @@
+import { SvelteSet } from 'svelte/reactivity';
+import type { BatchView } from '../../../shared/batches/views';
+import type { DeskApi, DeskEvent } from '../../../shared/contract';
+
+/** Says that a batch ended; the browser's Notification API behind permission by default. */
+export type Notify = (title: string, body: string) => void;
+
+/** The system notification, when the manager allowed it (asked when a batch is executed). */
+export const systemNotify: Notify = (title, body) => {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  new Notification(title, { body });
+};
+
+/** Asks once for the permission to notify, when the manager executes a batch. */
+export function askToNotify(): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
+  void Notification.requestPermission().catch(() => undefined);
+}
+
+/**
+ * The batch shown (its review, then its progress to the end): the session routes the desk's
+ * batch events and the tracker's status changes here, and the batch view renders from it. The
+ * end is told once, by a desktop notification.
+ */
+export class Batches {
+  current = $state<BatchView | null>(null);
+  /** Batches whose end was told (a late event of an ended batch says nothing again). */
+  private readonly told = new SvelteSet<string>();
+
+  constructor(
+    private readonly api: DeskApi,
+    private readonly notify: Notify = systemNotify,
+  ) {}
+
+  show(batch: BatchView | null): void {
+    this.current = batch;
+    if (batch?.endedAt) this.told.add(batch.id);
+  }
+
+  async open(batchId: string): Promise<void> {
+    this.show(await this.api.batches.get({ batchId }));
+  }
+
+  apply(event: DeskEvent): void {
+    const batch = this.current;
+    if (event.type === 'batch-progress') {
+      if (!batch || batch.id !== event.batchId) {
+        this.tellEnd(event.batchId, event.summary);
+        return;
+      }
+      const items = event.item
+        ? batch.items.map((i) => (i.position === event.item!.position ? event.item! : i))
+        : batch.items;
+      this.current = { ...batch, ...event.summary, items };
+      this.tellEnd(batch.id, event.summary);
+      // The totals come from the versions' orders: read once the batch ended.
+      if (event.summary.endedAt !== null && batch.endedAt === null) void this.open(batch.id);
+      return;
+    }
+    if (event.type === 'version-status-changed' && batch) {
+      if (!batch.items.some((i) => i.versionId === event.versionId)) return;
+      this.current = {
+        ...batch,
+        items: batch.items.map((i) =>
+          i.versionId === event.versionId ? { ...i, versionStatus: event.status } : i,
+        ),
+      };
+    }
+  }
+
+  private tellEnd(
+    batchId: string,
+    summary: { endedAt: string | null; modelName: string; words: string },
+  ) {
+    if (summary.endedAt === null || this.told.has(batchId)) return;
+    this.told.add(batchId);
+    this.notify(`Batch of “${summary.modelName}” ended`, summary.words);
+  }
+}
+
+/** The session's store of batches, made the first time a screen shows a batch. */
+export function batchesOf(session: { readonly api: DeskApi; batches: Batches | null }): Batches {
+  return (session.batches ??= new Batches(session.api));
+}

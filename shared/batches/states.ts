@@ -1,0 +1,59 @@
+/**
+ * A batch's states and its items' (plain values, no zod: the renderer uses them).
+ *
+ * A batch: reviewed (nothing sent) -> sending -> sent (every included item went its way), or
+ * cancelled, halted (stopped at the first failure, as the manager chose) or stopped (the app
+ * stopped while sending), the rest not sent; expired: reviewed before the app restarted and never
+ * executed. Its end (`endedAt`) comes once sending is over and
+ * every version it created has ended.
+ */
+export const BATCH_STATES = [
+  'reviewed',
+  'sending',
+  'sent',
+  'cancelled',
+  'halted',
+  'stopped',
+  'expired',
+] as const;
+export type BatchState = (typeof BATCH_STATES)[number];
+
+export const BATCH_ITEM_STATES = [
+  'excluded',
+  'unticked',
+  'ready',
+  'sending',
+  'accepted',
+  'refused',
+  'unknown',
+  'skipped',
+  'not-sent',
+] as const;
+export type BatchItemState = (typeof BATCH_ITEM_STATES)[number];
+
+/** Why a strategy of the review cannot run, or did not. */
+export const EXCLUSION_KINDS = [
+  'liquidate-only',
+  'rebalance-running',
+  'unexecuted-version',
+  'scope-missing',
+  'in-sync',
+  'unreadable',
+  'invalid',
+  'changed-since-review',
+  'blocked',
+  'not-acknowledged',
+] as const;
+export type ExclusionKind = (typeof EXCLUSION_KINDS)[number];
+
+export const BATCH_ITEM_STATE_LABELS: Record<BatchItemState, string> = {
+  excluded: 'excluded',
+  unticked: 'unticked',
+  ready: 'to send',
+  sending: 'sending',
+  accepted: 'sent',
+  refused: 'refused',
+  unknown: 'outcome unknown',
+  skipped: 'skipped',
+  'not-sent': 'not sent: review again',
+};
