@@ -1,3 +1,4 @@
+import { NumberColumn, TextColumn } from '../../../shared/figures';
 import type { DiffRow, ValidatedRow } from '../../../shared/draft/types';
 import type { DraftRow } from '../../../shared/views';
 import type { DraftModel } from './draft-model';
@@ -55,4 +56,39 @@ export function investedPercent(total: string): number {
   const n = Number(total);
   if (!Number.isFinite(n)) return 0;
   return Math.min(100, Math.max(0, n));
+}
+
+/**
+ * The longest symbol, weights and quantities of all the rows (those out of view too) and the
+ * places of the numeric columns: one pass over the rows' texts, nothing formatted. The grid sizes
+ * its columns to these.
+ */
+export function gridShape(views: readonly RowView[], leftOut: readonly DiffRow[]) {
+  const symbol = new TextColumn();
+  const weight = new TextColumn();
+  const [target, change, held] = [new NumberColumn(), new NumberColumn(), new NumberColumn()];
+  const add = (diff: DiffRow) => {
+    if (diff.oldKnown) {
+      target.add(diff.oldWeight);
+      change.add(signed(diff.change));
+    }
+    held.add(diff.heldQuantity);
+  };
+  for (const view of views) {
+    symbol.add(view.row.symbol);
+    weight.add(view.row.weight);
+    add(view.diff);
+  }
+  for (const row of leftOut) {
+    symbol.add(row.symbol);
+    add(row);
+  }
+  return {
+    symbol: symbol.longest,
+    weight: weight.longest,
+    target: target.widest(false),
+    change: change.widest(false),
+    held: held.widest(false),
+    places: { target: target.places, change: change.places, held: held.places },
+  };
 }
