@@ -21,6 +21,8 @@ import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store'
 export interface SendDeps {
   store: Store;
   execute(request: ExecutionRequest): Promise<ExecutionOutcome>;
+  /** Starts following the versions sent (once sending is over: execution/request.ts). */
+  follow(versions: readonly ExecutionOutcome['follow'][]): void;
   /** An item moved, or the batch did (position null). */
   announce(batchId: string, position: number | null): void;
   now(): string;
@@ -31,6 +33,8 @@ type Stop = { state: 'cancelled' | 'halted'; reason: string };
 
 class Run {
   stop: Stop | null = null;
+  /** The versions accepted so far, followed once sending is over. */
+  readonly accepted: ExecutionOutcome['follow'][] = [];
   pausedUntil = 0;
   private wakeUp: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -152,7 +156,11 @@ export class BatchSender {
         this.deps.announce(batch.id, item.position);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, batch.concurrency) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, batch.concurrency) }, worker));
+    } finally {
+      this.deps.follow(run.accepted);
+    }
     const stop = run.stop;
     if (stop !== null) store.batches.moveAll(batch.id, 'ready', 'not-sent', stop.reason);
     store.batches.sendingOver(batch.id, stop?.state ?? 'sent');
@@ -171,12 +179,14 @@ export class BatchSender {
           strategyId: item.strategyId,
           rows: JSON.parse(item.rows) as DraftRowInput[],
           origin: { kind: 'batch', batchId: batch.id, reviewSeq: batch.reviewSeq },
+          followLater: true,
           confirmation: {
             planKey: item.planKey ?? '',
             acknowledgedStale: item.acknowledged,
             againAfter: null,
           },
         });
+        run.accepted.push(outcome.follow);
         move('accepted', { journalId: outcome.entry.id, versionId: outcome.version.id });
         return;
       } catch (error) {

@@ -7,7 +7,7 @@ import { isServiceError } from '../api';
 import { journalEntryView } from '../../../shared/version-views';
 import { notFound, toDeskError } from '../desk/errors';
 import type { JournalEntry, Store } from '../store';
-import type { Follower } from '../tracking/tracker';
+import type { Follower, TrackedVersion } from '../tracking/tracker';
 import {
   confirmedRequest,
   prepareTarget,
@@ -67,6 +67,8 @@ export interface ExecutionOutcome {
   entry: JournalEntry;
   version: Version;
   location: string;
+  /** What following the version starts from (already followed unless `followLater`). */
+  follow: TrackedVersion;
 }
 
 export class Execution {
@@ -115,11 +117,14 @@ export class Execution {
     const { profileId, strategyId, origin, confirmation } = request;
     // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
     const confirmed = await confirmedRequest(this.deps, request);
+    const key = sendingKey(request);
     try {
-      if (this.sending.has(sendingKey(request))) throw new ExecutionBlockedError('sent');
+      if (this.sending.has(key)) throw new ExecutionBlockedError('sent');
+      this.sending.add(key);
       // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
-      // executed since) and the insert are one write transaction, its claim unique.
-      const journaled = this.journal.createExclusive(
+      // executed since) and the insert are one write transaction, its claim unique; the entry
+      // is written as sent (attempt 1) in it, fsynced before the request leaves.
+      const journaled = this.journal.claimToSend(
         {
           profileId,
           strategyId,
@@ -135,8 +140,9 @@ export class Execution {
       if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
       if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
       // 3 to 5: send, settle the answer, start following.
-      return await this.send(journaled.created);
+      return await this.send(journaled.created, request.followLater === true);
     } finally {
+      this.sending.delete(key);
       this.announce(profileId);
     }
   }
@@ -150,10 +156,16 @@ export class Execution {
         `This execution is ${entry.state}: only an execution whose outcome is unknown can be sent again.`,
       );
     }
+    const key = sendingKey(entry);
     try {
-      if (this.sending.has(sendingKey(entry))) throw new ExecutionBlockedError('sent');
-      return await this.send(entry);
+      if (this.sending.has(key)) throw new ExecutionBlockedError('sent');
+      this.sending.add(key);
+      const sent = this.journal.markSent(entry.id);
+      // Another process sent it first (a retry from a second window on the same data).
+      if (!sent) throw new ExecutionBlockedError('sent');
+      return await this.send(sent);
     } finally {
+      this.sending.delete(key);
       this.announce(entry.profileId);
     }
   }
@@ -191,14 +203,15 @@ export class Execution {
     return this.journal.listInFlight();
   }
 
-  /** Steps 3 to 5 of a journaled entry, the first send or a retry. */
-  private async send(entry: JournalEntry): Promise<ExecutionOutcome> {
+  /** Starts following versions executed with `followLater` (a batch's, once sent). */
+  follow(versions: readonly TrackedVersion[]): void {
+    for (const version of versions) this.deps.tracker.track(version);
+  }
+
+  /** Steps 3 to 5 of an entry marked sent, the first send or a retry. */
+  private async send(sent: JournalEntry, followLater = false): Promise<ExecutionOutcome> {
     const { store, connections, tracker } = this.deps;
-    this.sending.add(sendingKey(entry));
-    try {
-      const sent = this.journal.markSent(entry.id);
-      // Another process sent it first (a retry from a second window on the same data).
-      if (!sent) throw new ExecutionBlockedError('sent');
+    {
       // 3. Send.
       const body = JSON.parse(sent.requestBody) as ExecuteRequest;
       let answer: Awaited<ReturnType<ExecutePort['executeVersion']>>;
@@ -241,16 +254,15 @@ export class Execution {
         },
       );
       // 5. Start following the version until its rebalance ends.
-      tracker.track({
+      const follow: TrackedVersion = {
         profileId: sent.profileId,
         strategyId: sent.strategyId,
         versionId: version.id,
         location,
         status: version.status,
-      });
-      return { entry: accepted, version, location };
-    } finally {
-      this.sending.delete(sendingKey(entry));
+      };
+      if (!followLater) tracker.track(follow);
+      return { entry: accepted, version, location, follow };
     }
   }
 

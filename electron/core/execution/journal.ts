@@ -32,6 +32,17 @@ export type JournalPort = Pick<
     confirmation?: ExecutionConfirmation | null,
     origin?: ExecutionOrigin,
   ): JournalClaim;
+  /**
+   * `createExclusive` and `markSent` in one transaction, its WAL fsynced: the request about to
+   * leave is written down as sent (attempt 1) before it is sent, with one fsync instead of two.
+   * A stop between the commit and the request leaves it "sent", so unknown after a restart (it
+   * may or may not have gone out), never re-sent on its own.
+   */
+  claimToSend(
+    input: NewJournalEntry,
+    confirmation?: ExecutionConfirmation | null,
+    origin?: ExecutionOrigin,
+  ): JournalClaim;
   /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
   markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
   markRejected(id: string, error: string, cause?: unknown): JournalEntry;
@@ -115,7 +126,7 @@ export function recordingJournal(
       }),
     );
 
-  return {
+  const port: JournalPort = {
     createExclusive(input, confirmation, origin) {
       return store.activity.record((append) => {
         const result = journal.createExclusive(input);
@@ -179,6 +190,16 @@ export function recordingJournal(
         return result;
       });
     },
+    claimToSend(input, confirmation, origin) {
+      return store.activity.record(() => {
+        const claim = port.createExclusive(input, confirmation, origin);
+        if (!('created' in claim)) return claim;
+        const sent = port.markSent(claim.created.id);
+        if (!sent)
+          throw new Error(`The execution ${claim.created.id} was sent by another process.`);
+        return { created: sent };
+      });
+    },
     markSent(id) {
       return store.activity.record((append) => {
         const before = journal.get(id);
@@ -217,21 +238,21 @@ export function recordingJournal(
           }),
         });
         return entry;
-      });
+      }, ANSWER);
     },
     markUnknown(id, error, cause) {
       return store.activity.record(() => {
         const entry = journal.markUnknown(id, error);
         answered(entry, 'unknown', { error: failureOf(error, cause) });
         return entry;
-      });
+      }, ANSWER);
     },
     markRejected(id, error, cause) {
       return store.activity.record(() => {
         const entry = journal.markRejected(id, error);
         answered(entry, 'rejected', { error: failureOf(error, cause) });
         return entry;
-      });
+      }, ANSWER);
     },
     markDismissed(id) {
       return store.activity.record((append) => {
@@ -255,4 +276,12 @@ export function recordingJournal(
     get: (id) => journal.get(id),
     listInFlight: (profileId) => journal.listInFlight(profileId),
   };
+  return port;
 }
+
+/**
+ * An answer's commit: not fsynced on its own (the WAL keeps it through an app crash, the next
+ * request's fsynced entry through a power cut). Lost with a power cut, the entry reads "sent",
+ * which start-up turns into unknown: the manager retries with the same key or dismisses it.
+ */
+const ANSWER = { fsync: false } as const;

@@ -23,6 +23,13 @@ export interface ExecutionRequest {
    * sent. Without it, the request is built from what the store holds, with no fresh read.
    */
   confirmation?: Confirmation;
+  /**
+   * Not followed here: the caller follows the version later (`Execution.follow` with the
+   * outcome's `follow`). A batch follows its versions once its sending is over, so a hundred
+   * polling loops do not start in the middle of its sends; a stop before that resumes them at
+   * start-up, as every active version is.
+   */
+  followLater?: boolean;
 }
 
 /**
