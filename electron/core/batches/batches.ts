@@ -31,7 +31,7 @@ import {
 
 export interface BatchesDeps {
   store: Store;
-  execution: Pick<Execution, 'prepare' | 'execute' | 'follow'>;
+  execution: Pick<Execution, 'prepare' | 'execute' | 'follow' | 'readFresh'>;
   emit(event: DeskEvent): void;
   /** Hears the desk's events: a batch's versions ending end the batch. */
   subscribe(listener: (event: DeskEvent) => void): () => void;
@@ -68,6 +68,7 @@ export class Batches {
       store: deps.store,
       execute: (request) => deps.execution.execute(request),
       follow: (versions) => deps.execution.follow(versions),
+      readFresh: (profileId, strategyId) => deps.execution.readFresh(profileId, strategyId),
       announce: (batchId, position) => this.announce(batchId, position),
       now: deps.now,
     });

@@ -4,6 +4,7 @@ import { isKind } from '../../../shared/errors';
 import { isServiceError } from '../api';
 import { toDeskError } from '../desk/errors';
 import { ExecutionBlockedError } from '../execution/errors';
+import type { FreshRead } from '../execution/confirmation';
 import type { ExecutionOutcome } from '../execution/execute';
 import type { ExecutionRequest } from '../execution/request';
 import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
@@ -21,6 +22,8 @@ import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store'
 export interface SendDeps {
   store: Store;
   execute(request: ExecutionRequest): Promise<ExecutionOutcome>;
+  /** The fresh read an execution is checked against, made ahead of its send (request.ts). */
+  readFresh(profileId: string, strategyId: string): Promise<FreshRead>;
   /** Starts following the versions sent (once sending is over: execution/request.ts). */
   follow(versions: readonly ExecutionOutcome['follow'][]): void;
   /** An item moved, or the batch did (position null). */
@@ -143,21 +146,41 @@ export class BatchSender {
   private async sendAll(batch: StoredBatch, run: Run): Promise<void> {
     const { store } = this.deps;
     const items = store.batches.items(batch.id).filter((i) => i.state === 'ready');
+    const workers = Math.max(1, batch.concurrency);
+    // Each item's fresh read is made while the items before it are sent, at most `workers`
+    // items ahead of the sends: its check stays fresh, and no worker waits for its reads. A
+    // read that fails is made again by the execution itself, which reports the failure.
+    const reads = new Map<number, Promise<FreshRead | null>>();
+    let readNext = 0;
+    const readAhead = (upTo: number) => {
+      for (; readNext < items.length && readNext <= upTo; readNext++) {
+        const item = items[readNext]!;
+        reads.set(
+          readNext,
+          this.deps.readFresh(batch.profileId, item.strategyId).catch(() => null),
+        );
+      }
+    };
     let next = 0;
     const worker = async () => {
       for (;;) {
         await run.waitWhilePaused();
         if (run.stop !== null || next >= items.length) return;
-        const item = items[next++]!;
+        const index = next++;
+        const item = items[index]!;
+        readAhead(index + workers);
+        const fresh = await reads.get(index);
+        reads.delete(index);
+        if (run.stop !== null) return;
         // Taken once, here or in another window: the move is conditional.
         if (!store.batches.move(batch.id, item.position, 'ready', 'sending')) continue;
         this.deps.announce(batch.id, item.position);
-        await this.sendOne(batch, item, run);
+        await this.sendOne(batch, item, run, fresh ?? undefined);
         this.deps.announce(batch.id, item.position);
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.max(1, batch.concurrency) }, worker));
+      await Promise.all(Array.from({ length: workers }, worker));
     } finally {
       this.deps.follow(run.accepted);
     }
@@ -167,12 +190,20 @@ export class BatchSender {
     this.deps.announce(batch.id, null);
   }
 
-  private async sendOne(batch: StoredBatch, item: StoredBatchItem, run: Run): Promise<void> {
+  private async sendOne(
+    batch: StoredBatch,
+    item: StoredBatchItem,
+    run: Run,
+    fresh: FreshRead | undefined,
+  ): Promise<void> {
+    let freshRead = fresh;
     const { store } = this.deps;
     const move = (to: Parameters<Store['batches']['move']>[3], outcome: ItemOutcome) =>
       store.batches.move(batch.id, item.position, 'sending', to, outcome);
     for (;;) {
       const before = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
+      const attemptRead = freshRead;
+      freshRead = undefined;
       try {
         const outcome = await this.deps.execute({
           profileId: batch.profileId,
@@ -180,6 +211,8 @@ export class BatchSender {
           rows: JSON.parse(item.rows) as DraftRowInput[],
           origin: { kind: 'batch', batchId: batch.id, reviewSeq: batch.reviewSeq },
           followLater: true,
+          // Only the first attempt: after a 429's wait the strategy is read again.
+          ...(attemptRead && { freshRead: attemptRead }),
           confirmation: {
             planKey: item.planKey ?? '',
             acknowledgedStale: item.acknowledged,

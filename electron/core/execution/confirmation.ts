@@ -114,6 +114,28 @@ async function readStrategy(
   return strategy;
 }
 
+/** What a fresh read of a strategy and its known target found (both are stored). */
+export interface FreshRead {
+  /** The service no longer knows the known target's version. */
+  unknownToService: boolean;
+}
+
+/**
+ * Reads the known target's version, then the strategy with its holdings, fresh from the service
+ * and stores them: what a confirmed request is checked against. A batch reads the next items
+ * while the current ones are sent (batches/send.ts) and hands the result to `execute`.
+ */
+export async function readFresh(
+  deps: ConfirmationDeps,
+  profileId: string,
+  strategyId: string,
+): Promise<FreshRead> {
+  // The version first, then the strategy: holdings read after the version's state are compared.
+  const unknownToService = await targetUnknownToService(deps, profileId, strategyId);
+  await readStrategy(deps, profileId, strategyId);
+  return { unknownToService };
+}
+
 /** The confirmation of a draft: what executing it does now, and the plan key to send it with. */
 export async function prepareExecution(
   deps: ConfirmationDeps,
@@ -196,10 +218,8 @@ export async function confirmedRequest(
   const draftId = origin.kind === 'draft' ? origin.draftId : null;
   // What the confirmation warned of is checked again at the service, so the answer holds now.
   let unknownToService = false;
-  if (confirmation) {
-    unknownToService = await targetUnknownToService(deps, profileId, strategyId);
-    await readStrategy(deps, profileId, strategyId);
-  }
+  if (confirmation)
+    ({ unknownToService } = request.freshRead ?? (await readFresh(deps, profileId, strategyId)));
   const plan = planOf(deps, request, unknownToService);
   const targetUnconfirmed = unknownToService && plan.target !== null;
   if (confirmation) {

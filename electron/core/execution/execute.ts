@@ -11,7 +11,9 @@ import type { Follower, TrackedVersion } from '../tracking/tracker';
 import {
   confirmedRequest,
   prepareTarget,
+  readFresh,
   type ConfirmationDeps,
+  type FreshRead,
   type ExecutionTarget,
 } from './confirmation';
 import { DraftExecutedError, ExecutionBlockedError } from './errors';
@@ -95,6 +97,11 @@ export class Execution {
     return prepareTarget(this.deps, target, null);
   }
 
+  /** The fresh read a confirmed request is checked against (request.ts, `freshRead`). */
+  readFresh(profileId: string, strategyId: string): Promise<FreshRead> {
+    return readFresh(this.deps, profileId, strategyId);
+  }
+
   /** Executes a stored draft: its rows, claimed once per draft (`execute`). */
   async executeDraft(draftId: string, confirmation?: Confirmation): Promise<ExecutionOutcome> {
     const draft = this.deps.store.drafts.get(draftId);
@@ -123,7 +130,7 @@ export class Execution {
       this.sending.add(key);
       // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
       // executed since) and the insert are one write transaction, its claim unique; the entry
-      // is written as sent (attempt 1) in it, fsynced before the request leaves.
+      // is written as sent (attempt 1) in it.
       const journaled = this.journal.claimToSend(
         {
           profileId,
@@ -139,6 +146,9 @@ export class Execution {
       );
       if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
       if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
+      // Nothing leaves before its entry survives a power cut: the WAL fsynced off the event
+      // loop, one fsync for the executions claimed meanwhile (store/wal-sync.ts).
+      await this.deps.store.durable();
       // 3 to 5: send, settle the answer, start following.
       return await this.send(journaled.created, request.followLater === true);
     } finally {

@@ -33,10 +33,11 @@ export type JournalPort = Pick<
     origin?: ExecutionOrigin,
   ): JournalClaim;
   /**
-   * `createExclusive` and `markSent` in one transaction, its WAL fsynced: the request about to
-   * leave is written down as sent (attempt 1) before it is sent, with one fsync instead of two.
-   * A stop between the commit and the request leaves it "sent", so unknown after a restart (it
-   * may or may not have gone out), never re-sent on its own.
+   * `createExclusive` and `markSent` in one transaction: the request about to leave is written
+   * down as sent (attempt 1). Committed without its own fsync: the caller awaits
+   * `store.durable()` before sending (one fsync off the event loop, shared by the requests about
+   * to go). A stop between the commit and the request leaves it "sent", so unknown after a
+   * restart (it may or may not have gone out), never re-sent on its own.
    */
   claimToSend(
     input: NewJournalEntry,
@@ -198,7 +199,7 @@ export function recordingJournal(
         if (!sent)
           throw new Error(`The execution ${claim.created.id} was sent by another process.`);
         return { created: sent };
-      });
+      }, NO_FSYNC);
     },
     markSent(id) {
       return store.activity.record((append) => {
@@ -238,21 +239,21 @@ export function recordingJournal(
           }),
         });
         return entry;
-      }, ANSWER);
+      }, NO_FSYNC);
     },
     markUnknown(id, error, cause) {
       return store.activity.record(() => {
         const entry = journal.markUnknown(id, error);
         answered(entry, 'unknown', { error: failureOf(error, cause) });
         return entry;
-      }, ANSWER);
+      }, NO_FSYNC);
     },
     markRejected(id, error, cause) {
       return store.activity.record(() => {
         const entry = journal.markRejected(id, error);
         answered(entry, 'rejected', { error: failureOf(error, cause) });
         return entry;
-      }, ANSWER);
+      }, NO_FSYNC);
     },
     markDismissed(id) {
       return store.activity.record((append) => {
@@ -280,8 +281,9 @@ export function recordingJournal(
 }
 
 /**
- * An answer's commit: not fsynced on its own (the WAL keeps it through an app crash, the next
- * request's fsynced entry through a power cut). Lost with a power cut, the entry reads "sent",
- * which start-up turns into unknown: the manager retries with the same key or dismisses it.
+ * A commit without its own fsync inside the commit. A claim is made durable by the caller
+ * (`store.durable()`) before its request leaves. An answer rides the next fsync: the WAL keeps it
+ * through an app crash; lost with a power cut, its entry reads "sent", which start-up turns into
+ * unknown (the manager retries with the same key or dismisses it).
  */
-const ANSWER = { fsync: false } as const;
+const NO_FSYNC = { fsync: false } as const;
