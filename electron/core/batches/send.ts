@@ -4,9 +4,8 @@ import { isKind } from '../../../shared/errors';
 import { isServiceError } from '../api';
 import { toDeskError } from '../desk/errors';
 import { ExecutionBlockedError } from '../execution/errors';
-import type { FreshRead } from '../execution/confirmation';
 import type { ExecutionOutcome } from '../execution/execute';
-import type { ExecutionRequest } from '../execution/request';
+import type { ExecutionRequest, FreshRead } from '../execution/request';
 import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
 
 /**
@@ -169,12 +168,12 @@ export class BatchSender {
         const index = next++;
         const item = items[index]!;
         readAhead(index + workers);
-        const fresh = await reads.get(index);
+        const read = reads.get(index)!;
         reads.delete(index);
-        if (run.stop !== null) return;
         // Taken once, here or in another window: the move is conditional.
         if (!store.batches.move(batch.id, item.position, 'ready', 'sending')) continue;
         this.deps.announce(batch.id, item.position);
+        const fresh = await read;
         await this.sendOne(batch, item, run, fresh ?? undefined);
         this.deps.announce(batch.id, item.position);
       }

@@ -10,7 +10,7 @@ import type { Connections } from '../profiles/connections';
 import { notFound } from '../desk/errors';
 import { runningVersionId, strategyView, type ViewStore } from '../views/strategy';
 import { DraftExecutedError } from './errors';
-import type { ExecutionRequest } from './request';
+import type { ExecutionRequest, FreshRead } from './request';
 
 /**
  * The Execute confirmation and what it promises. Opening it re-reads the strategy and the
@@ -114,12 +114,6 @@ async function readStrategy(
   return strategy;
 }
 
-/** What a fresh read of a strategy and its known target found (both are stored). */
-export interface FreshRead {
-  /** The service no longer knows the known target's version. */
-  unknownToService: boolean;
-}
-
 /**
  * Reads the known target's version, then the strategy with its holdings, fresh from the service
  * and stores them: what a confirmed request is checked against. A batch reads the next items
@@ -169,11 +163,13 @@ export async function prepareTarget(
   return {
     planKey: plan.planKey,
     profile: { name: profile.name, environment: profile.environment, baseUrl: profile.baseUrl },
+    // The strategy, its known target and check as the plan just read them: not read again.
     strategy: strategyView(
       deps.store,
       profileId,
-      deps.store.strategies.get(profileId, strategyId)!,
+      plan.stored,
       runningVersionId(deps.store, profileId, strategyId),
+      { target: plan.target, check: plan.check },
     ),
     target:
       target && source

@@ -13,12 +13,11 @@ import {
   prepareTarget,
   readFresh,
   type ConfirmationDeps,
-  type FreshRead,
   type ExecutionTarget,
 } from './confirmation';
 import { DraftExecutedError, ExecutionBlockedError } from './errors';
 import { recordingJournal, type ExecutionConfirmation, type JournalPort } from './journal';
-import type { Confirmation, ExecutionRequest } from './request';
+import type { Confirmation, ExecutionRequest, FreshRead } from './request';
 
 /**
  * Executing a strategy's target rows (a draft's, or a batch's: request.ts), every step in order

@@ -1,5 +1,4 @@
 import type { DraftRowInput } from '../../../shared/draft';
-import type { FreshRead } from './confirmation';
 
 /**
  * What one execution sends: a strategy's target rows, from a stored draft or from a batch (one
@@ -60,4 +59,10 @@ export interface Confirmation {
   acknowledgedStale: boolean;
   /** A draft executed again: the version it became before ("Execute again"); null otherwise. */
   againAfter: string | null;
+}
+
+/** What a fresh read of a strategy and its known target found (both are stored). */
+export interface FreshRead {
+  /** The service no longer knows the known target's version. */
+  unknownToService: boolean;
 }

@@ -141,12 +141,15 @@ describe('Execution', () => {
   });
 
   it('refuses a second click while the first request is on the wire', async () => {
+    // Released whenever the test says so, before or after the request reaches the port (the
+    // entry's fsync is awaited off the event loop before it is sent).
     let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
     const slow: ExecutePort = {
-      executeVersion: () =>
-        new Promise(
-          (resolve) => (release = () => resolve({ version: version(), location: '/loc' })),
-        ),
+      executeVersion: async () => {
+        await gate;
+        return { version: version(), location: '/loc' };
+      },
     };
     const { executions, draftId } = setup(slow);
     const first = executions.executeDraft(draftId);
