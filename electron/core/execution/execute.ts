@@ -25,15 +25,17 @@ import type { Confirmation, ExecutionRequest, FreshRead } from './request';
  *
  * 1. confirm: the request the manager saw is still what executing sends now (confirmation.ts),
  *    and its prediction is recorded;
- * 2. claim and journal: the request is written down with its Idempotency-Key before it is sent,
- *    its claim unique in the database (one execution of a strategy in flight, one per draft);
+ * 2. claim and journal: the request is written down with its Idempotency-Key, as sent, and is
+ *    on disk before it is sent (the WAL fsynced off the event loop), its claim unique in the
+ *    database (one execution of a strategy in flight, one per draft);
  * 3. send it, once;
  * 4. settle the answer: a 202 stores the version, forgets the unexecuted versions it replaced and
  *    answers the prediction, in the transaction that marks the entry accepted; a refusal naming
  *    an unexecuted version in the way is noted; no definite answer leaves the outcome unknown;
  * 5. start following the version until its rebalance ends (tracking/).
  *
- * Journal states: pending (journaled) -> sent (on the wire) -> accepted (202) | rejected (a
+ * Journal states: pending (journaled; a first send marks it sent in the same transaction, a
+ * retry from unknown just before sending) -> sent (on the wire) -> accepted (202) | rejected (a
  * definite refusal) | unknown (no definite answer: timeout, reset, 5xx, or the app stopped). A
  * request is only ever re-sent with the same key and body, so the service can never accept one
  * intended execution twice. An unknown entry is resolved by the manager: retry with the same key
@@ -147,7 +149,17 @@ export class Execution {
       if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
       // Nothing leaves before its entry survives a power cut: the WAL fsynced off the event
       // loop, one fsync for the executions claimed meanwhile (store/wal-sync.ts).
-      await this.deps.store.durable();
+      try {
+        await this.deps.store.durable();
+      } catch (error) {
+        // The disk refused: the request does not leave, and the entry says so.
+        this.journal.markRejected(
+          journaled.created.id,
+          'The journal could not be written to disk; nothing was sent.',
+          error,
+        );
+        throw error;
+      }
       // 3 to 5: send, settle the answer, start following.
       return await this.send(journaled.created, request.followLater === true);
     } finally {
