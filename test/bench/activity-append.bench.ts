@@ -47,7 +47,7 @@ function seeded(path: string): { store: Store; profileId: string; strategyId: st
 
 /** One execution's bookkeeping: journaled before sending, marked sent, then accepted. */
 function executions(
-  journal: JournalPort,
+  journal: Pick<JournalPort, 'createExclusive' | 'markSent' | 'markAccepted'>,
   ids: { store: Store; profileId: string; strategyId: string },
   count: number,
   recorded: boolean,

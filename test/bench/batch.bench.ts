@@ -78,6 +78,12 @@ export default async function batchBench(): Promise<Record<string, number>> {
       });
       await h.desk.batchFlow.sending(batchId);
     });
+    // The batch's versions are followed once its sending is over: the raw baseline runs after
+    // they have ended, on a desk as quiet as the one the batch started on.
+    await h.waitFor(
+      (e) => e.type === 'batch-progress' && e.batchId === batchId && e.summary.endedAt !== null,
+      120_000,
+    );
     const items = h.desk.store.batches.items(batchId);
     const accepted = items.filter((i) => i.state === 'accepted').length;
     if (accepted !== 100) throw new Error(`The bench's batch sent ${accepted} of 100.`);

@@ -18,6 +18,7 @@ import {
   countsOf,
   itemView,
   summaryOf,
+  summaryOfCounts,
   versionStatusCounts,
   versionsEnded,
 } from './views';
@@ -30,7 +31,7 @@ import {
 
 export interface BatchesDeps {
   store: Store;
-  execution: Pick<Execution, 'prepare' | 'execute'>;
+  execution: Pick<Execution, 'prepare' | 'execute' | 'follow' | 'readFresh'>;
   emit(event: DeskEvent): void;
   /** Hears the desk's events: a batch's versions ending end the batch. */
   subscribe(listener: (event: DeskEvent) => void): () => void;
@@ -66,6 +67,8 @@ export class Batches {
     this.sender = new BatchSender({
       store: deps.store,
       execute: (request) => deps.execution.execute(request),
+      follow: (versions) => deps.execution.follow(versions),
+      readFresh: (profileId, strategyId) => deps.execution.readFresh(profileId, strategyId),
       announce: (batchId, position) => this.announce(batchId, position),
       now: deps.now,
     });
@@ -252,13 +255,15 @@ export class Batches {
     const { store } = this.deps;
     const batch = store.batches.get(batchId);
     if (!batch) return;
-    const items = store.batches.items(batchId);
-    const item = position === null ? null : (items.find((i) => i.position === position) ?? null);
+    // Only the item that moved, and the counts by state: never every item again (a batch of
+    // hundreds moves hundreds of times).
+    const item = position === null ? null : store.batches.item(batchId, position);
+    const counts = { ...countsOf([]), ...store.batches.stateCounts(batchId) };
     this.deps.emit({
       type: 'batch-progress',
       profileId: batch.profileId,
       batchId,
-      summary: summaryOf(store, batch, items, this.sender.pausedUntil(batchId)),
+      summary: summaryOfCounts(store, batch, counts, this.sender.pausedUntil(batchId)),
       item: item ? itemView(store, batch, item) : null,
     });
   }

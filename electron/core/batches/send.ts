@@ -5,7 +5,7 @@ import { isServiceError } from '../api';
 import { toDeskError } from '../desk/errors';
 import { ExecutionBlockedError } from '../execution/errors';
 import type { ExecutionOutcome } from '../execution/execute';
-import type { ExecutionRequest } from '../execution/request';
+import type { ExecutionRequest, FreshRead } from '../execution/request';
 import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
 
 /**
@@ -21,6 +21,10 @@ import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store'
 export interface SendDeps {
   store: Store;
   execute(request: ExecutionRequest): Promise<ExecutionOutcome>;
+  /** The fresh read an execution is checked against, made ahead of its send (request.ts). */
+  readFresh(profileId: string, strategyId: string): Promise<FreshRead>;
+  /** Starts following the versions sent (once sending is over: execution/request.ts). */
+  follow(versions: readonly ExecutionOutcome['follow'][]): void;
   /** An item moved, or the batch did (position null). */
   announce(batchId: string, position: number | null): void;
   now(): string;
@@ -31,6 +35,8 @@ type Stop = { state: 'cancelled' | 'halted'; reason: string };
 
 class Run {
   stop: Stop | null = null;
+  /** The versions accepted so far, followed once sending is over. */
+  readonly accepted: ExecutionOutcome['follow'][] = [];
   pausedUntil = 0;
   private wakeUp: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -139,44 +145,80 @@ export class BatchSender {
   private async sendAll(batch: StoredBatch, run: Run): Promise<void> {
     const { store } = this.deps;
     const items = store.batches.items(batch.id).filter((i) => i.state === 'ready');
+    const workers = Math.max(1, batch.concurrency);
+    // Each item's fresh read is made while the items before it are sent, at most `workers`
+    // items ahead of the sends: its check stays fresh, and no worker waits for its reads. A
+    // read that fails is made again by the execution itself, which reports the failure.
+    const reads = new Map<number, Promise<FreshRead | null>>();
+    let readNext = 0;
+    const readAhead = (upTo: number) => {
+      for (; readNext < items.length && readNext <= upTo; readNext++) {
+        const item = items[readNext]!;
+        reads.set(
+          readNext,
+          this.deps.readFresh(batch.profileId, item.strategyId).catch(() => null),
+        );
+      }
+    };
     let next = 0;
     const worker = async () => {
       for (;;) {
         await run.waitWhilePaused();
         if (run.stop !== null || next >= items.length) return;
-        const item = items[next++]!;
+        const index = next++;
+        const item = items[index]!;
+        readAhead(index + workers);
+        const read = reads.get(index)!;
+        reads.delete(index);
         // Taken once, here or in another window: the move is conditional.
         if (!store.batches.move(batch.id, item.position, 'ready', 'sending')) continue;
         this.deps.announce(batch.id, item.position);
-        await this.sendOne(batch, item, run);
+        const fresh = await read;
+        await this.sendOne(batch, item, run, fresh ?? undefined);
         this.deps.announce(batch.id, item.position);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, batch.concurrency) }, worker));
+    try {
+      await Promise.all(Array.from({ length: workers }, worker));
+    } finally {
+      this.deps.follow(run.accepted);
+    }
     const stop = run.stop;
     if (stop !== null) store.batches.moveAll(batch.id, 'ready', 'not-sent', stop.reason);
     store.batches.sendingOver(batch.id, stop?.state ?? 'sent');
     this.deps.announce(batch.id, null);
   }
 
-  private async sendOne(batch: StoredBatch, item: StoredBatchItem, run: Run): Promise<void> {
+  private async sendOne(
+    batch: StoredBatch,
+    item: StoredBatchItem,
+    run: Run,
+    fresh: FreshRead | undefined,
+  ): Promise<void> {
+    let freshRead = fresh;
     const { store } = this.deps;
     const move = (to: Parameters<Store['batches']['move']>[3], outcome: ItemOutcome) =>
       store.batches.move(batch.id, item.position, 'sending', to, outcome);
     for (;;) {
       const before = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
+      const attemptRead = freshRead;
+      freshRead = undefined;
       try {
         const outcome = await this.deps.execute({
           profileId: batch.profileId,
           strategyId: item.strategyId,
           rows: JSON.parse(item.rows) as DraftRowInput[],
           origin: { kind: 'batch', batchId: batch.id, reviewSeq: batch.reviewSeq },
+          followLater: true,
+          // Only the first attempt: after a 429's wait the strategy is read again.
+          ...(attemptRead && { freshRead: attemptRead }),
           confirmation: {
             planKey: item.planKey ?? '',
             acknowledgedStale: item.acknowledged,
             againAfter: null,
           },
         });
+        run.accepted.push(outcome.follow);
         move('accepted', { journalId: outcome.entry.id, versionId: outcome.version.id });
         return;
       } catch (error) {

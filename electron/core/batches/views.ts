@@ -36,11 +36,20 @@ export function countsOf(items: readonly StoredBatchItem[]): Record<BatchItemSta
   return counts;
 }
 
+type Counts = Record<BatchItemState, number>;
+
+const countIn = (counts: Counts, states: ReadonlySet<BatchItemState>) =>
+  [...states].reduce((sum, state) => sum + counts[state], 0);
+
 /** The batch in one line, as the view's heading and the end's entry say it. */
 export function batchWords(batch: StoredBatch, items: readonly StoredBatchItem[]): string {
-  const included = items.filter((i) => INCLUDED.has(i.state)).length;
-  const sent = items.filter((i) => WENT_OUT.has(i.state)).length;
-  const excluded = items.length - included;
+  return batchWordsOf(batch, countsOf(items));
+}
+
+function batchWordsOf(batch: StoredBatch, counts: Counts): string {
+  const included = countIn(counts, INCLUDED);
+  const sent = countIn(counts, WENT_OUT);
+  const excluded = BATCH_ITEM_STATES.reduce((sum, s) => sum + counts[s], 0) - included;
   switch (batch.state) {
     case 'reviewed':
       return `reviewed: ${included} to send, ${excluded} excluded`;
@@ -109,6 +118,16 @@ export function summaryOf(
   items: readonly StoredBatchItem[],
   pausedUntil: string | null,
 ): BatchSummary {
+  return summaryOfCounts(store, batch, countsOf(items), pausedUntil);
+}
+
+/** The summary from the items' counts by state (a progress event counts them in SQL). */
+export function summaryOfCounts(
+  store: ViewStore,
+  batch: StoredBatch,
+  counts: Counts,
+  pausedUntil: string | null,
+): BatchSummary {
   const model = store.models.get(batch.modelId);
   const revision = store.models.revision(batch.revisionId);
   return {
@@ -125,11 +144,11 @@ export function summaryOf(
     createdAt: batch.createdAt,
     startedAt: batch.startedAt,
     endedAt: batch.endedAt,
-    counts: countsOf(items),
-    included: items.filter((i) => INCLUDED.has(i.state)).length,
-    sent: items.filter((i) => WENT_OUT.has(i.state)).length,
+    counts: { ...counts },
+    included: countIn(counts, INCLUDED),
+    sent: countIn(counts, WENT_OUT),
     pausedUntil,
-    words: batchWords(batch, items),
+    words: batchWordsOf(batch, counts),
   };
 }
 

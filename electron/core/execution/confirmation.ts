@@ -10,7 +10,7 @@ import type { Connections } from '../profiles/connections';
 import { notFound } from '../desk/errors';
 import { runningVersionId, strategyView, type ViewStore } from '../views/strategy';
 import { DraftExecutedError } from './errors';
-import type { ExecutionRequest } from './request';
+import type { ExecutionRequest, FreshRead } from './request';
 
 /**
  * The Execute confirmation and what it promises. Opening it re-reads the strategy and the
@@ -114,6 +114,22 @@ async function readStrategy(
   return strategy;
 }
 
+/**
+ * Reads the known target's version, then the strategy with its holdings, fresh from the service
+ * and stores them: what a confirmed request is checked against. A batch reads the next items
+ * while the current ones are sent (batches/send.ts) and hands the result to `execute`.
+ */
+export async function readFresh(
+  deps: ConfirmationDeps,
+  profileId: string,
+  strategyId: string,
+): Promise<FreshRead> {
+  // The version first, then the strategy: holdings read after the version's state are compared.
+  const unknownToService = await targetUnknownToService(deps, profileId, strategyId);
+  await readStrategy(deps, profileId, strategyId);
+  return { unknownToService };
+}
+
 /** The confirmation of a draft: what executing it does now, and the plan key to send it with. */
 export async function prepareExecution(
   deps: ConfirmationDeps,
@@ -147,11 +163,13 @@ export async function prepareTarget(
   return {
     planKey: plan.planKey,
     profile: { name: profile.name, environment: profile.environment, baseUrl: profile.baseUrl },
+    // The strategy, its known target and check as the plan just read them: not read again.
     strategy: strategyView(
       deps.store,
       profileId,
-      deps.store.strategies.get(profileId, strategyId)!,
+      plan.stored,
       runningVersionId(deps.store, profileId, strategyId),
+      { target: plan.target, check: plan.check },
     ),
     target:
       target && source
@@ -196,10 +214,8 @@ export async function confirmedRequest(
   const draftId = origin.kind === 'draft' ? origin.draftId : null;
   // What the confirmation warned of is checked again at the service, so the answer holds now.
   let unknownToService = false;
-  if (confirmation) {
-    unknownToService = await targetUnknownToService(deps, profileId, strategyId);
-    await readStrategy(deps, profileId, strategyId);
-  }
+  if (confirmation)
+    ({ unknownToService } = request.freshRead ?? (await readFresh(deps, profileId, strategyId)));
   const plan = planOf(deps, request, unknownToService);
   const targetUnconfirmed = unknownToService && plan.target !== null;
   if (confirmation) {

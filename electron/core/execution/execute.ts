@@ -7,16 +7,17 @@ import { isServiceError } from '../api';
 import { journalEntryView } from '../../../shared/version-views';
 import { notFound, toDeskError } from '../desk/errors';
 import type { JournalEntry, Store } from '../store';
-import type { Follower } from '../tracking/tracker';
+import type { Follower, TrackedVersion } from '../tracking/tracker';
 import {
   confirmedRequest,
   prepareTarget,
+  readFresh,
   type ConfirmationDeps,
   type ExecutionTarget,
 } from './confirmation';
 import { DraftExecutedError, ExecutionBlockedError } from './errors';
 import { recordingJournal, type ExecutionConfirmation, type JournalPort } from './journal';
-import type { Confirmation, ExecutionRequest } from './request';
+import type { Confirmation, ExecutionRequest, FreshRead } from './request';
 
 /**
  * Executing a strategy's target rows (a draft's, or a batch's: request.ts), every step in order
@@ -24,15 +25,17 @@ import type { Confirmation, ExecutionRequest } from './request';
  *
  * 1. confirm: the request the manager saw is still what executing sends now (confirmation.ts),
  *    and its prediction is recorded;
- * 2. claim and journal: the request is written down with its Idempotency-Key before it is sent,
- *    its claim unique in the database (one execution of a strategy in flight, one per draft);
+ * 2. claim and journal: the request is written down with its Idempotency-Key, as sent, and is
+ *    on disk before it is sent (the WAL fsynced off the event loop), its claim unique in the
+ *    database (one execution of a strategy in flight, one per draft);
  * 3. send it, once;
  * 4. settle the answer: a 202 stores the version, forgets the unexecuted versions it replaced and
  *    answers the prediction, in the transaction that marks the entry accepted; a refusal naming
  *    an unexecuted version in the way is noted; no definite answer leaves the outcome unknown;
  * 5. start following the version until its rebalance ends (tracking/).
  *
- * Journal states: pending (journaled) -> sent (on the wire) -> accepted (202) | rejected (a
+ * Journal states: pending (journaled; a first send marks it sent in the same transaction, a
+ * retry from unknown just before sending) -> sent (on the wire) -> accepted (202) | rejected (a
  * definite refusal) | unknown (no definite answer: timeout, reset, 5xx, or the app stopped). A
  * request is only ever re-sent with the same key and body, so the service can never accept one
  * intended execution twice. An unknown entry is resolved by the manager: retry with the same key
@@ -67,6 +70,8 @@ export interface ExecutionOutcome {
   entry: JournalEntry;
   version: Version;
   location: string;
+  /** What following the version starts from (already followed unless `followLater`). */
+  follow: TrackedVersion;
 }
 
 export class Execution {
@@ -93,6 +98,11 @@ export class Execution {
     return prepareTarget(this.deps, target, null);
   }
 
+  /** The fresh read a confirmed request is checked against (request.ts, `freshRead`). */
+  readFresh(profileId: string, strategyId: string): Promise<FreshRead> {
+    return readFresh(this.deps, profileId, strategyId);
+  }
+
   /** Executes a stored draft: its rows, claimed once per draft (`execute`). */
   async executeDraft(draftId: string, confirmation?: Confirmation): Promise<ExecutionOutcome> {
     const draft = this.deps.store.drafts.get(draftId);
@@ -115,11 +125,14 @@ export class Execution {
     const { profileId, strategyId, origin, confirmation } = request;
     // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
     const confirmed = await confirmedRequest(this.deps, request);
+    const key = sendingKey(request);
     try {
-      if (this.sending.has(sendingKey(request))) throw new ExecutionBlockedError('sent');
+      if (this.sending.has(key)) throw new ExecutionBlockedError('sent');
+      this.sending.add(key);
       // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
-      // executed since) and the insert are one write transaction, its claim unique.
-      const journaled = this.journal.createExclusive(
+      // executed since) and the insert are one write transaction, its claim unique; the entry
+      // is written as sent (attempt 1) in it.
+      const journaled = this.journal.claimToSend(
         {
           profileId,
           strategyId,
@@ -134,9 +147,23 @@ export class Execution {
       );
       if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
       if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
+      // Nothing leaves before its entry survives a power cut: the WAL fsynced off the event
+      // loop, one fsync for the executions claimed meanwhile (store/wal-sync.ts).
+      try {
+        await this.deps.store.durable();
+      } catch (error) {
+        // The disk refused: the request does not leave, and the entry says so.
+        this.journal.markRejected(
+          journaled.created.id,
+          'The journal could not be written to disk; nothing was sent.',
+          error,
+        );
+        throw error;
+      }
       // 3 to 5: send, settle the answer, start following.
-      return await this.send(journaled.created);
+      return await this.send(journaled.created, request.followLater === true);
     } finally {
+      this.sending.delete(key);
       this.announce(profileId);
     }
   }
@@ -150,10 +177,16 @@ export class Execution {
         `This execution is ${entry.state}: only an execution whose outcome is unknown can be sent again.`,
       );
     }
+    const key = sendingKey(entry);
     try {
-      if (this.sending.has(sendingKey(entry))) throw new ExecutionBlockedError('sent');
-      return await this.send(entry);
+      if (this.sending.has(key)) throw new ExecutionBlockedError('sent');
+      this.sending.add(key);
+      const sent = this.journal.markSent(entry.id);
+      // Another process sent it first (a retry from a second window on the same data).
+      if (!sent) throw new ExecutionBlockedError('sent');
+      return await this.send(sent);
     } finally {
+      this.sending.delete(key);
       this.announce(entry.profileId);
     }
   }
@@ -191,14 +224,15 @@ export class Execution {
     return this.journal.listInFlight();
   }
 
-  /** Steps 3 to 5 of a journaled entry, the first send or a retry. */
-  private async send(entry: JournalEntry): Promise<ExecutionOutcome> {
+  /** Starts following versions executed with `followLater` (a batch's, once sent). */
+  follow(versions: readonly TrackedVersion[]): void {
+    for (const version of versions) this.deps.tracker.track(version);
+  }
+
+  /** Steps 3 to 5 of an entry marked sent, the first send or a retry. */
+  private async send(sent: JournalEntry, followLater = false): Promise<ExecutionOutcome> {
     const { store, connections, tracker } = this.deps;
-    this.sending.add(sendingKey(entry));
-    try {
-      const sent = this.journal.markSent(entry.id);
-      // Another process sent it first (a retry from a second window on the same data).
-      if (!sent) throw new ExecutionBlockedError('sent');
+    {
       // 3. Send.
       const body = JSON.parse(sent.requestBody) as ExecuteRequest;
       let answer: Awaited<ReturnType<ExecutePort['executeVersion']>>;
@@ -241,16 +275,15 @@ export class Execution {
         },
       );
       // 5. Start following the version until its rebalance ends.
-      tracker.track({
+      const follow: TrackedVersion = {
         profileId: sent.profileId,
         strategyId: sent.strategyId,
         versionId: version.id,
         location,
         status: version.status,
-      });
-      return { entry: accepted, version, location };
-    } finally {
-      this.sending.delete(sendingKey(entry));
+      };
+      if (!followLater) tracker.track(follow);
+      return { entry: accepted, version, location, follow };
     }
   }
 

@@ -32,6 +32,18 @@ export type JournalPort = Pick<
     confirmation?: ExecutionConfirmation | null,
     origin?: ExecutionOrigin,
   ): JournalClaim;
+  /**
+   * `createExclusive` and `markSent` in one transaction: the request about to leave is written
+   * down as sent (attempt 1). Committed without its own fsync: the caller awaits
+   * `store.durable()` before sending (one fsync off the event loop, shared by the requests about
+   * to go). A stop between the commit and the request leaves it "sent", so unknown after a
+   * restart (it may or may not have gone out), never re-sent on its own.
+   */
+  claimToSend(
+    input: NewJournalEntry,
+    confirmation?: ExecutionConfirmation | null,
+    origin?: ExecutionOrigin,
+  ): JournalClaim;
   /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
   markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
   markRejected(id: string, error: string, cause?: unknown): JournalEntry;
@@ -115,7 +127,7 @@ export function recordingJournal(
       }),
     );
 
-  return {
+  const port: JournalPort = {
     createExclusive(input, confirmation, origin) {
       return store.activity.record((append) => {
         const result = journal.createExclusive(input);
@@ -179,6 +191,16 @@ export function recordingJournal(
         return result;
       });
     },
+    claimToSend(input, confirmation, origin) {
+      return store.activity.record(() => {
+        const claim = port.createExclusive(input, confirmation, origin);
+        if (!('created' in claim)) return claim;
+        const sent = port.markSent(claim.created.id);
+        if (!sent)
+          throw new Error(`The execution ${claim.created.id} was sent by another process.`);
+        return { created: sent };
+      }, NO_FSYNC);
+    },
     markSent(id) {
       return store.activity.record((append) => {
         const before = journal.get(id);
@@ -217,21 +239,21 @@ export function recordingJournal(
           }),
         });
         return entry;
-      });
+      }, NO_FSYNC);
     },
     markUnknown(id, error, cause) {
       return store.activity.record(() => {
         const entry = journal.markUnknown(id, error);
         answered(entry, 'unknown', { error: failureOf(error, cause) });
         return entry;
-      });
+      }, NO_FSYNC);
     },
     markRejected(id, error, cause) {
       return store.activity.record(() => {
         const entry = journal.markRejected(id, error);
         answered(entry, 'rejected', { error: failureOf(error, cause) });
         return entry;
-      });
+      }, NO_FSYNC);
     },
     markDismissed(id) {
       return store.activity.record((append) => {
@@ -255,4 +277,13 @@ export function recordingJournal(
     get: (id) => journal.get(id),
     listInFlight: (profileId) => journal.listInFlight(profileId),
   };
+  return port;
 }
+
+/**
+ * A commit without its own fsync inside the commit. A claim is made durable by the caller
+ * (`store.durable()`) before its request leaves. An answer rides the next fsync: the WAL keeps it
+ * through an app crash; lost with a power cut, its entry reads "sent", which start-up turns into
+ * unknown (the manager retries with the same key or dismisses it).
+ */
+const NO_FSYNC = { fsync: false } as const;

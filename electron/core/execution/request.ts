@@ -23,6 +23,19 @@ export interface ExecutionRequest {
    * sent. Without it, the request is built from what the store holds, with no fresh read.
    */
   confirmation?: Confirmation;
+  /**
+   * Not followed here: the caller follows the version later (`Execution.follow` with the
+   * outcome's `follow`). A batch follows its versions once its sending is over, so a hundred
+   * polling loops do not start in the middle of its sends; a stop before that resumes them at
+   * start-up, as every active version is.
+   */
+  followLater?: boolean;
+  /**
+   * The fresh read of the strategy and its known target made just before (`Execution.readFresh`,
+   * a batch reading its next items while the current ones are sent): the confirmation is
+   * checked against it instead of reading again. Without it, a confirmed request reads now.
+   */
+  freshRead?: FreshRead;
 }
 
 /**
@@ -46,4 +59,10 @@ export interface Confirmation {
   acknowledgedStale: boolean;
   /** A draft executed again: the version it became before ("Execute again"); null otherwise. */
   againAfter: string | null;
+}
+
+/** What a fresh read of a strategy and its known target found (both are stored). */
+export interface FreshRead {
+  /** The service no longer knows the known target's version. */
+  unknownToService: boolean;
 }

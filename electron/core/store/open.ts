@@ -3,6 +3,7 @@ import { closeSync, openSync } from 'node:fs';
 import { makePrivate } from '../data-folder/permissions';
 import { activityRepository, type ActivityRepository } from './repositories/activity';
 import { StoreError } from './errors';
+import { walSync } from './wal-sync';
 import {
   APPLICATION_ID,
   LATEST_SCHEMA_VERSION,
@@ -77,6 +78,11 @@ export interface Store {
   };
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T;
+  /**
+   * Resolves once every commit made before the call survives a power cut (wal-sync.ts): an
+   * fsync of the WAL off the event loop, shared by the commits that wait at the same time.
+   */
+  durable(): Promise<void>;
   close(): void;
 }
 
@@ -118,6 +124,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const nativeBinding = options.nativeBinding;
   const profiles = profilesRepository(ctx);
   const activity = activityRepository(ctx);
+  const wal = walSync(`${path}-wal`);
   return {
     path,
     schemaVersion,
@@ -150,7 +157,11 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       iterateOrderReportLines: (query) => iterateOrderReportLines(path, nativeBinding, query),
     },
     transaction: (fn) => db.transaction(fn)(),
-    close: () => db.close(),
+    durable: () => wal.flushed(),
+    close: () => {
+      db.close();
+      void wal.close();
+    },
   };
 }
 

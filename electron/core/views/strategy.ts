@@ -54,9 +54,11 @@ export function strategyView(
   profileId: string,
   strategy: StoredStrategy,
   runningVersionId: string | null,
+  /** The known target and its check, when the caller worked them out from the same rows. */
+  worked?: Pick<ReturnType<typeof knownTargetWithCheck>, 'target' | 'check'>,
 ): StrategyView {
   const holdings = strategy.positions ?? store.strategies.holdings(profileId, strategy.id);
-  const known = knownTargetWithCheck(store, profileId, strategy, holdings);
+  const known = worked ?? knownTargetWithCheck(store, profileId, strategy, holdings);
   return {
     profileId,
     id: strategy.id,

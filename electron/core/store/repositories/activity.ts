@@ -195,10 +195,17 @@ export function activityRepository({ db, now }: RepositoryContext) {
      * Listeners hear of the entries once they are committed (unless `announce` is false: seeding
      * test data).
      */
-    record<T>(write: (appendEntry: typeof append) => T, options: { announce?: boolean } = {}): T {
+    record<T>(
+      write: (appendEntry: typeof append) => T,
+      options: { announce?: boolean; fsync?: boolean } = {},
+    ): T {
       if (db.inTransaction) return db.transaction(() => write(append))();
       uncommitted = [];
-      db.pragma('synchronous = FULL');
+      // `fsync: false` (an execution's answer): committed to the WAL, which survives an app
+      // crash; the next fsynced commit (the next execution's journal entry) makes it survive a
+      // power cut too. Lost to a power cut, its execution reads "sent", then unknown.
+      const fsync = options.fsync !== false;
+      if (fsync) db.pragma('synchronous = FULL');
       let result: T;
       try {
         result = db.transaction(() => write(append)).immediate();
@@ -206,7 +213,7 @@ export function activityRepository({ db, now }: RepositoryContext) {
         uncommitted = [];
         throw error;
       } finally {
-        db.pragma('synchronous = NORMAL');
+        if (fsync) db.pragma('synchronous = NORMAL');
       }
       const committed = options.announce === false ? [] : uncommitted;
       uncommitted = [];

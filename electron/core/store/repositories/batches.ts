@@ -160,6 +160,9 @@ export function batchesRepository({ db, now }: RepositoryContext) {
     items: db.prepare<[string], ItemRecord>(
       'SELECT * FROM batch_items WHERE batch_id = ? ORDER BY position',
     ),
+    stateCounts: db.prepare<[string], { state: BatchItemState; n: number }>(
+      'SELECT state, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY state',
+    ),
     itemAt: db.prepare<[string, number], ItemRecord>(
       'SELECT * FROM batch_items WHERE batch_id = ? AND position = ?',
     ),
@@ -261,6 +264,14 @@ export function batchesRepository({ db, now }: RepositoryContext) {
     },
     items(batchId: string): StoredBatchItem[] {
       return q().items.all(batchId).map(item);
+    },
+    /** How many of the batch's items are in each state (only the states some item is in). */
+    stateCounts(batchId: string): Partial<Record<BatchItemState, number>> {
+      return Object.fromEntries(
+        q()
+          .stateCounts.all(batchId)
+          .map((r) => [r.state, r.n]),
+      );
     },
     item(batchId: string, position: number): StoredBatchItem | null {
       const r = q().itemAt.get(batchId, position);

@@ -151,7 +151,8 @@ export function journalRepository({ db, now }: RepositoryContext) {
 
   /** Runs one write with the WAL fsynced at commit, then returns to the connection's default. */
   function durably<T>(write: () => T): T {
-    // Inside a caller's transaction (the activity log's record) the caller commits durably.
+    // Inside a caller's transaction (the activity log's record) the caller commits: durably for
+    // a request about to be sent, without the fsync for an answer (execution/journal.ts).
     if (db.inTransaction) return write();
     db.pragma('synchronous = FULL');
     try {

@@ -138,9 +138,22 @@ export function strategiesRepository(
   });
 
   /**
+   * A refresh of a strategy the app holds already: `store` in a plain IMMEDIATE transaction (no
+   * activity entry to write, so no fsync of the WAL: a fresh read is the service's to give again).
+   * False, having written nothing, when the strategy is not here (yet): the caller records it.
+   */
+  const refreshHeld = db.transaction((profileId: string, strategyId: string, store: () => void) => {
+    if (selectExists.get(profileId, strategyId) === undefined) return false;
+    store();
+    return true;
+  });
+
+  /**
    * Runs `store` (the strategy's rows written) in one transaction with its activity entry: the
    * first time a strategy is stored (the manager added it), that is the strategy-added entry; a
-   * refresh of one already here records nothing.
+   * refresh of one already here records nothing, and commits without the activity log's fsync
+   * (the check and the write in one transaction, so a strategy removed meanwhile is added again
+   * with its entry).
    */
   function recordStored(
     profileId: string,
@@ -149,6 +162,12 @@ export function strategiesRepository(
     /** What `store` writes, when the caller has it in hand (no read back: the book adds hundreds). */
     stored?: Pick<Strategy, 'name' | 'is_liquidate_only' | 'positions'>,
   ): void {
+    if (
+      !db.inTransaction &&
+      selectExists.get(profileId, strategyId) !== undefined &&
+      refreshHeld.immediate(profileId, strategyId, store)
+    )
+      return;
     recording.activity.record((append) => {
       const known = selectExists.get(profileId, strategyId) !== undefined;
       store();

@@ -93,8 +93,10 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     `SELECT ${VERSION_COLUMNS} FROM versions WHERE profile_id = ? AND strategy_id = ?
      ORDER BY inserted_at DESC, id`,
   );
+  // By the strategy's own versions: left to itself SQLite walks every executed version of the
+  // profile (versions_by_executed_at), which grows with the book; a confirmation asks this often.
   const selectLatestExecuted = db.prepare<[string, string], StoredVersion>(
-    `SELECT ${VERSION_COLUMNS} FROM versions
+    `SELECT ${VERSION_COLUMNS} FROM versions INDEXED BY versions_by_strategy
      WHERE profile_id = ? AND strategy_id = ? AND executed_at IS NOT NULL
      ORDER BY executed_at DESC, inserted_at DESC, id LIMIT 1`,
   );

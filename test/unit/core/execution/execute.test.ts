@@ -60,7 +60,7 @@ afterEach(() => {
  * A real store in a temp folder holding the strategy (nothing held) and a draft of AAPL at 10;
  * the service is `client`. What executing stores and follows is noted in `saved` and `tracked`.
  */
-function setup(client: ExecutePort) {
+function setup(client: ExecutePort, options: { durable?: () => Promise<void> } = {}) {
   const temp = openTemp();
   cleanup.push(temp.close);
   PID = seedStrategy(temp.store, strategyResponse({ id: SID, positions: [] })).profileId;
@@ -70,6 +70,7 @@ function setup(client: ExecutePort) {
   const versions = temp.store.versions;
   const store: Store = {
     ...temp.store,
+    ...(options.durable && { durable: options.durable }),
     versions: {
       ...versions,
       recordRead: (profileId, v, options) => {
@@ -140,13 +141,28 @@ describe('Execution', () => {
     expect(svc.sent).toHaveLength(1);
   });
 
+  it('sends nothing when the journal entry cannot be made durable, and says so', async () => {
+    const svc = service([]);
+    const { journal, executions, draftId } = setup(svc.client, {
+      durable: () => Promise.reject(new Error('EIO: the disk refused the fsync')),
+    });
+    await expect(executions.executeDraft(draftId)).rejects.toThrow(/EIO/);
+    expect(svc.sent).toHaveLength(0);
+    const [entry] = journal.listForStrategy(PID, SID);
+    expect(entry).toMatchObject({ state: 'rejected' });
+    expect(entry!.error).toMatch(/nothing was sent/);
+  });
+
   it('refuses a second click while the first request is on the wire', async () => {
+    // Released whenever the test says so, before or after the request reaches the port (the
+    // entry's fsync is awaited off the event loop before it is sent).
     let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
     const slow: ExecutePort = {
-      executeVersion: () =>
-        new Promise(
-          (resolve) => (release = () => resolve({ version: version(), location: '/loc' })),
-        ),
+      executeVersion: async () => {
+        await gate;
+        return { version: version(), location: '/loc' };
+      },
     };
     const { executions, draftId } = setup(slow);
     const first = executions.executeDraft(draftId);

@@ -1,0 +1,97 @@
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
+import { batchEnded } from '../../support/batches';
+import { startFakeService, type FakeService } from '../../support/fake-service';
+import { manyStrategiesSandbox, profileWithCopies } from '../../support/many-strategies';
+import { executePath } from '../../support/sandbox-http';
+
+const STRATEGIES = 6;
+
+/**
+ * What makes a batch's send fast keeps its guarantees (docs/batches.md, "Speed"), seen from the
+ * service's side through a loopback stand-in in front of the sandbox: each request arrives only
+ * after its journal entry is committed as sent, each strategy is read once at send time (the
+ * reads made ahead of the sends are not made again), and the versions are followed once sending
+ * is over, not polled a hundred at a time in the middle of it.
+ */
+describe('a batch sent fast', () => {
+  let sandbox: Awaited<ReturnType<typeof manyStrategiesSandbox>>;
+  let fake: FakeService;
+  let h: DeskHarness;
+  let profileId: string;
+  let revisionId: string;
+
+  beforeAll(async () => {
+    sandbox = await manyStrategiesSandbox(STRATEGIES, 0);
+    fake = await startFakeService({ upstream: sandbox.baseUrl });
+    h = await openDeskHarness({ stepMs: 0 });
+    profileId = await profileWithCopies(h.desk, { ...sandbox, baseUrl: fake.baseUrl });
+    const model = await h.desk.models.create({
+      name: 'Speed model',
+      start: { kind: 'strategy', profileId, strategyId: sandbox.ids[0]! },
+    });
+    const rows = model.rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '17' } : r));
+    revisionId = (await h.desk.models.saveRevision({ modelId: model.id, rows })).latest!.id;
+  });
+  afterAll(async () => {
+    await h?.close();
+    await fake?.close();
+    await sandbox?.close();
+  });
+
+  it('journals each execution before it arrives, reads each strategy once, follows after sending', async () => {
+    const batch = await h.desk.batches.review({ profileId, revisionId, strategyIds: sandbox.ids });
+    expect(batch.items.map((i) => i.state)).toEqual(Array(STRATEGIES).fill('ready'));
+    // What the journal held, in the desk's own file, when each execute request arrived.
+    const db = new Database(h.desk.store.path, { readonly: true, fileMustExist: true });
+    const journaledAs: (string | null)[] = [];
+    fake.answer((req, forward) => {
+      if (req.method === 'POST') {
+        const key = req.headers['idempotency-key'] as string;
+        const row = db
+          .prepare<[string], { state: string; attempts: number }>(
+            'SELECT state, attempts FROM execution_journal WHERE idempotency_key = ?',
+          )
+          .get(key);
+        journaledAs.push(row ? `${row.state} ${row.attempts}` : null);
+      }
+      return forward();
+    });
+    const from = fake.requests.length;
+    await h.desk.batches.execute({
+      batchId: batch.id,
+      unticked: [],
+      acknowledged: [],
+      stopAtFirstFailure: false,
+    });
+    await h.desk.batchFlow.sending(batch.id);
+    const duringSend = fake.requests.slice(from);
+    const ended = h.waitFor(batchEnded(batch.id), 30_000);
+    await ended;
+    fake.answer(null);
+    db.close();
+
+    const sent = h.desk.store.batches.items(batch.id);
+    expect(sent.map((i) => i.state)).toEqual(Array(STRATEGIES).fill('accepted'));
+    expect(journaledAs).toEqual(Array(STRATEGIES).fill('sent 1'));
+    for (const id of sandbox.ids) {
+      const of = duringSend.filter((r) => r.path.includes(`/strategies/${id}`));
+      const posts = of.filter((r) => r.method === 'POST');
+      expect(posts.map((r) => r.path)).toEqual([executePath(id)]);
+      // The known target's version and the strategy with its holdings, once each.
+      const gets = of.filter((r) => r.method === 'GET').map((r) => r.path.split('?')[0]);
+      expect(gets.sort()).toEqual(
+        [
+          `/api/v1/strategies/${id}`,
+          `/api/v1/strategies/${id}/versions/${sandbox.versionOf.get(id)}`,
+        ].sort(),
+      );
+    }
+    // The new versions: not polled while sending, followed to their end after it.
+    const created = sent.map((i) => i.versionId!);
+    expect(duringSend.filter((r) => created.some((v) => r.path.includes(v)))).toEqual([]);
+    const after = fake.requests.slice(from + duringSend.length);
+    for (const v of created) expect(after.some((r) => r.path.includes(v))).toBe(true);
+  });
+});
