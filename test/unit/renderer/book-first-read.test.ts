@@ -2,7 +2,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BOOK_PAGE, WHOLE_BOOK } from '../../../shared/book/flags';
 import type { BookPage, BookSummary } from '../../../shared/book/views';
 import { BookStore } from '../../../renderer/src/book/book.svelte';
-import { PROFILE, deferred, fakeApi } from './fake-api';
+import { DeskSession } from '../../../renderer/src/lib/stores/session.svelte';
+import {
+  PROFILE,
+  STRATEGY,
+  appStatus,
+  deferred,
+  fakeApi,
+  memoryStorage,
+  strategyLine,
+} from './fake-api';
 
 beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }));
 afterEach(() => vi.useRealTimers());
@@ -41,5 +50,43 @@ describe("the book's first read", () => {
         input: { profileId: PROFILE, query: WHOLE_BOOK, offset: BOOK_PAGE, limit: BOOK_PAGE },
       },
     ]);
+  });
+});
+
+describe("a profile's first screen", () => {
+  beforeEach(() => vi.stubGlobal('localStorage', memoryStorage()));
+  afterEach(() => vi.unstubAllGlobals());
+
+  const opening = () => {
+    const page = deferred<BookPage>();
+    const desk = fakeApi({
+      'profiles.list': () => [{ id: PROFILE, name: 'Book', environment: 'sandbox' }],
+      'app.status': () => appStatus(),
+      'book.summary': () => new Promise(() => undefined),
+      'book.rows': () => page.promise,
+      'strategies.list': () => [strategyLine()],
+    });
+    return { desk, page, session: new DeskSession(desk.api) };
+  };
+
+  it("reads the sidebar's strategies once the book's first rows are in", async () => {
+    const { desk, page, session } = opening();
+    const start = session.start();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(desk.channels()).toContain('book.rows');
+    expect(desk.channels()).not.toContain('strategies.list');
+    page.resolve({ offset: 0, rows: [], total: 0 } as BookPage);
+    await start;
+    expect(desk.channels()).toContain('strategies.list');
+    expect(session.strategies.list).toHaveLength(1);
+  });
+
+  it('reads them at once when a strategy was open (it, not the book, is the first screen)', async () => {
+    const { desk, session } = opening();
+    localStorage.setItem('strategy-desk.profile', PROFILE);
+    localStorage.setItem(`strategy-desk.strategy.${PROFILE}`, STRATEGY);
+    await session.start();
+    expect(desk.channels()).toContain('strategies.list');
+    expect(session.strategies.selectedId).toBe(STRATEGY);
   });
 });
