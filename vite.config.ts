@@ -19,6 +19,8 @@ export default defineConfig({
     // Data URIs for fonts or scripts would break the CSP; keep every asset a file.
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
+    // Read by the browser host (never served: a hidden folder) to hint the book's chunk early.
+    manifest: true,
     sourcemap: false,
     reportCompressedSize: false,
   },

@@ -74,6 +74,7 @@ async function main(): Promise<void> {
   const host = await startHost({
     handlers: desk,
     subscribe: (listener) => desk.subscribe(listener),
+    hasProfiles: () => desk.store.profiles.list().length > 0,
     log: (line) => desk.log.error(`[host] ${line}`),
     port,
     staticDir,

@@ -3,6 +3,7 @@ import type { DeskHandlers } from '../../shared/contract';
 import { registerApiRoutes } from './api-routes';
 import { registerEventRoute, type Subscribe } from './events';
 import { SECURITY_HEADERS, allowedHost, guardCalls, newToken, refuse } from './security';
+import { bookPreloadTags } from './first-screen';
 import { registerStaticFiles } from './static-files';
 
 export interface HostOptions {
@@ -18,6 +19,13 @@ export interface HostOptions {
   log?: (line: string) => void;
   /** Timeouts and the connection cap; HOST_LIMITS unless given (tests shorten them). */
   limits?: Partial<HostLimits>;
+  /**
+   * Whether the data folder has a profile (the first screen is then its book, whose code the
+   * page is told to fetch with its own), asked as the page is served. Read from the desk's
+   * store, it costs no keychain read and no call (a call puts off the walk of the activity log
+   * until the first screen's calls are over); without it, `handlers.profiles.list` is asked.
+   */
+  hasProfiles?: () => boolean;
 }
 
 /**
@@ -162,7 +170,15 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   registerApiRoutes(app, options.handlers, log);
   registerEventRoute(app, options.subscribe, streams, log);
-  await registerStaticFiles(app, options.staticDir);
+  // A data folder with a profile opens on its book: the page is told to fetch the book's code
+  // with its own (an empty folder's welcome screen loads nothing more).
+  const bookTags = bookPreloadTags(options.staticDir);
+  const hasProfiles: () => boolean | Promise<boolean> =
+    options.hasProfiles ??
+    (async () => (await options.handlers.profiles.list({}).catch(() => [])).length > 0);
+  await registerStaticFiles(app, options.staticDir, async () =>
+    (await hasProfiles()) ? bookTags : '',
+  );
 
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();

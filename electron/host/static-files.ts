@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { contentTypeFor } from '../transport/assets';
+import { withHints } from './first-screen';
 
 /**
  * Resolves a URL path to a file inside root, or null: no traversal (also through symlinks), no
@@ -31,7 +32,15 @@ export async function resolveStaticFile(root: string, urlPath: string): Promise<
   }
 }
 
-export async function registerStaticFiles(app: FastifyInstance, staticDir: string): Promise<void> {
+/**
+ * `hints`, asked each time index.html is served: `<link>`s for what the first screen will need
+ * (the book's chunk when the data folder has a profile), put into its head.
+ */
+export async function registerStaticFiles(
+  app: FastifyInstance,
+  staticDir: string,
+  hints: () => Promise<string> = async () => '',
+): Promise<void> {
   const root = await realpath(resolve(staticDir));
   app.get('/*', { config: { access: 'public-asset' } }, async (request, reply) => {
     const urlPath = request.url.split('?')[0] ?? '/';
@@ -39,6 +48,11 @@ export async function registerStaticFiles(app: FastifyInstance, staticDir: strin
     if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     const type = contentTypeFor(file);
     // Hashed assets never change; index.html must always be fresh after a rebuild.
+    if (file === join(root, 'index.html')) {
+      const tags = await hints();
+      const html = withHints(await readFile(file, 'utf8'), tags);
+      return reply.type(type).header('Cache-Control', 'no-cache').send(html);
+    }
     const cache = file.endsWith(`${sep}index.html`)
       ? 'no-cache'
       : 'public, max-age=31536000, immutable';

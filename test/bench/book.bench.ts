@@ -39,9 +39,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** A started desk and host on a data folder, and how to open its first screen. */
 async function serve(dataDir: string, secrets: MemorySecretStore, staticDir: string) {
   const desk = await createDesk({ dataDir, secretStore: secrets, sandbox: builtInSandbox });
+  // As the browser host's cli starts it.
   const host = await startHost({
     handlers: desk,
     subscribe: (l) => desk.subscribe(l),
+    hasProfiles: () => desk.store.profiles.list().length > 0,
     staticDir,
   });
   return {

@@ -35,16 +35,21 @@ export class ActivityChecks {
 
   /**
    * Every chain is walked once the first screen is shown, in slices off the start-up path: after
-   * the first moment with no call for QUIET_MS (the first screen's calls come in bursts), at the
-   * latest LATEST_MS after start. A walk of 100,000 entries shares the main thread for a second or
-   * two: it must not stand in the first screen's way. A broken chain, or a walk that failed while
-   * the desk still runs, goes to the log. Returns what stops the wait (the desk closing).
+   * the first screen's calls have begun, at the first moment with no call for QUIET_MS (they come
+   * in bursts), at the latest LATEST_MS after start. Not before any call came: the page may take
+   * longer than QUIET_MS to load its code, and a walk begun meanwhile would stand in the way of
+   * the first screen's calls. A walk of 100,000 entries shares the main thread for a second or
+   * two. A broken chain, or a walk that failed while the desk still runs, goes to the log.
+   * Returns what stops the wait (the desk closing).
    */
   checkAfterStart(
     log: Pick<DeskLog, 'error'>,
     closed: () => boolean,
-    /** When the desk last answered a call (Date.now()). */
-    lastCallAt: () => number,
+    /**
+     * When the desk last answered a call that puts the walk off (Date.now()); null while no
+     * call at all came (a call asking for the walk's result counts as one that came, at start).
+     */
+    lastCallAt: () => number | null,
   ): () => void {
     const started = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -52,7 +57,8 @@ export class ActivityChecks {
       timer = undefined;
       if (closed()) return;
       const now = Date.now();
-      const quietFor = now - Math.max(started, lastCallAt());
+      const last = lastCallAt();
+      const quietFor = last === null ? 0 : now - Math.max(started, last);
       if (quietFor < QUIET_MS && now - started < LATEST_MS) {
         timer = setTimeout(walkWhenQuiet, QUIET_MS - quietFor);
         return;

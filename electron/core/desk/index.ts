@@ -225,8 +225,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     ...(options.bookMinuteMs !== undefined && { minuteMs: options.bookMinuteMs }),
   });
   log.info('Strategy desk started', { dataDir: options.dataDir });
-  // The first screen's calls put off the walk of the activity log (not asking for its result).
-  let lastCall = Date.now();
+  // The walk of the activity log waits for the first screen's calls and is put off by them (not
+  // by asking for its result): null until a call came.
+  let lastCall: number | null = null;
   const stopCheckWait = activityChecks.checkAfterStart(
     log,
     () => closed,
@@ -237,6 +238,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     // Asking for the walk's result is no reason to put it off.
     ...guarded(handlers, log, (channel) => {
       if (channel !== 'activity.lastCheck') lastCall = Date.now();
+      else lastCall ??= 0;
     }),
     store,
     execution,

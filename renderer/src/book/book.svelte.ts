@@ -106,8 +106,12 @@ export class BookStore {
    */
   useFirstRead(first: { summary: Promise<BookSummary>; page: Promise<BookPage> }): void {
     const generation = this.generation;
+    // Its first page is on its way: the table, drawn meanwhile, does not ask for it again.
+    const rows = this.rows;
+    rows.asked(0);
     this.early = Promise.all([first.summary, first.page]).then(
       ([summary, page]) => {
+        rows.answered(0);
         this.counts = summary.counts;
         this.refresh = summary.refresh;
         this.add = summary.add;
@@ -118,6 +122,7 @@ export class BookStore {
         this.revision++;
       },
       () => {
+        rows.answered(0);
         // Read again the usual way.
         this.early = null;
         this.apply();

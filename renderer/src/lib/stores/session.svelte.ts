@@ -135,7 +135,10 @@ export class DeskSession {
     // The book is the profile's first screen: its first rows are read while its code loads.
     if (screen === 'strategy') this.readBookFirst(profileId);
     this.screen = screen;
-    await this.strategies.show(profileId);
+    // The sidebar's list (up to thousands of lines) is read once the book's first rows are in:
+    // they are the first screen, and the two would share the desk and the page's main thread.
+    // (An earlier profile's first read, if any, has long settled.)
+    await this.strategies.show(profileId, this.firstBookRead?.page);
   }
 
   openStrategy(strategyId: string): void {

@@ -24,14 +24,19 @@ export class Strategies {
 
   constructor(private readonly api: DeskApi) {}
 
-  /** Lists a profile's strategies and opens the one last open with it. */
-  async show(profileId: string | null): Promise<void> {
+  /**
+   * Lists a profile's strategies and opens the one last open with it. `first`: what the main
+   * area reads first (the book's first rows) when no strategy was open, the list read after it.
+   */
+  async show(profileId: string | null, first?: Promise<unknown>): Promise<void> {
     this.profileId = profileId;
     this.selectedId = null;
     this.list = [];
     this.heardLines = {};
     this.heardJournal = null;
     if (!profileId) return;
+    // (Read anyway, once it came or failed: a profile chosen meanwhile reads its own list.)
+    if (first && !localStorage.getItem(`${STRATEGY_KEY}.${profileId}`)) await first.catch(() => 0);
     await this.load();
     // Back where the manager was: the strategy last open with this profile.
     const last = localStorage.getItem(`${STRATEGY_KEY}.${profileId}`);

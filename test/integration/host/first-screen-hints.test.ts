@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRendererBuilt } from '../../../electron/host/build-renderer';
+import { startHost, type RunningHost } from '../../../electron/host';
+import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
+
+/**
+ * A profile's first screen is its book: the browser host tells the page to fetch the book's code
+ * with its own, so that it is not asked for only after the entry has run and the profiles are
+ * read. An empty data folder (the welcome screen) is told nothing more.
+ */
+let h: DeskHarness;
+let host: RunningHost;
+let staticDir: string;
+beforeAll(async () => {
+  h = await openDeskHarness();
+  staticDir = await ensureRendererBuilt();
+  host = await startHost({
+    handlers: h.desk,
+    subscribe: (listener) => h.desk.subscribe(listener),
+    staticDir,
+  });
+}, 120_000);
+afterAll(async () => {
+  await host?.close();
+  await h?.close();
+});
+
+const page = async () => {
+  const answer = await fetch(`http://127.0.0.1:${host.port}/`);
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('cache-control')).toBe('no-cache');
+  return answer.text();
+};
+
+/** The book's chunk and the chunks it imports, as the build's manifest names them. */
+function bookFiles(): { scripts: string[]; styles: string[] } {
+  const manifest = JSON.parse(
+    readFileSync(join(staticDir, '.vite', 'manifest.json'), 'utf8'),
+  ) as Record<string, { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }>;
+  const entry = manifest['index.html']!;
+  const book = manifest['src/book/BookView.svelte']!;
+  // The entry's own imports are named by the built page already.
+  const imported = (book.imports ?? [])
+    .filter((key) => key !== 'index.html' && !(entry.imports ?? []).includes(key))
+    .map((key) => manifest[key]!);
+  return {
+    scripts: [book.file, ...imported.map((c) => c.file)],
+    styles: [...(book.css ?? []), ...imported.flatMap((c) => c.css ?? [])],
+  };
+}
+
+describe("the page's hints for its first screen", () => {
+  it("names the book's chunks once the data folder has a profile, and none before", async () => {
+    const built = readFileSync(join(staticDir, 'index.html'), 'utf8');
+    const preloads = (html: string) => [...html.matchAll(/rel="modulepreload"/g)].length;
+    const empty = await page();
+    expect(empty).toBe(built);
+    expect(empty).not.toContain('BookView');
+
+    h.desk.store.profiles.create({
+      name: 'Book',
+      baseUrl: 'http://127.0.0.1:9',
+      clientId: 'manager',
+      environment: 'production',
+    });
+    const html = await page();
+    const { scripts, styles } = bookFiles();
+    expect(scripts.length).toBeGreaterThan(1);
+    for (const file of scripts)
+      expect(html).toContain(`<link rel="modulepreload" crossorigin href="./${file}">`);
+    for (const file of styles)
+      expect(html).toContain(`<link rel="preload" as="style" crossorigin href="./${file}">`);
+    // Only the book's: the entry is loaded by its own script tag, no other screen is hinted.
+    expect(preloads(html)).toBe(preloads(built) + scripts.length);
+    expect(html).not.toMatch(/StrategyPane-/);
+    // Each hinted file is served.
+    for (const file of [...scripts, ...styles]) {
+      const answer = await fetch(`http://127.0.0.1:${host.port}/${file}`);
+      expect(answer.status, file).toBe(200);
+    }
+    // The build's manifest stays private.
+    expect((await fetch(`http://127.0.0.1:${host.port}/.vite/manifest.json`)).status).toBe(404);
+  });
+});
