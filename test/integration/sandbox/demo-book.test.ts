@@ -93,6 +93,19 @@ describe('the demo book of Demo Capital', () => {
       expect((await strategy(id)).positions.length).toBeGreaterThan(0);
   });
 
+  it('holds HALTED in Halted Income, bought before the halt: its version COMPLETE, not liquidate-only', async () => {
+    const halted = await version(BOOK.haltedIncome, BOOK_VERSIONS.haltedIncomeExecuted);
+    expect(halted.status).toBe('COMPLETE');
+    expect(halted.orders.map((o) => `${o.symbol} ${o.status}`).sort()).toEqual([
+      'AGG FILLED',
+      'BND FILLED',
+      'HALTED FILLED',
+    ]);
+    const s = await strategy(BOOK.haltedIncome);
+    expect(s).toMatchObject({ is_liquidate_only: false, liquidate_only_reason: null });
+    expect(held(s)).toEqual(['AGG', 'BND', 'HALTED']);
+  });
+
   it('keeps the first demo strategies as they were, and the book is Demo Capital’s alone', async () => {
     const list = await admin(url, 'GET', '/sandbox/strategies');
     const names = new Map(
