@@ -1,4 +1,4 @@
-import { executeBeforeHalt, executeInThePast, newStrategy, scheduleVersion } from './demo-builders';
+import { executeInThePast, newStrategy, scheduleVersion } from './demo-builders';
 import type { RequestedPosition } from './engine';
 import type { StrategyRec } from './state';
 
@@ -26,8 +26,6 @@ export const DEMO_BOOK_STRATEGY_IDS = {
   legacyBalanced: 'a439ea67-63d8-48a6-8384-803cc4a7117a',
   /** Balanced: holdings from a version whose id is not published (its target stays unknown). */
   balancedGrowth: '99335a82-e067-4f1e-b308-05d01cbd66a0',
-  /** Income: a COMPLETE version its holdings fit, HALTED among them (bought before the halt). */
-  haltedIncome: '5d1b7a3e-0c2f-4e8a-9b6d-3f4e5a6b7c81',
 } as const;
 
 export const DEMO_BOOK_VERSION_IDS = {
@@ -42,7 +40,6 @@ export const DEMO_BOOK_VERSION_IDS = {
   balancedRetirementExecuted: '0602aa61-11e7-4ede-8f00-9d54c3f65f69',
   legacyBalancedExecuted: '1750af8c-da7e-4356-93df-51c7e1b8ee76',
   balancedGrowthExecuted: 'e7a86b19-5cec-4eac-b6f0-f674da45dae7',
-  haltedIncomeExecuted: '6e2c8b4f-1d3a-4f9b-8c7e-4a5f6b7c8d92',
 } as const;
 
 /** The theme of each demo book strategy (the README's suggestion for tags). */
@@ -55,7 +52,6 @@ export const DEMO_BOOK_THEMES: Record<keyof typeof DEMO_BOOK_STRATEGY_IDS, strin
   balancedRetirement: 'Balanced',
   legacyBalanced: 'Balanced',
   balancedGrowth: 'Balanced',
-  haltedIncome: 'Income',
 };
 
 const p = (symbol: string, weight: string): RequestedPosition => ({ symbol, weight });
@@ -226,21 +222,6 @@ export function buildDemoBook(organization: string): StrategyRec[] {
     40,
   );
 
-  const haltedIncome = strategy(
-    ids.haltedIncome,
-    'Halted Income',
-    'Bond funds and one holding whose trading was halted after it was bought.',
-    '0.20',
-    '300000.00',
-  );
-  // Its holdings fit its target; selling HALTED (or buying more) fails from now on.
-  executeBeforeHalt(
-    haltedIncome,
-    versions.haltedIncomeExecuted,
-    [p('AGG', '40'), p('BND', '30'), p('HALTED', '10')],
-    35,
-  );
-
   return [
     incomePlus,
     bondLadder,
@@ -250,6 +231,5 @@ export function buildDemoBook(organization: string): StrategyRec[] {
     balancedRetirement,
     legacyBalanced,
     balancedGrowth,
-    haltedIncome,
   ];
 }

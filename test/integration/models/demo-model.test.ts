@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_BOOK_STRATEGY_IDS as BOOK, DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
-import { DEMO_MODEL } from '../../../electron/sandbox/demo-model';
+import {
+  DEMO_BOOK_STRATEGY_IDS as BOOK,
+  DEMO_STRATEGY_IDS,
+  HALTED_INCOME,
+} from '../../../electron/sandbox';
+import { DEMO_MODEL } from '../../../electron/sandbox';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
 import { executeToEnd, itemOf } from '../../support/batches';
 
@@ -80,10 +84,10 @@ describe('the demo model of the built-in sandbox profile', () => {
     expect(itemOf(batch, BOOK.techLeaders).reason).toContain(
       '48cfadfa-0f26-41fb-a376-3405d9f41138',
     );
-    expect(line(BOOK.haltedIncome)).toEqual({ state: 'ready', exclusion: null, ack: false });
-    expect(itemOf(batch, BOOK.haltedIncome).review?.sellsWhole.map((s) => s.symbol)).toEqual([
-      'HALTED',
-    ]);
+    expect(line(HALTED_INCOME.strategyId)).toEqual({ state: 'ready', exclusion: null, ack: false });
+    expect(itemOf(batch, HALTED_INCOME.strategyId).review?.sellsWhole.map((s) => s.symbol)).toEqual(
+      ['HALTED'],
+    );
     const sold = (id: string) =>
       itemOf(batch, id)
         .review?.sellsWhole.map((s) => s.symbol)
@@ -105,7 +109,7 @@ describe('the demo model of the built-in sandbox profile', () => {
     });
 
     const ended = await executeToEnd(h, batch);
-    const halted = itemOf(ended, BOOK.haltedIncome);
+    const halted = itemOf(ended, HALTED_INCOME.strategyId);
     expect(halted.versionStatus).toBe('FAILED');
     expect(halted.failedOrPartial).toBe(true);
     expect(halted.reason).toMatch(/HALTED/);
