@@ -125,4 +125,10 @@ const EVENT_TYPES = [
   'activity-appended',
   'book-rows-changed',
   'book-job-changed',
+  'batch-progress',
 ] as const satisfies readonly DeskEvent['type'][];
+
+/** Fails to compile when an event type of the contract is missing from the list (it would be dropped). */
+type Unlisted = Exclude<DeskEvent['type'], (typeof EVENT_TYPES)[number]>;
+const complete: [Unlisted] extends [never] ? true : Unlisted = true;
+void complete;
