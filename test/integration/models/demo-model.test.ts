@@ -114,6 +114,37 @@ describe('the demo model of the built-in sandbox profile', () => {
     expect(halted.failedOrPartial).toBe(true);
     expect(halted.reason).toMatch(/HALTED/);
     expect(itemOf(ended, BOOK.balancedRetirement).versionStatus).toBe('COMPLETE');
+
+    // The activity view tells both batch entries as facts and tables, never raw JSON.
+    const entry = async (kind: 'batch-reviewed' | 'batch-ended') => {
+      const [found] = (
+        await h.desk.activity.list({ profileId, kinds: [kind], offset: 0, limit: 10 })
+      ).entries;
+      const detail = await h.desk.activity.get({ seq: found!.seq });
+      return {
+        fact: (label: string) => detail.facts.find((f) => f.label === label)?.value,
+        table: (title: string) => detail.tables.find((t) => t.title === title),
+      };
+    };
+    const reviewed = await entry('batch-reviewed');
+    expect(reviewed.fact('Batch')).toBe(batch.id);
+    expect(reviewed.fact('SHA-256 of the canonical rows')).toBe(batch.revisionHash);
+    expect(reviewed.fact('Included')).toBe('4');
+    expect(reviewed.fact('Uncertain targets acknowledged')).toBe('Balanced Growth, Global Growth');
+    expect(reviewed.table('Included')?.rows.map((r) => r[0])).toEqual([
+      'Balanced Growth',
+      'Balanced Retirement',
+      'Global Growth',
+      'Halted Income',
+    ]);
+    const excluded = reviewed.table('Excluded')!;
+    expect(excluded.columns).toEqual(['Strategy', 'Strategy id', 'Reason']);
+    expect(excluded.rows.find((r) => r[0] === 'Legacy Balanced')?.[2]).toMatch(/^Liquidate-only/);
+    const end = await entry('batch-ended');
+    expect(end.fact('Outcome')).toBe(ended.words);
+    expect(end.fact('Versions FAILED')).toBe('1');
+    expect(end.fact('Versions COMPLETE')).toBe('3');
+    expect(end.fact('Strategies accepted')).toBe('4');
   });
 
   it('is given once: opening the profile again neither adds a model nor undoes a manager’s change', async () => {
