@@ -30,6 +30,7 @@ export const CONTRACT_METHODS = {
     'summary',
     'rows',
     'changeTags',
+    'selectionModels',
     'refresh',
     'cancelRefresh',
     'addMany',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isoDaysFromNow } from './clock';
 import {
   createExecutedVersion,
@@ -6,6 +7,8 @@ import {
   type RequestedPosition,
   sendOrders,
 } from './engine';
+import { cents, dec, str } from './money';
+import { HALTED_SYMBOL, priceOf } from './prices';
 import type { StrategyRec } from './state';
 
 /** How the demo strategies are made: funded with cash 180 days ago, then given their history. */
@@ -57,4 +60,41 @@ export function scheduleVersion(
     isoDaysFromNow(-daysAgo),
   );
   version.id = versionId;
+}
+
+/**
+ * Like `executeInThePast`, but every order fills, `HALTED` too: the strategy bought it before its
+ * trading was halted, so it holds it now (and any order for it from now on fails).
+ */
+export function executeBeforeHalt(
+  strategy: StrategyRec,
+  versionId: string,
+  target: RequestedPosition[],
+  daysAgo: number,
+): void {
+  executeInThePast(strategy, versionId, target, daysAgo);
+  const version = strategy.versions.find((v) => v.id === versionId)!;
+  const at = isoDaysFromNow(-daysAgo, 2_000_000);
+  for (const order of version.orders) {
+    if (order.symbol !== HALTED_SYMBOL || order.status !== 'FAILED') continue;
+    const value = cents(dec(order.order_quantity).times(dec(priceOf(order.symbol))));
+    Object.assign(order, {
+      status: 'FILLED',
+      status_reason: null,
+      filled_quantity: order.order_quantity,
+      filled_value: value,
+      filled_average_price: priceOf(order.symbol),
+    });
+    strategy.cash = str(dec(strategy.cash).minus(dec(value)));
+    strategy.holdings.push({
+      id: randomUUID(),
+      symbol: order.symbol,
+      quantity: order.order_quantity,
+      inserted_at: at,
+      updated_at: at,
+    });
+  }
+  version.status = 'COMPLETE';
+  strategy.is_liquidate_only = false;
+  strategy.liquidate_only_reason = null;
 }

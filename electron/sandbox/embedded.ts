@@ -1,4 +1,5 @@
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from './demo-data';
+import { DEMO_MODEL } from './demo-model';
 import { startSandbox } from './index';
 
 /**
@@ -43,13 +44,25 @@ export const builtInSandbox = {
 } as const;
 
 /**
+ * The sandbox as the app ships it: its profile also starts with the demo model (demo-model.ts),
+ * whose followers join the first three strategies. Tests built on the first three alone use
+ * `builtInSandbox`; the desk harness's `demoModel` option chooses this one.
+ */
+export const builtInSandboxWithDemoModel = {
+  ...builtInSandbox,
+  demo: { ...builtInSandbox.demo, model: DEMO_MODEL },
+};
+
+/**
  * The built-in sandbox that says where it runs each time it starts (at launch for an existing
  * sandbox profile, else on "Try the built-in sandbox"): for a manager who wants to ask it
  * directly, with curl or a script, with the demo client's public credentials.
  */
-export function announcedSandbox(print: (line: string) => void): typeof builtInSandbox {
+export function announcedSandbox(
+  print: (line: string) => void,
+): typeof builtInSandboxWithDemoModel {
   return {
-    ...builtInSandbox,
+    ...builtInSandboxWithDemoModel,
     start: async (options) => {
       const running = await builtInSandbox.start(options);
       const { clientId, clientSecret } = builtInSandbox.demo;

@@ -85,4 +85,5 @@ function persist(ctx: SandboxContext, path: string, options: SandboxOptions): St
 export { DEMO_CLIENTS, DEMO_ORGANIZATIONS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from './demo-data';
 export { HALTED_SYMBOL, PRICES } from './prices';
 export { DEMO_BOOK_STRATEGY_IDS, DEMO_BOOK_THEMES, DEMO_BOOK_VERSION_IDS } from './demo-book';
+export { DEMO_MODEL, HALTED_INCOME } from './demo-model';
 export { MAX_BULK_STRATEGIES } from './bulk-strategies';

@@ -12,6 +12,7 @@ import {
   bookSettings,
   bookSummary,
   exposureView,
+  selectionModels,
   tagChange,
 } from './views';
 
@@ -43,6 +44,14 @@ export const bookContract = {
   changeTags: method(
     z.object({ profileId: uuid, selection: bookSelection }).extend(tagChange.shape).strict(),
     z.object({ changed: z.number().int().nonnegative(), counts: bookCounts }),
+  ),
+  /**
+   * The selected strategies and the model revision each follows ("Assign model…" and "Review
+   * with its model…" act on them).
+   */
+  selectionModels: method(
+    z.object({ profileId: uuid, selection: bookSelection }).strict(),
+    selectionModels,
   ),
   /** Reads the selected strategies again through the profile's queue; progress comes as events. */
   refresh: method(z.object({ profileId: uuid, selection: bookSelection }).strict(), bookJob),

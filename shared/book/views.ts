@@ -55,7 +55,7 @@ export const bookTargetSource = z.object({
   symbols: z.array(z.string()),
 });
 
-/** The model a strategy follows and its sync state (models come later; null until then). */
+/** The model a strategy follows and its sync state (null: it follows none). */
 export const bookModel = z.object({
   id: uuid,
   name: z.string(),
@@ -210,3 +210,22 @@ export const tagChange = z
     remove: z.array(tag).max(MAX_TAGS_PER_CHANGE),
   })
   .strict();
+
+/** The strategies a book selection names, grouped by the model revision each follows. */
+export const selectionModels = z.object({
+  /** Every strategy of the selection, in the book's order. */
+  strategyIds: z.array(uuid),
+  /** Per model revision followed (the most followers first, then the model's name). */
+  models: z.array(
+    z.object({
+      modelId: uuid,
+      modelName: z.string(),
+      revisionId: uuid,
+      revisionNumber: z.number().int().positive(),
+      strategyIds: z.array(uuid),
+    }),
+  ),
+  /** The strategies of the selection that follow no model. */
+  following: z.number().int().nonnegative(),
+});
+export type SelectionModels = z.infer<typeof selectionModels>;

@@ -6,7 +6,7 @@ import type { DeskEvent } from '../../shared/contract';
 import { createDesk, type Desk, type DeskOptions } from '../../electron/core/desk';
 import { openSecretStore, type SecretStore } from '../../electron/core/secrets';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox';
-import { builtInSandbox } from '../../electron/sandbox/embedded';
+import { builtInSandbox, builtInSandboxWithDemoModel } from '../../electron/sandbox/embedded';
 
 /**
  * A desk on real parts: a temp data folder with a real SQLite file, the OS
@@ -29,7 +29,11 @@ export interface DeskHarness {
 }
 
 export async function openDeskHarness(
-  options: Partial<DeskOptions> & { stepMs?: number } = {},
+  options: Partial<DeskOptions> & {
+    stepMs?: number;
+    /** The sandbox profile also starts with the demo model and its followers, as the app's does. */
+    demoModel?: boolean;
+  } = {},
 ): Promise<DeskHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'strategy-desk-desk-'));
   const secrets = await openSecretStore({ service: `strategy-desk-test-${randomUUID()}` });
@@ -44,7 +48,7 @@ export async function openDeskHarness(
       secretStore: secrets,
       // One sandbox for the whole harness: a desk restart finds the same service again.
       sandbox: {
-        ...builtInSandbox,
+        ...(options.demoModel ? builtInSandboxWithDemoModel : builtInSandbox),
         start: async () => {
           const running = await shared();
           return { baseUrl: running.baseUrl, close: async () => undefined };

@@ -113,6 +113,7 @@ export function createFakeDesk() {
       summary: notBuilt('book.summary'),
       rows: notBuilt('book.rows'),
       changeTags: notBuilt('book.changeTags'),
+      selectionModels: notBuilt('book.selectionModels'),
       refresh: notBuilt('book.refresh'),
       cancelRefresh: notBuilt('book.cancelRefresh'),
       addMany: notBuilt('book.addMany'),

@@ -158,6 +158,49 @@ export function detailOf(
       if (typeof p.previousModelName === 'string')
         facts.push({ label: 'Followed before', value: text(p.previousModelName) });
       break;
+    case 'batch-reviewed': {
+      const acknowledged = list(p.acknowledged);
+      facts.push(
+        { label: 'Batch', value: text(p.batchId) },
+        { label: 'Model', value: `${text(p.modelName)} (${text(p.modelId)})` },
+        { label: 'Revision', value: `${text(p.revisionNumber)} (${text(p.revisionId)})` },
+        { label: 'SHA-256 of the canonical rows', value: text(p.hash) },
+        { label: 'Included', value: text(list(p.included).length) },
+        { label: 'Excluded', value: text(list(p.excluded).length) },
+        {
+          label: 'Uncertain targets acknowledged',
+          value:
+            acknowledged.length === 0
+              ? 'None needed'
+              : acknowledged.map((a) => text(a.strategyName)).join(', '),
+        },
+        { label: 'Stop at the first failure', value: yesNo(p.stopAtFirstFailure) },
+        { label: 'Sent at once (concurrency)', value: text(p.concurrency) },
+      );
+      const strategy: [string, string][] = [
+        ['strategyName', 'Strategy'],
+        ['strategyId', 'Strategy id'],
+      ];
+      tables.push(
+        ...table('Included', strategy, list(p.included)),
+        ...table('Excluded', [...strategy, ['reason', 'Reason']], list(p.excluded)),
+      );
+      break;
+    }
+    case 'batch-ended': {
+      const counts = (p.counts ?? {}) as Payload;
+      const statuses = (p.versionStatuses ?? {}) as Payload;
+      facts.push(
+        { label: 'Batch', value: text(p.batchId) },
+        { label: 'Outcome', value: text(p.words) },
+        { label: 'Batch state', value: text(p.state) },
+        ...Object.keys(counts)
+          .filter((k) => counts[k] !== 0)
+          .map((k) => ({ label: `Strategies ${k}`, value: text(counts[k]) })),
+        ...Object.keys(statuses).map((k) => ({ label: `Versions ${k}`, value: text(statuses[k]) })),
+      );
+      break;
+    }
     case 'version-imported':
       facts.push(...versionFacts(p.version as Payload | null));
       tables.push(...versionTables(p.version as Payload | null));

@@ -20,6 +20,7 @@ import { AddBatch, RefreshBatch, type BookBatch } from './jobs';
 import { ProfileReadQueue } from './read-queue';
 import { bringUpToDate } from './rows';
 import { readBookSettings, saveBookSettings, staleBefore } from './settings';
+import { withModels } from './models';
 import { bookRowView, filterOf, orderOf } from './view';
 
 export { DEFAULT_BOOK_SETTINGS, readBookSettings } from './settings';
@@ -106,7 +107,11 @@ export class Book {
     return {
       total: store.book.count(filter),
       offset,
-      rows: store.book.page(filter, orderOf(query), offset, limit).map(bookRowView),
+      rows: withModels(
+        store,
+        profileId,
+        store.book.page(filter, orderOf(query), offset, limit).map(bookRowView),
+      ),
     };
   }
 
@@ -366,7 +371,11 @@ export class Book {
     if (stored.length > 0 || book.added) {
       book.added = false;
       const { store } = this.deps;
-      const rows = store.book.rows(profileId, stored, this.staleBefore()).map(bookRowView);
+      const rows = withModels(
+        store,
+        profileId,
+        store.book.rows(profileId, stored, this.staleBefore()).map(bookRowView),
+      );
       this.deps.emit({
         type: 'book-rows-changed',
         profileId,

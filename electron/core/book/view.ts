@@ -9,7 +9,7 @@ export function bookRowView(row: BookRowRead): BookRow {
     strategyId: row.strategy_id,
     name: row.name,
     tags: row.tags,
-    // Models come later (the next issue): no strategy follows one yet.
+    // Filled for the rows read (models.ts): an assignment changes it, not the strategy.
     model: null,
     target: {
       state: row.target_state,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeskHandlers } from '../../../shared/contract';
 import type { BookQuery } from '../../../shared/book/views';
 import { writeBookCsv, writeHoldingsCsv, type Book } from '../book';
+import { selectionModelsOf } from '../book/models';
 import { readBookSettings, staleBefore } from '../book/settings';
 import { filterOf, orderOf } from '../book/view';
 import type { Store } from '../store';
@@ -53,6 +54,9 @@ export function bookHandlers({
     },
     async changeTags({ profileId, selection, add, remove }) {
       return book.changeTags(profileId, selection, add, remove);
+    },
+    async selectionModels({ profileId, selection }) {
+      return selectionModelsOf(store, profileId, book.selected(profileId, selection));
     },
     async refresh({ profileId, selection }) {
       return book.refresh(profileId, selection);

@@ -6,6 +6,7 @@ import type { SecretStore } from '../secrets';
 import type { Connections } from './connections';
 import type { StrategySync } from '../strategies/sync';
 import type { VersionImport } from '../versions/import';
+import { seedDemoModel, type DemoModel } from './demo-model';
 
 /** The embedded sandbox while it runs. */
 export interface EmbeddedSandbox {
@@ -35,6 +36,8 @@ export interface BuiltInSandbox {
     clientSecret: string;
     /** The demo strategies to add, each with the executed versions to import. */
     strategies: readonly { strategyId: string; versionIds: readonly string[] }[];
+    /** The demo model its profile starts with (once), and the strategies following it. */
+    model?: DemoModel;
   };
 }
 
@@ -83,6 +86,14 @@ export class SandboxProfiles {
       await secrets.set(profile.id, demo.clientSecret);
       connections.credentialsChanged(profile.id);
     }
+    // A sandbox profile made before the demo model existed gets it when first opened since.
+    if (demo.model) {
+      try {
+        await seedDemoModel(this.services, profile.id, demo.model);
+      } catch {
+        // Not remembered as done: the next opening tries again; the profile works without it.
+      }
+    }
   }
 
   async use(): Promise<Profile> {
@@ -111,6 +122,7 @@ export class SandboxProfiles {
         for (const versionId of versionIds)
           await versionImport.import(profile.id, strategyId, versionId);
       }
+      if (demo.model) await seedDemoModel(this.services, profile.id, demo.model);
     } catch (error) {
       // Half a sandbox profile is worse than none: the next click starts over.
       recordProfileRemoved(store, profile.id, () => store.profiles.delete(profile.id));

@@ -5,6 +5,7 @@ import {
   DEMO_VERSION_IDS as VIDS,
 } from '../../../electron/sandbox/demo-data';
 import { DEMO_BOOK_STRATEGY_IDS } from '../../../electron/sandbox/demo-book';
+import { HALTED_INCOME } from '../../../electron/sandbox/demo-model';
 import { startSandbox, type RunningSandbox } from '../../../electron/sandbox/index';
 import {
   admin,
@@ -362,6 +363,7 @@ describe('timing and counters', () => {
         [IDS.freshStart]: 0,
         [IDS.otherFund]: 0,
         ...Object.fromEntries(Object.values(DEMO_BOOK_STRATEGY_IDS).map((id) => [id, 0])),
+        [HALTED_INCOME.strategyId]: 0,
       },
       token_requests: 1,
       api_requests: 2,

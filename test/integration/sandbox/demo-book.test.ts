@@ -4,6 +4,7 @@ import {
   DEMO_BOOK_VERSION_IDS as BOOK_VERSIONS,
 } from '../../../electron/sandbox/demo-book';
 import { DEMO_STRATEGY_IDS as IDS } from '../../../electron/sandbox/demo-data';
+import { HALTED_INCOME } from '../../../electron/sandbox/demo-model';
 import { startSandbox, type RunningSandbox } from '../../../electron/sandbox/index';
 import { admin, call, tokenFor, versionPath } from '../../support/sandbox-http';
 
@@ -91,6 +92,19 @@ describe('the demo book of Demo Capital', () => {
 
     for (const id of [BOOK.bondLadder, BOOK.balancedRetirement, BOOK.balancedGrowth])
       expect((await strategy(id)).positions.length).toBeGreaterThan(0);
+  });
+
+  it('holds HALTED in Halted Income, bought before the halt: its version COMPLETE, not liquidate-only', async () => {
+    const halted = await version(HALTED_INCOME.strategyId, HALTED_INCOME.executedVersionId);
+    expect(halted.status).toBe('COMPLETE');
+    expect(halted.orders.map((o) => `${o.symbol} ${o.status}`).sort()).toEqual([
+      'AGG FILLED',
+      'BND FILLED',
+      'HALTED FILLED',
+    ]);
+    const s = await strategy(HALTED_INCOME.strategyId);
+    expect(s).toMatchObject({ is_liquidate_only: false, liquidate_only_reason: null });
+    expect(held(s)).toEqual(['AGG', 'BND', 'HALTED']);
   });
 
   it('keeps the first demo strategies as they were, and the book is Demo Capital’s alone', async () => {

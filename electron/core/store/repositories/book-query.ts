@@ -83,12 +83,15 @@ const FLAG_COUNT = FLAG_ORDER.map((f) => `(${FLAG_SQL[f]})`).join(' + ');
 const FIRST_TAG = `(SELECT min(t.tag) FROM strategy_tags t
   WHERE t.profile_id = b.profile_id AND t.strategy_id = b.strategy_id)`;
 
+const MODEL_NAME = `(SELECT m.name FROM model_assignments a JOIN models m ON m.id = a.model_id
+  WHERE a.profile_id = b.profile_id AND a.strategy_id = b.strategy_id)`;
+
 /** Each sort as its SQL key; NULLs (no tag, no version) always last. */
 const SORT_SQL: Record<BookSort, string[]> = {
   name: ['b.name COLLATE NOCASE'],
   tags: [`${FIRST_TAG} IS NULL`, `${FIRST_TAG} COLLATE NOCASE`],
-  // No model is known before models exist: the name orders them.
-  model: [],
+  // The followed model's name (none last), then the name orders them.
+  model: [`${MODEL_NAME} IS NULL`, `${MODEL_NAME} COLLATE NOCASE`],
   target: [
     `CASE b.target_state WHEN 'known' THEN 0 WHEN 'changed-elsewhere' THEN 1 ELSE 2 END`,
     'b.target_executed_at',

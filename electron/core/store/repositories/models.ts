@@ -146,6 +146,9 @@ export function modelsRepository({ db, now }: RepositoryContext) {
       `SELECT * FROM model_assignments WHERE model_id = ? AND profile_id = ?
        ORDER BY strategy_id`,
     );
+    const selectProfileAssignments = db.prepare<[string], AssignmentRecord>(
+      'SELECT * FROM model_assignments WHERE profile_id = ? ORDER BY strategy_id',
+    );
     const countFollowers = db.prepare<[], { model_id: string; n: number }>(
       'SELECT model_id, count(*) AS n FROM model_assignments GROUP BY model_id',
     );
@@ -169,6 +172,7 @@ export function modelsRepository({ db, now }: RepositoryContext) {
       deleteAssignment,
       selectAssignment,
       selectFollowers,
+      selectProfileAssignments,
       countFollowers,
       countRevisions,
     };
@@ -266,6 +270,10 @@ export function modelsRepository({ db, now }: RepositoryContext) {
     assignmentOf(profileId: string, strategyId: string): StoredAssignment | null {
       const r = q().selectAssignment.get(profileId, strategyId);
       return r ? assignment(r) : null;
+    },
+    /** Every assignment of a profile, by strategy id (the book's model column). */
+    assignmentsOf(profileId: string): StoredAssignment[] {
+      return q().selectProfileAssignments.all(profileId).map(assignment);
     },
     /** A profile's strategies following the model, by strategy id. */
     followers(modelId: string, profileId: string): StoredAssignment[] {

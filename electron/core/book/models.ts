@@ -1,0 +1,71 @@
+import type { BookRow, SelectionModels } from '../../../shared/book/views';
+import type { SyncStateName } from '../../../shared/models/sync';
+import { ModelFollowing } from '../models/following';
+import { ModelLibrary } from '../models/library';
+import type { Store } from '../store';
+
+/**
+ * The book's model column: for the rows of a page, the model each strategy follows and its sync
+ * state, worked out as the Models screen's followers are (models/following.ts) at read time, since
+ * a saved revision or an assignment changes it without touching the strategy. One query finds the
+ * profile's assignments; only the rows that follow a model cost more.
+ */
+
+const BOOK_SYNC: Record<SyncStateName, NonNullable<BookRow['model']>['sync']> = {
+  'in-sync': 'in-sync',
+  'out-of-sync': 'out-of-sync',
+  'target-unknown': 'target-unknown',
+  'possibly-changed-elsewhere': 'changed-elsewhere',
+};
+
+export function withModels(store: Store, profileId: string, rows: BookRow[]): BookRow[] {
+  if (rows.length === 0) return rows;
+  const assigned = new Set(store.models.assignmentsOf(profileId).map((a) => a.strategyId));
+  if (assigned.size === 0) return rows;
+  const following = new ModelFollowing(store, new ModelLibrary(store));
+  return rows.map((row) => {
+    if (!assigned.has(row.strategyId)) return row;
+    const follower = following.ofStrategy(profileId, row.strategyId);
+    if (!follower) return row;
+    return {
+      ...row,
+      model: {
+        id: follower.modelId,
+        name: follower.modelName,
+        sync: BOOK_SYNC[follower.sync.state],
+      },
+    };
+  });
+}
+
+/** The strategies `strategyIds` (in that order) grouped by the model revision each follows. */
+export function selectionModelsOf(
+  store: Store,
+  profileId: string,
+  strategyIds: readonly string[],
+): SelectionModels {
+  const following = new ModelFollowing(store, new ModelLibrary(store));
+  const groups = new Map<string, SelectionModels['models'][number]>();
+  let followers = 0;
+  for (const strategyId of strategyIds) {
+    const follower = following.ofStrategy(profileId, strategyId);
+    if (!follower) continue;
+    followers++;
+    const group = groups.get(follower.revision.id) ?? {
+      modelId: follower.modelId,
+      modelName: follower.modelName,
+      revisionId: follower.revision.id,
+      revisionNumber: follower.revision.number,
+      strategyIds: [],
+    };
+    group.strategyIds.push(strategyId);
+    groups.set(follower.revision.id, group);
+  }
+  const models = [...groups.values()].sort(
+    (a, b) =>
+      b.strategyIds.length - a.strategyIds.length ||
+      (a.modelName < b.modelName ? -1 : a.modelName > b.modelName ? 1 : 0) ||
+      a.revisionNumber - b.revisionNumber,
+  );
+  return { strategyIds: [...strategyIds], models, following: followers };
+}

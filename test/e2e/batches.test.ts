@@ -1,0 +1,249 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { DEMO_BOOK_STRATEGY_IDS as BOOK, DEMO_MODEL, HALTED_INCOME } from '../../electron/sandbox';
+import { openAppE2E, type AppE2E } from '../support/e2e-app';
+import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
+import { itNeeds } from '../support/system-parts';
+import { parseCsv } from '../support/rfc4180';
+
+/**
+ * A batch end to end, in Chromium against the browser host, the real desk, the sandbox over HTTP
+ * and SQLite, on the sandbox profile as the app ships it (the demo model's followers in its
+ * book): a model made from a draft, assigned from the book, one review holding every case,
+ * acknowledged, executed and followed to the end, both exports, the activity entries and chain.
+ */
+const withChromium = itNeeds(chromiumPart);
+
+const FOLLOWERS = DEMO_MODEL.followers.map((f) => f.strategyId);
+const bookRow = (page: Page, id: string) =>
+  page.getByRole('table', { name: 'Book' }).locator(`tr[data-strategy="${id}"]`);
+const batchRow = (page: Page, id: string) =>
+  page.getByRole('region', { name: 'Batch' }).locator(`tr[data-strategy="${id}"]`);
+
+describe('a batch in the app', () => {
+  let app: AppE2E | undefined;
+  beforeAll(async () => {
+    if (chromiumPart.available) app = await openAppE2E({ stepMs: 5, demoModel: true });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  withChromium(
+    'a model from a draft, assigned from the book, one review of every case, executed, followed, exported, logged',
+    async () => {
+      const { harness, profileId } = app!;
+      const desk = harness.desk;
+      // A draft of Bond Ladder left as its current target (AGG 40, BND 30, TLT 20).
+      await desk.drafts.create({
+        profileId,
+        strategyId: BOOK.bondLadder,
+        name: 'Bond core',
+        start: 'target',
+      });
+      const page = await app!.browser.newPage({ viewport: { width: 1500, height: 1000 } });
+      const problems = collectPageProblems(page);
+      await page.goto(app!.host.url);
+
+      // The model, from the draft.
+      await page.getByRole('button', { name: 'Models', exact: true }).click();
+      const form = page.getByRole('form', { name: 'New model' });
+      await form.getByLabel('New model').fill('Bond sleeve');
+      await form.getByLabel('Start').selectOption({ label: 'from a draft' });
+      await form.getByLabel('Strategy').selectOption({ label: 'Bond Ladder' });
+      await expect.poll(() => form.getByLabel('Draft').inputValue()).not.toBe('');
+      await form.getByRole('button', { name: 'Create model' }).click();
+      await page.getByRole('heading', { name: 'Bond sleeve', level: 2 }).waitFor();
+      await page.getByText('From draft “Bond core”').waitFor();
+
+      // Assigned from the book: the demo model's seven followers move to it.
+      await page.getByRole('button', { name: 'Book', exact: true }).click();
+      await page.getByRole('heading', { name: 'Book', level: 1 }).waitFor();
+      await bookRow(page, BOOK.bondLadder).getByText('Demo model').waitFor();
+      for (const id of FOLLOWERS) await bookRow(page, id).getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Assign model…' }).click();
+      const assign = page.getByRole('form', { name: 'Assign a model' });
+      await assign
+        .getByLabel('Model to follow')
+        .selectOption({ label: 'Bond sleeve (revision 1)' });
+      await assign.getByRole('button', { name: 'Assign 7' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: '7 strategies follow “Bond sleeve” now.' })
+        .waitFor();
+      await bookRow(page, BOOK.bondLadder).getByText('Bond sleeve').waitFor();
+      await expect
+        .poll(() => bookRow(page, BOOK.bondLadder).locator('td.model').getAttribute('data-sync'))
+        .toBe('in-sync');
+      await expect
+        .poll(() => bookRow(page, BOOK.globalGrowth).locator('td.model').getAttribute('data-sync'))
+        .toBe('changed-elsewhere');
+      await expect
+        .poll(() =>
+          bookRow(page, BOOK.balancedGrowth).locator('td.model').getAttribute('data-sync'),
+        )
+        .toBe('target-unknown');
+      await screenshot(page, 'batches-01-book-models');
+
+      // One review of the seven, opened from the book: every case.
+      await page.getByRole('button', { name: 'Review with its model…' }).click();
+      const batch = page.getByRole('region', { name: 'Batch' });
+      await batch.getByRole('heading', { name: 'Batch of “Bond sleeve” revision 1' }).waitFor();
+      await batch
+        .getByTestId('batch-words')
+        .filter({ hasText: 'reviewed: 4 to send, 3 excluded' })
+        .waitFor();
+      const state = (id: string) => batchRow(page, id).getAttribute('data-state');
+      await expect.poll(() => state(BOOK.bondLadder)).toBe('excluded');
+      await batchRow(page, BOOK.bondLadder)
+        .getByText(/in sync/)
+        .waitFor();
+      expect(await state(BOOK.legacyBalanced)).toBe('excluded');
+      await batchRow(page, BOOK.legacyBalanced)
+        .getByText(/Liquidate-only, and the model raises a weight/)
+        .waitFor();
+      expect(await state(BOOK.techLeaders)).toBe('excluded');
+      await batchRow(page, BOOK.techLeaders)
+        .getByText(/unexecuted version .* is in the way/)
+        .waitFor();
+      for (const id of [
+        BOOK.balancedRetirement,
+        BOOK.balancedGrowth,
+        BOOK.globalGrowth,
+        HALTED_INCOME.strategyId,
+      ])
+        expect(await state(id)).toBe('ready');
+      await batchRow(page, BOOK.globalGrowth)
+        .getByText(/changed elsewhere/)
+        .waitFor();
+      await batchRow(page, BOOK.balancedGrowth)
+        .getByText(/No executed version of this strategy is known here/)
+        .waitFor();
+      await batchRow(page, HALTED_INCOME.strategyId)
+        .getByText(/^HALTED \d/)
+        .waitFor();
+      await batch
+        .getByTestId('batch-sells-whole')
+        .getByText('Sells QQQ whole in 2 strategies')
+        .waitFor();
+      // The uncertain ones need the manager's word, by name, before Execute is possible.
+      const execute = batch.getByRole('button', { name: 'Execute 4 strategies' });
+      expect(await execute.isDisabled()).toBe(true);
+      await screenshot(page, 'batches-02-review');
+      for (const name of ['Balanced Growth', 'Global Growth'])
+        await batch
+          .getByLabel(`I accept that the predicted actions for ${name} are uncertain`)
+          .check();
+      await execute.click();
+
+      // Followed to the end: each version's status as the sandbox completes it; HALTED fails.
+      for (const id of [BOOK.balancedRetirement, BOOK.balancedGrowth, BOOK.globalGrowth])
+        await batchRow(page, id)
+          .getByText('COMPLETE', { exact: true })
+          .waitFor({ timeout: 30_000 });
+      await batchRow(page, HALTED_INCOME.strategyId)
+        .getByText('FAILED', { exact: true })
+        .waitFor({ timeout: 30_000 });
+      await batch.getByTestId('batch-words').filter({ hasText: 'sent 4 of 4' }).waitFor();
+      await expect
+        .poll(async () => (await desk.batches.list({ profileId }))[0]?.endedAt ?? null, {
+          timeout: 30_000,
+        })
+        .not.toBeNull();
+      const [summary] = await desk.batches.list({ profileId });
+      const ended = await desk.batches.get({ batchId: summary!.id });
+      expect(ended.counts).toMatchObject({ accepted: 4, excluded: 3 });
+      await screenshot(page, 'batches-03-ended');
+
+      // Both exports: every order of the batch with batch, model and revision; one row per strategy.
+      await batch.getByRole('button', { name: 'Export orders CSV…' }).click();
+      const savedOrders = batch.getByRole('status').filter({ hasText: /^Saved \d+ rows? to / });
+      await savedOrders.waitFor();
+      const ordersPath = /to (.+)$/.exec((await savedOrders.textContent())!.trim())![1]!;
+      const orders = parseCsv(readFileSync(ordersPath, 'utf8'));
+      const header = orders[0]!;
+      expect(header.slice(-5)).toEqual([
+        'batch_id',
+        'model_id',
+        'model_name',
+        'revision_number',
+        'revision_hash',
+      ]);
+      const col = (name: string) => header.indexOf(name);
+      const body = orders.slice(1).filter((r) => r.length > 1);
+      const versionOrders = ended.items
+        .filter((i) => i.versionId !== null)
+        .reduce(
+          (n, i) =>
+            n + desk.store.versions.get(profileId, i.versionId!, { orders: true })!.orders!.length,
+          0,
+        );
+      expect(body).toHaveLength(versionOrders);
+      for (const row of body) {
+        expect(row[col('batch_id')]).toBe(ended.id);
+        expect(row[col('model_name')]).toBe('Bond sleeve');
+        expect(row[col('revision_hash')]).toBe(ended.revisionHash);
+      }
+      expect(
+        body.some(
+          (r) =>
+            r[col('strategy_id')] === HALTED_INCOME.strategyId && r[col('symbol')] === 'HALTED',
+        ),
+      ).toBe(true);
+
+      await batch.getByRole('button', { name: 'Export summary CSV…' }).click();
+      const savedSummary = batch
+        .getByRole('status')
+        .filter({ hasText: /^Saved 7 rows to .*summary/i });
+      await savedSummary.waitFor();
+      const summaryPath = /to (.+)$/.exec((await savedSummary.textContent())!.trim())![1]!;
+      const lines = parseCsv(readFileSync(summaryPath, 'utf8')).filter((r) => r.length > 1);
+      expect(lines[0]).toEqual([
+        'batch_id',
+        'model_name',
+        'revision_number',
+        'position',
+        'strategy_id',
+        'strategy_name',
+        'outcome',
+        'reason',
+        'version_id',
+        'version_status',
+        'orders',
+        'orders_filled',
+        'orders_failed',
+      ]);
+      const byName = new Map(lines.slice(1).map((r) => [r[5], r]));
+      expect(byName.size).toBe(7);
+      expect(byName.get('Halted Income')?.[6]).toBe('sent, failed or partial');
+      expect(byName.get('Balanced Retirement')?.[6]).toBe('sent');
+      expect(byName.get('Halted Income')?.[9]).toBe('FAILED');
+      expect(byName.get('Bond Ladder')?.[6]).toBe('excluded');
+
+      // The activity: the review, each execution's entry referring to it, the end; the chain holds.
+      const entries = async (kind: 'batch-reviewed' | 'batch-ended' | 'execution-sent') =>
+        (await desk.activity.list({ profileId, kinds: [kind], offset: 0, limit: 100 })).entries;
+      const [reviewed] = await entries('batch-reviewed');
+      expect(JSON.parse(desk.store.activity.get(reviewed!.seq)!.payload)).toMatchObject({
+        batchId: ended.id,
+        hash: ended.revisionHash,
+      });
+      for (const item of ended.items.filter((i) => i.journalId !== null)) {
+        const sent = desk.store.activity.executionSentSeq(item.journalId!)!;
+        expect(desk.store.activity.get(sent)!.refers_to).toBe(reviewed!.seq);
+      }
+      expect(ended.items.filter((i) => i.journalId !== null)).toHaveLength(4);
+      await expect.poll(async () => (await entries('batch-ended')).length).toBe(1);
+      const [end] = await entries('batch-ended');
+      expect(desk.store.activity.get(end!.seq)!.refers_to).toBe(reviewed!.seq);
+      await page.getByRole('button', { name: 'Profile activity' }).click();
+      await page.getByRole('button', { name: 'Check again' }).click();
+      await page.getByRole('status').filter({ hasText: 'The chain held' }).waitFor();
+      expect((await desk.activity.verify({})).ok).toBe(true);
+      await screenshot(page, 'batches-04-activity');
+      expect(problems).toEqual([]);
+    },
+    180_000,
+  );
+});
