@@ -27,19 +27,13 @@ import {
   activityPage,
   removedProfileLog,
 } from './activity/views';
+import { batchesContract } from './batches/contract';
 import { bookContract } from './book/contract';
+import { method, none, ok, profileRef, strategyRef } from './contract-parts';
 import { bookCounts, bookJob, bookRow } from './book/views';
 import { deleteConfirmation, deletePreview } from './unexecuted';
-import {
-  modelCsvImport,
-  modelDetail,
-  modelFollower,
-  modelStart,
-  modelSummary,
-  revisionComparison,
-  revisionDetail,
-} from './models/views';
-import { batchItemView, batchSummary, batchView } from './batches/views';
+import { modelsContract } from './models/contract';
+import { batchItemView, batchSummary } from './batches/views';
 
 /**
  * The one contract between the renderer and the main process. Each method is
@@ -48,27 +42,9 @@ import { batchItemView, batchSummary, batchView } from './batches/views';
  * from this table, so they cannot drift apart.
  */
 
-const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({
-  input,
-  output,
-});
-const none = z.object({}).strict();
-const ok = z.object({ ok: z.literal(true) });
-
-const profileRef = z.object({ profileId: uuid }).strict();
-const strategyRef = z.object({ profileId: uuid, strategyId: uuid }).strict();
 const versionRef = z.object({ profileId: uuid, strategyId: uuid, versionId: uuid }).strict();
 const draftRef = z.object({ draftId: uuid }).strict();
 const journalRef = z.object({ journalId: uuid }).strict();
-const modelRef = z.object({ modelId: uuid }).strict();
-const revisionRef = z.object({ revisionId: uuid }).strict();
-const modelName = z.string().trim().min(1, 'Give the model a name').max(100);
-const modelDescription = z.string().trim().max(2000);
-const revisionNote = z.string().trim().max(200);
-/** Rows as the manager typed them (the model's rules check them: kind invalid-model). */
-const modelRowsInput = z
-  .array(z.object({ symbol: z.string().max(64), weight: z.string().max(64) }).strict())
-  .max(1000);
 
 const profileName = z.string().trim().min(1, 'Give the profile a name').max(100);
 const baseUrl = z
@@ -242,134 +218,12 @@ export const contract = {
    * The model library, app-wide (docs/models.md): a model's rows are saved as immutable revisions;
    * a strategy of a profile follows at most one model, with a sync state.
    */
-  models: {
-    /** Every model, by name. */
-    list: method(none, z.array(modelSummary)),
-    get: method(modelRef, modelDetail),
-    /** Empty (no revision until saved), or with revision 1 from a draft or a strategy's known target. */
-    create: method(
-      z
-        .object({
-          name: modelName,
-          description: modelDescription.default(''),
-          start: modelStart,
-          note: revisionNote.optional(),
-        })
-        .strict(),
-      modelDetail,
-    ),
-    /** Name and description only: the rows change through saveRevision. */
-    update: method(
-      z
-        .object({
-          modelId: uuid,
-          name: modelName.optional(),
-          description: modelDescription.optional(),
-        })
-        .strict(),
-      modelSummary,
-    ),
-    /**
-     * The rows as a new revision (kind invalid-model with every problem when the rules refuse
-     * them). `basedOn`: the latest revision when editing began (null: none); a newer one saved
-     * since refuses it (kind confirmation-outdated). `profileId`: whose activity log records it.
-     */
-    saveRevision: method(
-      z
-        .object({
-          modelId: uuid,
-          rows: modelRowsInput,
-          note: revisionNote.default(''),
-          basedOn: uuid.nullable().optional(),
-          profileId: uuid.optional(),
-        })
-        .strict(),
-      modelDetail,
-    ),
-    revision: method(revisionRef, revisionDetail),
-    /** What `to` adds, removes and changes against `from`, with both weights. */
-    compare: method(z.object({ from: uuid, to: uuid }).strict(), revisionComparison),
-    /** Reads rows from a CSV file's text (nothing is saved: the editor takes them). */
-    importCsv: method(z.object({ text: z.string().max(1_100_000) }).strict(), modelCsvImport),
-    /** Writes a revision as CSV; the host chooses where (null: the manager cancelled). */
-    exportCsv: method(revisionRef, exportResult.nullable()),
-    /**
-     * The profile's strategies follow the model (one following another moves), pinned to
-     * `revisionId` when given, else following its latest revision.
-     */
-    assign: method(
-      z
-        .object({
-          profileId: uuid,
-          modelId: uuid,
-          strategyIds: z.array(uuid).min(1).max(1000),
-          revisionId: uuid.optional(),
-        })
-        .strict(),
-      z.array(modelFollower),
-    ),
-    unassign: method(
-      z.object({ profileId: uuid, strategyIds: z.array(uuid).min(1).max(1000) }).strict(),
-      ok,
-    ),
-    /** The profile's strategies following the model, each with its sync state. */
-    followers: method(
-      z.object({ modelId: uuid, profileId: uuid }).strict(),
-      z.array(modelFollower),
-    ),
-    /** The model a strategy follows and its sync state; null when it follows none. */
-    ofStrategy: method(strategyRef, modelFollower.nullable()),
-  },
+  models: modelsContract,
   /**
    * Batches (docs/batches.md): one model revision reviewed once for many strategies of a profile,
    * each included strategy executed through the one execution flow, followed together.
    */
-  batches: {
-    /**
-     * Reads every strategy fresh and reviews the revision for each: ready with what executing
-     * does, or excluded with the reason. Nothing is sent.
-     */
-    review: method(
-      z
-        .object({
-          profileId: uuid,
-          revisionId: uuid,
-          strategyIds: z.array(uuid).min(1).max(1000),
-          concurrency: z.number().int().min(1).max(8).optional(),
-        })
-        .strict(),
-      batchView,
-    ),
-    get: method(z.object({ batchId: uuid }).strict(), batchView),
-    /** The profile's batches, newest first. */
-    list: method(profileRef, z.array(batchSummary)),
-    /** The full confirmation of one strategy of the review (the same as a draft's). */
-    preview: method(z.object({ batchId: uuid, strategyId: uuid }).strict(), executePreview),
-    /**
-     * Sends the reviewed batch (once; kind confirmation-outdated when it was executed or its
-     * review expired), minus the strategies unticked. Every uncertain strategy included must be
-     * acknowledged by id (kind stale-not-acknowledged otherwise). Answers once sending began;
-     * progress comes as `batch-progress` events.
-     */
-    execute: method(
-      z
-        .object({
-          batchId: uuid,
-          unticked: z.array(uuid).max(1000),
-          acknowledged: z.array(uuid).max(1000),
-          stopAtFirstFailure: z.boolean(),
-          concurrency: z.number().int().min(1).max(8).optional(),
-        })
-        .strict(),
-      batchView,
-    ),
-    /** Stops sending; what was sent is followed, the rest is not sent. */
-    cancel: method(z.object({ batchId: uuid }).strict(), batchView),
-    /** Every order of the batch's versions as CSV (the order report's columns, batch and model). */
-    exportOrders: method(z.object({ batchId: uuid }).strict(), exportResult.nullable()),
-    /** One row per strategy: its outcome and counts. */
-    exportSummary: method(z.object({ batchId: uuid }).strict(), exportResult.nullable()),
-  },
+  batches: batchesContract,
   app: {
     status: method(none, appStatus),
   },

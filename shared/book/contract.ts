@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { method, none, ok, profileRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
 import { exportResult } from '../views';
 import { MAX_PASTE_CHARACTERS } from './flags';
@@ -17,14 +18,6 @@ import {
 } from './views';
 
 /** The book's area of the contract (shared/contract.ts): its channels, each with its schemas. */
-
-const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({
-  input,
-  output,
-});
-const none = z.object({}).strict();
-const ok = z.object({ ok: z.literal(true) });
-const profileRef = z.object({ profileId: uuid }).strict();
 
 export const bookContract = {
   /** The whole book's counts per flag and tag, the reads under way, the settings. */

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { method, profileRef } from '../contract-parts';
+import { uuid } from '../domain/resources';
+import { executePreview, exportResult } from '../views';
+import { batchSummary, batchView } from './views';
+
+/**
+ * Batches (docs/batches.md): one model revision reviewed once for many strategies of a profile,
+ * each included strategy executed through the one execution flow, followed together.
+ */
+export const batchesContract = {
+  /**
+   * Reads every strategy fresh and reviews the revision for each: ready with what executing
+   * does, or excluded with the reason. Nothing is sent.
+   */
+  review: method(
+    z
+      .object({
+        profileId: uuid,
+        revisionId: uuid,
+        strategyIds: z.array(uuid).min(1).max(1000),
+        concurrency: z.number().int().min(1).max(8).optional(),
+      })
+      .strict(),
+    batchView,
+  ),
+  get: method(z.object({ batchId: uuid }).strict(), batchView),
+  /** The profile's batches, newest first. */
+  list: method(profileRef, z.array(batchSummary)),
+  /** The full confirmation of one strategy of the review (the same as a draft's). */
+  preview: method(z.object({ batchId: uuid, strategyId: uuid }).strict(), executePreview),
+  /**
+   * Sends the reviewed batch (once; kind confirmation-outdated when it was executed or its
+   * review expired), minus the strategies unticked. Every uncertain strategy included must be
+   * acknowledged by id (kind stale-not-acknowledged otherwise). Answers once sending began;
+   * progress comes as `batch-progress` events.
+   */
+  execute: method(
+    z
+      .object({
+        batchId: uuid,
+        unticked: z.array(uuid).max(1000),
+        acknowledged: z.array(uuid).max(1000),
+        stopAtFirstFailure: z.boolean(),
+        concurrency: z.number().int().min(1).max(8).optional(),
+      })
+      .strict(),
+    batchView,
+  ),
+  /** Stops sending; what was sent is followed, the rest is not sent. */
+  cancel: method(z.object({ batchId: uuid }).strict(), batchView),
+  /** Every order of the batch's versions as CSV (the order report's columns, batch and model). */
+  exportOrders: method(z.object({ batchId: uuid }).strict(), exportResult.nullable()),
+  /** One row per strategy: its outcome and counts. */
+  exportSummary: method(z.object({ batchId: uuid }).strict(), exportResult.nullable()),
+};

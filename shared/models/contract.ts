@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { method, none, ok, strategyRef } from '../contract-parts';
+import { uuid } from '../domain/resources';
+import { exportResult } from '../views';
+import {
+  modelCsvImport,
+  modelDetail,
+  modelFollower,
+  modelStart,
+  modelSummary,
+  revisionComparison,
+  revisionDetail,
+} from './views';
+
+const modelRef = z.object({ modelId: uuid }).strict();
+const revisionRef = z.object({ revisionId: uuid }).strict();
+const modelName = z.string().trim().min(1, 'Give the model a name').max(100);
+const modelDescription = z.string().trim().max(2000);
+const revisionNote = z.string().trim().max(200);
+/** Rows as the manager typed them (the model's rules check them: kind invalid-model). */
+const modelRowsInput = z
+  .array(z.object({ symbol: z.string().max(64), weight: z.string().max(64) }).strict())
+  .max(1000);
+
+/**
+ * The model library, app-wide (docs/models.md): a model's rows are saved as immutable revisions;
+ * a strategy of a profile follows at most one model, with a sync state.
+ */
+export const modelsContract = {
+  /** Every model, by name. */
+  list: method(none, z.array(modelSummary)),
+  get: method(modelRef, modelDetail),
+  /** Empty (no revision until saved), or with revision 1 from a draft or a strategy's known target. */
+  create: method(
+    z
+      .object({
+        name: modelName,
+        description: modelDescription.default(''),
+        start: modelStart,
+        note: revisionNote.optional(),
+      })
+      .strict(),
+    modelDetail,
+  ),
+  /** Name and description only: the rows change through saveRevision. */
+  update: method(
+    z
+      .object({
+        modelId: uuid,
+        name: modelName.optional(),
+        description: modelDescription.optional(),
+      })
+      .strict(),
+    modelSummary,
+  ),
+  /**
+   * The rows as a new revision (kind invalid-model with every problem when the rules refuse
+   * them). `basedOn`: the latest revision when editing began (null: none); a newer one saved
+   * since refuses it (kind confirmation-outdated). `profileId`: whose activity log records it.
+   */
+  saveRevision: method(
+    z
+      .object({
+        modelId: uuid,
+        rows: modelRowsInput,
+        note: revisionNote.default(''),
+        basedOn: uuid.nullable().optional(),
+        profileId: uuid.optional(),
+      })
+      .strict(),
+    modelDetail,
+  ),
+  revision: method(revisionRef, revisionDetail),
+  /** What `to` adds, removes and changes against `from`, with both weights. */
+  compare: method(z.object({ from: uuid, to: uuid }).strict(), revisionComparison),
+  /** Reads rows from a CSV file's text (nothing is saved: the editor takes them). */
+  importCsv: method(z.object({ text: z.string().max(1_100_000) }).strict(), modelCsvImport),
+  /** Writes a revision as CSV; the host chooses where (null: the manager cancelled). */
+  exportCsv: method(revisionRef, exportResult.nullable()),
+  /**
+   * The profile's strategies follow the model (one following another moves), pinned to
+   * `revisionId` when given, else following its latest revision.
+   */
+  assign: method(
+    z
+      .object({
+        profileId: uuid,
+        modelId: uuid,
+        strategyIds: z.array(uuid).min(1).max(1000),
+        revisionId: uuid.optional(),
+      })
+      .strict(),
+    z.array(modelFollower),
+  ),
+  unassign: method(
+    z.object({ profileId: uuid, strategyIds: z.array(uuid).min(1).max(1000) }).strict(),
+    ok,
+  ),
+  /** The profile's strategies following the model, each with its sync state. */
+  followers: method(z.object({ modelId: uuid, profileId: uuid }).strict(), z.array(modelFollower)),
+  /** The model a strategy follows and its sync state; null when it follows none. */
+  ofStrategy: method(strategyRef, modelFollower.nullable()),
+};
