@@ -39,11 +39,18 @@ function bookFiles(): { scripts: string[]; styles: string[] } {
   const manifest = JSON.parse(
     readFileSync(join(staticDir, '.vite', 'manifest.json'), 'utf8'),
   ) as Record<string, { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }>;
-  const entry = manifest['index.html']!;
   const book = manifest['src/book/BookView.svelte']!;
-  // The entry's own imports are named by the built page already.
-  const imported = (book.imports ?? [])
-    .filter((key) => key !== 'index.html' && !(entry.imports ?? []).includes(key))
+  // The entry's own imports (and theirs) are named by the built page already; the book's, and
+  // the chunks those import in turn, are the hints.
+  const closure = (key: string, into: Set<string>): Set<string> => {
+    if (into.has(key) || !manifest[key]) return into;
+    into.add(key);
+    for (const next of manifest[key].imports ?? []) closure(next, into);
+    return into;
+  };
+  const fromEntry = closure('index.html', new Set());
+  const imported = [...closure('src/book/BookView.svelte', new Set())]
+    .filter((key) => key !== 'src/book/BookView.svelte' && !fromEntry.has(key))
     .map((key) => manifest[key]!);
   return {
     scripts: [book.file, ...imported.map((c) => c.file)],
