@@ -126,9 +126,12 @@ export class Execution {
     // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
     const confirmed = await confirmedRequest(this.deps, request);
     const key = sendingKey(request);
+    // Only the call that took the key gives it back: a call refused here leaves it to its holder.
+    let holds = false;
     try {
       if (this.sending.has(key)) throw new ExecutionBlockedError('sent');
       this.sending.add(key);
+      holds = true;
       // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
       // executed since) and the insert are one write transaction, its claim unique; the entry
       // is written as sent (attempt 1) in it.
@@ -163,7 +166,7 @@ export class Execution {
       // 3 to 5: send, settle the answer, start following.
       return await this.send(journaled.created, request.followLater === true);
     } finally {
-      this.sending.delete(key);
+      if (holds) this.sending.delete(key);
       this.announce(profileId);
     }
   }
@@ -178,15 +181,17 @@ export class Execution {
       );
     }
     const key = sendingKey(entry);
+    let holds = false;
     try {
       if (this.sending.has(key)) throw new ExecutionBlockedError('sent');
       this.sending.add(key);
+      holds = true;
       const sent = this.journal.markSent(entry.id);
       // Another process sent it first (a retry from a second window on the same data).
       if (!sent) throw new ExecutionBlockedError('sent');
       return await this.send(sent);
     } finally {
-      this.sending.delete(key);
+      if (holds) this.sending.delete(key);
       this.announce(entry.profileId);
     }
   }
