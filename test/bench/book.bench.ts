@@ -142,12 +142,13 @@ export default async function bookBench(): Promise<Record<string, number>> {
       rmSync(dataDir, { recursive: true, force: true });
       return elapsed;
     };
-    const startLarge = async () => {
+    /** From starting the desk and the host on `dataDir` to its book's first row on screen. */
+    const startOnBook = async (dataDir: string, count: string) => {
       const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
       const started = performance.now();
-      const served = await serve(big, secrets, staticDir);
+      const served = await serve(dataDir, secrets, staticDir);
       await page.goto(served.host.url);
-      await page.getByTestId('book-count').getByText('1,000 strategies').waitFor();
+      await page.getByTestId('book-count').getByText(`${count} strategies`).waitFor();
       await page
         .getByRole('table', { name: 'Book' })
         .locator('tbody tr.row[data-strategy]')
@@ -158,23 +159,9 @@ export default async function bookBench(): Promise<Record<string, number>> {
       await served.close();
       return elapsed;
     };
+    const startLarge = () => startOnBook(big, '1,000');
+    const startSmall = () => startOnBook(small, '10');
     figures.start_large_vs_empty_ratio = await pairs(startEmpty, startLarge);
-    const startSmall = async () => {
-      const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-      const started = performance.now();
-      const served = await serve(small, secrets, staticDir);
-      await page.goto(served.host.url);
-      await page.getByTestId('book-count').getByText('10 strategies').waitFor();
-      await page
-        .getByRole('table', { name: 'Book' })
-        .locator('tbody tr.row[data-strategy]')
-        .first()
-        .waitFor();
-      const elapsed = performance.now() - started;
-      await page.close();
-      await served.close();
-      return elapsed;
-    };
     figures.start_large_vs_small_ratio = await pairs(startSmall, startLarge);
 
     // Memory: the app as its own process (the browser host: the desk in a plain Node process,
