@@ -22,25 +22,11 @@ import type { BookJob } from '../../shared/book/views';
 import { createDesk, type Desk } from '../../electron/core/desk';
 import { MemorySecretStore } from '../../electron/core/secrets';
 import { DEMO_CLIENTS } from '../../electron/sandbox/demo-data';
-import { startCli } from '../support/cli-process';
 import { sandboxAdmin } from '../support/desk-harness';
+import { median, SERVICE_LATENCY_MS, startSandboxProcess } from '../support/sandbox-process';
 
 const CONCURRENCY = 4;
 const ROUNDS = 9;
-const SERVICE_LATENCY_MS = 10;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function startSandboxProcess(): Promise<{ baseUrl: string; stop: () => void }> {
-  const cli = startCli('electron/sandbox/cli.ts', ['--port', '0', '--step-ms', '0']);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const match = /Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.out());
-    if (match) return { baseUrl: match[1]!, stop: () => cli.child.kill('SIGTERM') };
-    if (Date.now() > deadline) throw new Error(`the sandbox did not start: ${cli.err()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function createStrategies(baseUrl: string, count: number): Promise<string[]> {
   const answer = (await sandboxAdmin(baseUrl, 'POST', '/sandbox/strategies', {
