@@ -36,6 +36,11 @@ export interface BatchesDeps {
   /** Hears the desk's events: a batch's versions ending end the batch. */
   subscribe(listener: (event: DeskEvent) => void): () => void;
   now(): string;
+  /**
+   * Whether a version's end is still being settled and recorded (tracking/tracking.ts): the
+   * batch ends once every version's end is, not at the first status that reads ended.
+   */
+  endUnderway?(versionId: string): boolean;
   /** Fresh reads of the review at once (default 4). */
   readConcurrency?: number;
 }
@@ -227,7 +232,7 @@ export class Batches {
     const batch = store.batches.get(batchId);
     if (!batch || batch.endedAt !== null || batch.sendingOverAt === null) return;
     const items = store.batches.items(batchId);
-    if (!versionsEnded(store, batch, items)) return;
+    if (!versionsEnded(store, batch, items, this.deps.endUnderway)) return;
     try {
       recordBatchEnded(store, batch, {
         counts: countsOf(items),

@@ -208,10 +208,12 @@ export function versionsEnded(
   store: ViewStore,
   batch: StoredBatch,
   items: readonly StoredBatchItem[],
+  endUnderway: (versionId: string) => boolean = () => false,
 ): boolean {
   return items.every((i) => {
     if (i.state === 'ready' || i.state === 'sending') return false;
     if (i.state !== 'accepted' || i.versionId === null) return true;
+    if (endUnderway(i.versionId)) return false;
     const status = store.versions.get(batch.profileId, i.versionId)?.status ?? null;
     return status !== null && TERMINAL_VERSION_STATUSES.has(status);
   });

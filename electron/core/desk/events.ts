@@ -5,12 +5,29 @@ export type DeskListener = (event: DeskEvent) => void;
 /**
  * Where the desk's events (the contract's DeskEvent) go: every subscriber hears each one, in the
  * order they happened. The hosts subscribe through the desk; the flows are handed `emit`.
+ * An event emitted by a listener (a batch ending when it hears its last version end) waits until
+ * the event under way has reached every listener: a later subscriber never hears the consequence
+ * before its cause.
  */
 export class EventHub {
   private readonly listeners = new Set<DeskListener>();
+  private readonly queued: DeskEvent[] = [];
+  private delivering = false;
 
   /** Bound, so the flows are handed `hub.emit` itself. */
   readonly emit = (event: DeskEvent): void => {
+    this.queued.push(event);
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.queued.shift(); next !== undefined; next = this.queued.shift())
+        this.deliver(next);
+    } finally {
+      this.delivering = false;
+    }
+  };
+
+  private deliver(event: DeskEvent): void {
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
@@ -18,7 +35,7 @@ export class EventHub {
         // One broken listener must not stop the others from hearing about a version.
       }
     }
-  };
+  }
 
   subscribe(listener: DeskListener): () => void {
     this.listeners.add(listener);
@@ -32,6 +49,7 @@ export class EventHub {
 
   clear(): void {
     this.listeners.clear();
+    this.queued.length = 0;
   }
 }
 

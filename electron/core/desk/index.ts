@@ -142,6 +142,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     emit,
     subscribe: (listener) => events.subscribe(listener),
     now,
+    endUnderway: (versionId) => tracking.endUnderway(versionId),
   });
   const activityChecks = new ActivityChecks(store.activity, now);
   store.activity.onAppended((row) => emit(activityAppended(store, row)));

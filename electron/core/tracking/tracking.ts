@@ -54,6 +54,8 @@ export class Tracking {
   readonly tracker: Follower;
   /** Set once the desk stops following everything (it is closing). */
   private stopped = false;
+  /** Versions that ended whose end is being settled and recorded, not yet announced. */
+  private readonly endsUnderway = new Set<string>();
 
   constructor(private readonly deps: TrackingDeps) {
     const { store, connections, now } = deps;
@@ -97,11 +99,17 @@ export class Tracking {
     };
     try {
       if (ended) {
-        // The rebalance ended: the holdings are read at once, and the target they settled on
-        // noted. A store closed meanwhile (the app quitting) must not stop the announcement.
-        await this.settleTarget(change).catch(() => undefined);
-        // Its outcome joins the activity log (once per version).
-        this.recordEnded(change);
+        // Stored as ended already; a batch waits for this end to be settled and recorded.
+        this.endsUnderway.add(versionId);
+        try {
+          // The rebalance ended: the holdings are read at once, and the target they settled on
+          // noted. A store closed meanwhile (the app quitting) must not stop the announcement.
+          await this.settleTarget(change).catch(() => undefined);
+          // Its outcome joins the activity log (once per version).
+          this.recordEnded(change);
+        } finally {
+          this.endsUnderway.delete(versionId);
+        }
       }
       // Announced with what every screen shows of it. Nobody listens once the desk is closing
       // (its store may be closed already).
@@ -132,6 +140,14 @@ export class Tracking {
       versionId,
       trackingProblem: trackingProblemOf(state),
     });
+  }
+
+  /**
+   * Whether this version's end is being settled (its strategy read, its activity entry written):
+   * stored as ended already, announced once that is done. A batch ends after its last one.
+   */
+  endUnderway(versionId: string): boolean {
+    return this.endsUnderway.has(versionId);
   }
 
   /** Follows again every version still rebalancing (at start-up). */

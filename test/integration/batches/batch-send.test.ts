@@ -157,6 +157,48 @@ describe('sending a batch', () => {
     expect(gained(before, await acceptedAtService(baseUrl))).toEqual({ [CORE]: 1 });
   });
 
+  it('ends once every version’s end is settled and recorded, not at the first that reads ended', async () => {
+    const batch = await review([CORE, FRESH]);
+    const seen: string[] = [];
+    const unsubscribe = h.desk.subscribe((e) => {
+      if (e.type === 'version-status-changed' && e.ended) seen.push(e.versionId);
+      if (batchEnded(batch.id)(e) && !seen.includes('batch ended')) seen.push('batch ended');
+    });
+    // Every answer is slow: both versions are followed from the same moment, both read ended in
+    // their first poll, within a moment of each other, and each end's strategy read takes longer.
+    await sandboxAdmin(baseUrl, 'PUT', '/sandbox/faults', { latency_ms: 200 });
+    await h.desk.batches.execute({
+      batchId: batch.id,
+      unticked: [],
+      acknowledged: [FRESH],
+      stopAtFirstFailure: false,
+    });
+    await h.desk.batchFlow.sending(batch.id);
+    await h.waitFor(batchEnded(batch.id));
+    await sandboxAdmin(baseUrl, 'DELETE', '/sandbox/faults');
+    unsubscribe();
+    const done = await h.desk.batches.get({ batchId: batch.id });
+    const versions = done.items.map((i) => i.versionId!);
+    expect(versions.every((v) => v !== null)).toBe(true);
+    expect(seen.toSorted()).toEqual([...versions, 'batch ended'].toSorted());
+    expect(seen.at(-1)).toBe('batch ended');
+    // Each version's end entry comes before the batch's.
+    const ends = await h.desk.activity.list({
+      profileId,
+      kinds: ['version-ended', 'batch-ended'],
+      offset: 0,
+      limit: 10,
+    });
+    const [batchEnd, ...versionEnds] = ends.entries;
+    expect(batchEnd!.kind).toBe('batch-ended');
+    expect(
+      versionEnds
+        .slice(0, 2)
+        .map((e) => e.versionId)
+        .toSorted(),
+    ).toEqual(versions.toSorted());
+  });
+
   it('never executes a strategy twice: one batch from two windows, two batches at once', async () => {
     const batch = await review([CORE]);
     const before = await acceptedAtService(baseUrl);
