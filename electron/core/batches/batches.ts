@@ -8,7 +8,7 @@ import {
   recordBatchReviewed,
 } from '../activity/record-batches';
 import type { Execution } from '../execution/execute';
-import type { Store, StoredBatch } from '../store';
+import type { Store, StoredBatch, StoredBatchItem } from '../store';
 import { settleAtStartup } from './restart';
 import { BatchReview, type ReviewRequest } from './review';
 import { BatchSender } from './send';
@@ -28,6 +28,9 @@ import {
  * the one execution flow, followed to its end, every step kept in SQLite so a restart settles
  * what went out and never sends what did not.
  */
+
+/** A batch's progress is announced at most this often: hundreds of items move in seconds. */
+const ANNOUNCE_EVERY_MS = 50;
 
 export interface BatchesDeps {
   store: Store;
@@ -62,6 +65,11 @@ export class Batches {
   private readonly reviewer: BatchReview;
   private readonly sender: BatchSender;
   private readonly unsubscribe: () => void;
+  /** Batches with progress to announce: the items that moved since the last announcement. */
+  private readonly pending = new Map<
+    string,
+    { positions: Set<number>; timer: ReturnType<typeof setTimeout> }
+  >();
 
   constructor(private readonly deps: BatchesDeps) {
     this.reviewer = new BatchReview({
@@ -224,6 +232,8 @@ export class Batches {
 
   close(): void {
     this.unsubscribe();
+    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
   }
 
   /** The batch ended when sending is over and every version it created has ended. */
@@ -231,8 +241,10 @@ export class Batches {
     const { store } = this.deps;
     const batch = store.batches.get(batchId);
     if (!batch || batch.endedAt !== null || batch.sendingOverAt === null) return;
+    // Judged on the items' states alone: each version's end asks, and a batch has hundreds.
+    const progress = store.batches.progress(batchId);
+    if (!versionsEnded(store, batch, progress, this.deps.endUnderway)) return;
     const items = store.batches.items(batchId);
-    if (!versionsEnded(store, batch, items, this.deps.endUnderway)) return;
     try {
       recordBatchEnded(store, batch, {
         counts: countsOf(items),
@@ -256,20 +268,40 @@ export class Batches {
     return batchViewOf(this.deps.store, batch, this.sender.pausedUntil(batch.id));
   }
 
+  /**
+   * The batch moved (an item, or the batch itself when `position` is null): announced within
+   * ANNOUNCE_EVERY_MS, together with whatever else moved meanwhile.
+   */
   private announce(batchId: string, position: number | null): void {
+    let pending = this.pending.get(batchId);
+    if (!pending) {
+      const timer = setTimeout(() => this.announceNow(batchId), ANNOUNCE_EVERY_MS);
+      pending = { positions: new Set(), timer };
+      this.pending.set(batchId, pending);
+    }
+    if (position !== null) pending.positions.add(position);
+  }
+
+  private announceNow(batchId: string): void {
+    const pending = this.pending.get(batchId);
+    this.pending.delete(batchId);
     const { store } = this.deps;
     const batch = store.batches.get(batchId);
-    if (!batch) return;
-    // Only the item that moved, and the counts by state: never every item again (a batch of
-    // hundreds moves hundreds of times).
-    const item = position === null ? null : store.batches.item(batchId, position);
+    if (!pending || !batch) return;
+    // Only the items that moved, and the counts by state once: never every item again (a batch
+    // of hundreds moves hundreds of times).
     const counts = { ...countsOf([]), ...store.batches.stateCounts(batchId) };
-    this.deps.emit({
-      type: 'batch-progress',
-      profileId: batch.profileId,
-      batchId,
-      summary: summaryOfCounts(store, batch, counts, this.sender.pausedUntil(batchId)),
-      item: item ? itemView(store, batch, item) : null,
-    });
+    const summary = summaryOfCounts(store, batch, counts, this.sender.pausedUntil(batchId));
+    const announce = (item: StoredBatchItem | null) =>
+      this.deps.emit({
+        type: 'batch-progress',
+        profileId: batch.profileId,
+        batchId,
+        summary,
+        item: item ? itemView(store, batch, item) : null,
+      });
+    const positions = [...pending.positions].sort((a, b) => a - b);
+    if (positions.length === 0) announce(null);
+    for (const position of positions) announce(store.batches.item(batchId, position));
   }
 }

@@ -7,15 +7,18 @@ import { ExecutionBlockedError } from '../execution/errors';
 import type { ExecutionOutcome } from '../execution/execute';
 import type { ExecutionRequest, FreshRead } from '../execution/request';
 import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
+import { SendTurns } from './send-turns';
 
 /**
- * Sending a batch (docs/batches.md): its ready items in their stable order, `concurrency` at once
- * (2 by default), each through the one execution flow with the plan key reviewed, so a strategy
- * changed since the review is refused there and skipped here, never sent. An item is moved
- * ready -> sending before its execution is journaled: a restart finds it and settles it from the
- * journal (restart.ts). A 429 pauses every worker for the wait the service asked; cancel stops
- * taking items (what was sent is followed); "stop at the first failure" does the same after a
- * refusal or an unclear answer.
+ * Sending a batch (docs/batches.md): its ready items in their stable order, `concurrency` at the
+ * service at once (2 by default), each through the one execution flow with the plan key
+ * reviewed, so a strategy changed since the review is refused there and skipped here, never
+ * sent. Twice as many items are under way as are sent at once: one checks itself against its
+ * fresh read, or settles its answer, while others are at the service (send-turns.ts). An item is
+ * moved ready -> sending before its execution is journaled: a restart finds it and settles it
+ * from the journal (restart.ts). A 429 pauses sending for the wait the service asked; cancel
+ * stops taking items (what was sent is followed); "stop at the first failure" does the same
+ * after a refusal or an unclear answer.
  */
 
 export interface SendDeps {
@@ -33,30 +36,72 @@ export interface SendDeps {
 /** What stops a run, in the words its unsent items keep. */
 type Stop = { state: 'cancelled' | 'halted'; reason: string };
 
+/** An item whose turn came after the batch stopped: nothing was journaled or sent. */
+class StoppedBeforeSending extends Error {}
+
+/** An item another window took to send first: it is that window's to settle. */
+class TakenElsewhere extends Error {}
+
 class Run {
   stop: Stop | null = null;
   /** The versions accepted so far, followed once sending is over. */
   readonly accepted: ExecutionOutcome['follow'][] = [];
   pausedUntil = 0;
-  private wakeUp: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
   done!: Promise<void>;
+  private readonly turns: SendTurns;
+  /** Turns taken and not given back yet, by item index. */
+  private readonly held = new Map<number, () => void>();
+  private readonly wakers = new Set<() => void>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(concurrency: number) {
+    this.turns = new SendTurns(concurrency);
+  }
+
+  /** Waits for an item's turn to send (not while paused); throws when the batch stopped. */
+  async takeTurn(index: number): Promise<void> {
+    const turnOver = await this.turns.take(index);
+    await this.waitWhilePaused();
+    if (this.stop !== null) {
+      turnOver();
+      throw new StoppedBeforeSending(this.stop.reason);
+    }
+    this.held.set(index, turnOver);
+  }
+
+  /** The item's turn is over (its answer came, or it failed and the run decided what next). */
+  giveBack(index: number): void {
+    this.held.get(index)?.();
+    this.held.delete(index);
+  }
+
+  /** The item is done: its turn, taken or not, goes to the next. */
+  itemDone(index: number): void {
+    this.giveBack(index);
+    this.turns.pass(index);
+  }
 
   /** Waits while paused (or until stopped). */
   async waitWhilePaused(): Promise<void> {
     while (this.stop === null && Date.now() < this.pausedUntil) {
       await new Promise<void>((resolve) => {
-        this.wakeUp = resolve;
-        this.timer = setTimeout(resolve, this.pausedUntil - Date.now());
+        this.wakers.add(resolve);
+        this.timer ??= setTimeout(() => this.wakeAll(), this.pausedUntil - Date.now());
       });
-      this.wakeUp = null;
     }
   }
 
   halt(stop: Stop): void {
     this.stop ??= stop;
+    this.turns.stop();
+    this.wakeAll();
+  }
+
+  private wakeAll(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.wakeUp?.();
+    this.timer = null;
+    for (const wake of this.wakers) wake();
+    this.wakers.clear();
   }
 }
 
@@ -133,7 +178,7 @@ export class BatchSender {
 
   /** Sends the batch's ready items; resolves when sending is over (the batch may not have ended). */
   send(batch: StoredBatch, onOver: () => void): Promise<void> {
-    const run = new Run();
+    const run = new Run(Math.max(1, batch.concurrency));
     this.runs.set(batch.id, run);
     run.done = this.sendAll(batch, run).finally(() => {
       this.runs.delete(batch.id);
@@ -145,7 +190,8 @@ export class BatchSender {
   private async sendAll(batch: StoredBatch, run: Run): Promise<void> {
     const { store } = this.deps;
     const items = store.batches.items(batch.id).filter((i) => i.state === 'ready');
-    const workers = Math.max(1, batch.concurrency);
+    // Items under way: those at the service, and as many checking or settling around them.
+    const workers = 2 * Math.max(1, batch.concurrency);
     // Each item's fresh read is made while the items before it are sent, at most `workers`
     // items ahead of the sends: its check stays fresh, and no worker waits for its reads. A
     // read that fails is made again by the execution itself, which reports the failure.
@@ -170,12 +216,12 @@ export class BatchSender {
         readAhead(index + workers);
         const read = reads.get(index)!;
         reads.delete(index);
-        // Taken once, here or in another window: the move is conditional.
-        if (!store.batches.move(batch.id, item.position, 'ready', 'sending')) continue;
-        this.deps.announce(batch.id, item.position);
-        const fresh = await read;
-        await this.sendOne(batch, item, run, fresh ?? undefined);
-        this.deps.announce(batch.id, item.position);
+        try {
+          const fresh = await read;
+          await this.sendOne(batch, item, index, run, fresh ?? undefined);
+        } finally {
+          run.itemDone(index);
+        }
       }
     };
     try {
@@ -189,16 +235,36 @@ export class BatchSender {
     this.deps.announce(batch.id, null);
   }
 
+  /**
+   * One item: checked against its fresh read, then moved ready -> sending when its turn comes
+   * (before its execution is journaled), sent, and its outcome kept on the item.
+   */
   private async sendOne(
     batch: StoredBatch,
     item: StoredBatchItem,
+    index: number,
     run: Run,
     fresh: FreshRead | undefined,
   ): Promise<void> {
     let freshRead = fresh;
     const { store } = this.deps;
-    const move = (to: Parameters<Store['batches']['move']>[3], outcome: ItemOutcome) =>
-      store.batches.move(batch.id, item.position, 'sending', to, outcome);
+    let sending = false;
+    const move = (to: Parameters<Store['batches']['move']>[3], outcome: ItemOutcome) => {
+      store.batches.move(batch.id, item.position, sending ? 'sending' : 'ready', to, outcome);
+      this.deps.announce(batch.id, item.position);
+    };
+    const sendTurn = {
+      take: async () => {
+        await run.takeTurn(index);
+        if (sending) return;
+        // Taken once, here or in another window: the move is conditional.
+        if (!store.batches.move(batch.id, item.position, 'ready', 'sending'))
+          throw new TakenElsewhere();
+        sending = true;
+        this.deps.announce(batch.id, item.position);
+      },
+      accepted: () => run.giveBack(index),
+    };
     for (;;) {
       const before = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
       const attemptRead = freshRead;
@@ -212,6 +278,7 @@ export class BatchSender {
           followLater: true,
           // Only the first attempt: after a 429's wait the strategy is read again.
           ...(attemptRead && { freshRead: attemptRead }),
+          sendTurn,
           confirmation: {
             planKey: item.planKey ?? '',
             acknowledgedStale: item.acknowledged,
@@ -222,13 +289,19 @@ export class BatchSender {
         move('accepted', { journalId: outcome.entry.id, versionId: outcome.version.id });
         return;
       } catch (error) {
+        if (error instanceof TakenElsewhere) return;
         const journaled = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
         const journalId = journaled !== before ? journaled : null;
+        if (error instanceof StoppedBeforeSending) {
+          move('not-sent', { reason: error.message, journalId });
+          return;
+        }
         if (isServiceError(error, 'rate-limited')) {
           // Nothing was executed (a 429 is a definite refusal): wait as asked, then send it again
           // under the same review, its plan key checked again.
           const seconds = error.details.retryAfterSeconds ?? 1;
           run.pausedUntil = Math.max(run.pausedUntil, Date.now() + seconds * 1000);
+          run.giveBack(index);
           this.deps.announce(batch.id, null);
           await run.waitWhilePaused();
           this.deps.announce(batch.id, null);
@@ -239,17 +312,18 @@ export class BatchSender {
           continue;
         }
         const settled = settledFailure(error);
+        // Decided before the turn is given back: no later item is sent past a first failure.
+        if (batch.stopAtFirstFailure && settled.state !== 'skipped')
+          run.halt({
+            state: 'halted',
+            reason: `Not sent: sending stopped at the first failure (${item.strategyName}). Review it again.`,
+          });
         move(settled.state, {
           reason: settled.reason,
           exclusionKind: settled.exclusionKind,
           errorKind: settled.errorKind,
           journalId,
         });
-        if (batch.stopAtFirstFailure && settled.state !== 'skipped')
-          run.halt({
-            state: 'halted',
-            reason: `Not sent: sending stopped at the first failure (${item.strategyName}). Review it again.`,
-          });
         return;
       }
     }

@@ -207,7 +207,7 @@ export function batchViewOf(
 export function versionsEnded(
   store: ViewStore,
   batch: StoredBatch,
-  items: readonly StoredBatchItem[],
+  items: readonly Pick<StoredBatchItem, 'state' | 'versionId'>[],
   endUnderway: (versionId: string) => boolean = () => false,
 ): boolean {
   return items.every((i) => {

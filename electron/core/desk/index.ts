@@ -253,6 +253,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       closed = true;
       stopCheckWait();
       tracking.stopAll();
+      batches.close();
       book.close();
       events.clear();
       await connections.closeAll();

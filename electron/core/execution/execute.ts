@@ -17,7 +17,7 @@ import {
 } from './confirmation';
 import { DraftExecutedError, ExecutionBlockedError } from './errors';
 import { recordingJournal, type ExecutionConfirmation, type JournalPort } from './journal';
-import type { Confirmation, ExecutionRequest, FreshRead } from './request';
+import type { Confirmation, ExecutionRequest, FreshRead, SendTurn } from './request';
 
 /**
  * Executing a strategy's target rows (a draft's, or a batch's: request.ts), every step in order
@@ -125,6 +125,8 @@ export class Execution {
     const { profileId, strategyId, origin, confirmation } = request;
     // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
     const confirmed = await confirmedRequest(this.deps, request);
+    // A batch's turn to send (request.ts): the checks above overlap the sends of others.
+    await request.sendTurn?.take();
     const key = sendingKey(request);
     // Only the call that took the key gives it back: a call refused here leaves it to its holder.
     let holds = false;
@@ -164,7 +166,7 @@ export class Execution {
         throw error;
       }
       // 3 to 5: send, settle the answer, start following.
-      return await this.send(journaled.created, request.followLater === true);
+      return await this.send(journaled.created, request.followLater === true, request.sendTurn);
     } finally {
       if (holds) this.sending.delete(key);
       this.announce(profileId);
@@ -235,7 +237,11 @@ export class Execution {
   }
 
   /** Steps 3 to 5 of an entry marked sent, the first send or a retry. */
-  private async send(sent: JournalEntry, followLater = false): Promise<ExecutionOutcome> {
+  private async send(
+    sent: JournalEntry,
+    followLater = false,
+    turn?: SendTurn,
+  ): Promise<ExecutionOutcome> {
     const { store, connections, tracker } = this.deps;
     {
       // 3. Send.
@@ -254,6 +260,7 @@ export class Execution {
         this.noteVersionInTheWay(sent, error);
         throw error;
       }
+      turn?.accepted();
       // 4. Settle the 202, in the transaction that says accepted however it came (the first send
       // or a retry after a crash): a crash leaves the entry "sent" with nothing stored, and a
       // retry with the same key replays the same version.

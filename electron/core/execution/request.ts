@@ -36,6 +36,18 @@ export interface ExecutionRequest {
    * checked against it instead of reading again. Without it, a confirmed request reads now.
    */
   freshRead?: FreshRead;
+  /**
+   * A batch's turn to send (its concurrency, in its order): taken after the checks and before
+   * the claim; `accepted` once the service accepted, so the next send may start while this
+   * answer is settled. After a failure the batch gives the turn back itself, once it decided
+   * whether to go on (stop at the first failure). Without it, the execution sends at once.
+   */
+  sendTurn?: SendTurn;
+}
+
+export interface SendTurn {
+  take(): Promise<void>;
+  accepted(): void;
 }
 
 /**

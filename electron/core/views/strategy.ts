@@ -110,18 +110,52 @@ export function strategyListItems(
   store: Pick<Store, 'strategies' | 'versions' | 'failures' | 'journal'>,
   profileId: string,
 ): StrategyListItem[] {
-  const active = store.versions.listActive({ profileId });
-  const attention = store.journal.listInFlight(profileId).filter((e) => e.state === 'unknown');
+  const running = new Set(store.versions.listActive({ profileId }).map((v) => v.strategy_id));
+  const attention = new Set(
+    store.journal
+      .listInFlight(profileId)
+      .filter((e) => e.state === 'unknown')
+      .map((e) => e.strategyId),
+  );
   const failed = store.failures.unacknowledgedByStrategy(profileId);
-  return store.strategies.list(profileId).map((s) => ({
+  return store.strategies
+    .list(profileId)
+    .map((s) => listItemOf(s, running.has(s.id), attention.has(s.id), failed.get(s.id)));
+}
+
+/** One strategy's line of the list, as `strategyListItems` gives it, read for it alone. */
+export function strategyListItem(
+  store: Pick<Store, 'strategies' | 'versions' | 'failures' | 'journal'>,
+  profileId: string,
+  strategyId: string,
+): StrategyListItem | null {
+  const strategy = store.strategies.get(profileId, strategyId);
+  if (!strategy) return null;
+  return listItemOf(
+    strategy,
+    store.versions.listActive({ profileId, strategyId }).length > 0,
+    store.journal
+      .listInFlight(profileId)
+      .some((e) => e.strategyId === strategyId && e.state === 'unknown'),
+    store.failures.unacknowledgedByStrategy(profileId).get(strategyId),
+  );
+}
+
+function listItemOf(
+  s: StoredStrategy,
+  running: boolean,
+  unknownExecution: boolean,
+  failedVersionIds: string[] | undefined,
+): StrategyListItem {
+  return {
     id: s.id,
     name: s.name,
     isLiquidateOnly: s.is_liquidate_only,
-    running: active.some((v) => v.strategy_id === s.id),
-    needsAttention: attention.some((e) => e.strategyId === s.id) || failed.has(s.id),
-    failedVersionIds: failed.get(s.id) ?? [],
+    running,
+    needsAttention: unknownExecution || failedVersionIds !== undefined,
+    failedVersionIds: failedVersionIds ?? [],
     syncedAt: s.synced_at,
-  }));
+  };
 }
 
 /** The status bar's count: executions of unknown outcome, and failures not yet acknowledged. */
@@ -163,7 +197,7 @@ export function versionStatusChanged(
     type: 'version-status-changed',
     ...change,
     version: versionSummary(stored),
-    strategy: strategyListItems(store, profileId).find((s) => s.id === strategyId) ?? null,
+    strategy: strategyListItem(store, profileId, strategyId),
     appStatus: {
       runningVersions: store.versions.countActive(),
       lastSyncAt: store.strategies.lastSyncedAt(),

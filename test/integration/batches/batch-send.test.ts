@@ -137,6 +137,14 @@ describe('sending a batch', () => {
     const batch = await review([CORE, FRESH]);
     await sandboxAdmin(baseUrl, 'PUT', '/sandbox/faults', { latency_ms: 150 });
     const before = await acceptedAtService(baseUrl);
+    // Cancelled once the first is on its way to the service.
+    const firstSending = h.waitFor(
+      (e) =>
+        e.type === 'batch-progress' &&
+        e.batchId === batch.id &&
+        e.item?.strategyId === CORE &&
+        e.item.state === 'sending',
+    );
     await h.desk.batches.execute({
       batchId: batch.id,
       unticked: [],
@@ -144,6 +152,7 @@ describe('sending a batch', () => {
       stopAtFirstFailure: false,
       concurrency: 1,
     });
+    await firstSending;
     const cancelled = await h.desk.batches.cancel({ batchId: batch.id });
     expect(cancelled.items.map((i) => i.state)).toEqual(['sending', 'ready']);
     await h.desk.batchFlow.sending(batch.id);

@@ -46,17 +46,21 @@ describe('a batch sent fast', () => {
     // What the journal held, in the desk's own file, when each execute request arrived.
     const db = new Database(h.desk.store.path, { readonly: true, fileMustExist: true });
     const journaledAs: (string | null)[] = [];
-    fake.answer((req, forward) => {
-      if (req.method === 'POST') {
-        const key = req.headers['idempotency-key'] as string;
-        const row = db
-          .prepare<[string], { state: string; attempts: number }>(
-            'SELECT state, attempts FROM execution_journal WHERE idempotency_key = ?',
-          )
-          .get(key);
-        journaledAs.push(row ? `${row.state} ${row.attempts}` : null);
-      }
-      return forward();
+    // How many execute requests the service held at once, each answered after a while.
+    let atService = 0;
+    let mostAtService = 0;
+    fake.answer(async (req, forward) => {
+      if (req.method !== 'POST') return forward();
+      const key = req.headers['idempotency-key'] as string;
+      const row = db
+        .prepare<[string], { state: string; attempts: number }>(
+          'SELECT state, attempts FROM execution_journal WHERE idempotency_key = ?',
+        )
+        .get(key);
+      journaledAs.push(row ? `${row.state} ${row.attempts}` : null);
+      mostAtService = Math.max(mostAtService, ++atService);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return forward().finally(() => atService--);
     });
     const from = fake.requests.length;
     await h.desk.batches.execute({
@@ -75,6 +79,10 @@ describe('a batch sent fast', () => {
     const sent = h.desk.store.batches.items(batch.id);
     expect(sent.map((i) => i.state)).toEqual(Array(STRATEGIES).fill('accepted'));
     expect(journaledAs).toEqual(Array(STRATEGIES).fill('sent 1'));
+    // The batch's concurrency (2) at the service, sent in the items' order.
+    expect(mostAtService).toBe(2);
+    const posted = duringSend.filter((r) => r.method === 'POST').map((r) => r.path);
+    expect(posted).toEqual(sent.map((i) => executePath(i.strategyId)));
     for (const id of sandbox.ids) {
       const of = duringSend.filter((r) => r.path.includes(`/strategies/${id}`));
       const posts = of.filter((r) => r.method === 'POST');

@@ -160,6 +160,9 @@ export function batchesRepository({ db, now }: RepositoryContext) {
     items: db.prepare<[string], ItemRecord>(
       'SELECT * FROM batch_items WHERE batch_id = ? ORDER BY position',
     ),
+    progress: db.prepare<[string], { state: BatchItemState; versionId: string | null }>(
+      'SELECT state, version_id AS versionId FROM batch_items WHERE batch_id = ? ORDER BY position',
+    ),
     stateCounts: db.prepare<[string], { state: BatchItemState; n: number }>(
       'SELECT state, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY state',
     ),
@@ -272,6 +275,10 @@ export function batchesRepository({ db, now }: RepositoryContext) {
           .stateCounts.all(batchId)
           .map((r) => [r.state, r.n]),
       );
+    },
+    /** Each item's state and version only, in order: what a batch's end is judged on. */
+    progress(batchId: string): Pick<StoredBatchItem, 'state' | 'versionId'>[] {
+      return q().progress.all(batchId);
     },
     item(batchId: string, position: number): StoredBatchItem | null {
       const r = q().itemAt.get(batchId, position);
