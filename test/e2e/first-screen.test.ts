@@ -36,6 +36,25 @@ const COUNT_LOCALE_FORMATTING = `
   }
 `;
 
+/**
+ * Notes when the book's first row comes into the page, and when each call to the app was made
+ * (its channel, from the host's `/api/<channel>`), in the page's own clock.
+ */
+const NOTE_CALLS_AND_FIRST_ROW = `
+  window.__calls = [];
+  window.__firstRowAt = null;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const m = /\\/api\\/([\\w.]+)$/.exec(new URL(e.name).pathname);
+      if (m) window.__calls.push({ channel: m[1], at: e.startTime });
+    }
+  }).observe({ type: 'resource', buffered: true });
+  new MutationObserver(() => {
+    if (window.__firstRowAt === null && document.querySelector('tr.row[data-strategy]'))
+      window.__firstRowAt = performance.now();
+  }).observe(document, { subtree: true, childList: true });
+`;
+
 describe("a profile's first screen", () => {
   let app: AppE2E | undefined;
   beforeAll(async () => {
@@ -70,6 +89,30 @@ describe("a profile's first screen", () => {
         .waitFor();
       expect(await page.evaluate('window.__localeUses')).toEqual([]);
       expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
+
+  withChromium(
+    'waits for one call to the app before its rows, and reads the sidebar once they are drawn',
+    async () => {
+      const page = await app!.browser.newPage({ viewport: { width: 1500, height: 1000 } });
+      await page.addInitScript(NOTE_CALLS_AND_FIRST_ROW);
+      await page.goto(app!.host.url);
+      const sidebar = page.getByRole('navigation', { name: 'Strategies' });
+      await sidebar.getByRole('button', { name: /Core Equity/ }).waitFor();
+      const { calls, firstRowAt } = (await page.evaluate(
+        '({ calls: window.__calls, firstRowAt: window.__firstRowAt })',
+      )) as { calls: { channel: string; at: number }[]; firstRowAt: number };
+      expect(firstRowAt).not.toBeNull();
+      // Before the first row: the profiles and the book's first rows in one call (the status
+      // bar's figures beside it), no list of profiles, no read of the book of its own.
+      const before = calls.filter((c) => c.at < firstRowAt).map((c) => c.channel);
+      expect(before).toContain('app.firstScreen');
+      for (const channel of before) expect(['app.firstScreen', 'app.status']).toContain(channel);
+      // The sidebar's strategies, after the rows came into the page.
+      const sidebarRead = calls.find((c) => c.channel === 'strategies.list');
+      expect(sidebarRead!.at).toBeGreaterThan(firstRowAt);
       await page.close();
     },
   );
