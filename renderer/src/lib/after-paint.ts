@@ -9,3 +9,15 @@ export function afterPaint(): Promise<void> {
     else later();
   });
 }
+
+/**
+ * Resolves once the page has nothing more urgent to do (input, a frame, a task already queued),
+ * or after `atMostMs` in any case.
+ */
+export function whenIdle(atMostMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function')
+      requestIdleCallback(() => resolve(), { timeout: atMostMs });
+    else setTimeout(resolve, 0);
+  });
+}

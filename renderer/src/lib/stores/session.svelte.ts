@@ -3,6 +3,7 @@ import type { BookStore } from '../../book/book.svelte';
 import { BOOK_PAGE, WHOLE_BOOK } from '../../../../shared/book/first-page';
 import type { BookPage, BookSummary } from '../../../../shared/book/views';
 import type { DeskError, ProfileView } from '../../../../shared/views';
+import { whenIdle } from '../after-paint';
 import { asDeskError } from '../errors';
 import type { Batches } from '../../batches/batches.svelte';
 import { Audience } from './audience';
@@ -15,8 +16,10 @@ import type { StrategyDetail, StrategyDetailHooks } from './strategy-detail.svel
 type Phase = 'loading' | 'welcome' | 'ready' | 'fatal';
 /** How long the book's first read, made as a profile opens, stands in for the screen's own. */
 const FIRST_READ_FRESH_MS = 5_000;
-/** The sidebar's list is read at the latest this long after the book's first rows came. */
+/** The sidebar's list is drawn at the latest this long after the book's first rows came. */
 const SIDEBAR_AFTER_ROWS_MS = 1_000;
+/** Once the rows are drawn, the sidebar waits this long at most for the page to be idle. */
+const SIDEBAR_IDLE_WAIT_MS = 300;
 /** What the main area shows: the selected strategy, the profile's settings, or a new profile form. */
 export type Screen = 'strategy' | 'profile' | 'add-profile';
 /** The strategy pane's tabs, in order. */
@@ -142,9 +145,10 @@ export class DeskSession {
     // The book is the profile's first screen: its first rows are read while its code loads.
     if (screen === 'strategy') this.readBookFirst(profileId);
     this.screen = screen;
-    // The sidebar's list (up to thousands of lines) is read once the book has drawn its first
-    // rows: they are the first screen, and the two would share the desk and the page's main
-    // thread. At the latest SIDEBAR_AFTER_ROWS_MS after the rows came (the book may not show).
+    // The sidebar's list (up to thousands of lines) is drawn once the book has drawn its first
+    // rows: they are the first screen, and the two would share the page's main thread. It is read
+    // meanwhile, the book's first rows being in hand or asked for first (the desk answers in
+    // turn). Drawn at the latest SIDEBAR_AFTER_ROWS_MS after the rows came (the book may not show).
     const read = this.firstBookRead;
     await this.strategies.show(
       profileId,
@@ -320,13 +324,16 @@ function firstBookRead(
   return { profileId, summary, page, at: Date.now(), drawn, markDrawn };
 }
 
-/** The book's first rows drawn; or, when the book does not draw them, a while after they came. */
+/**
+ * The book's first rows drawn and the page free of anything more urgent; or, when the book does
+ * not draw them, a while after they came.
+ */
 function sidebarWaitsFor(read: FirstBookRead): Promise<unknown> {
   const atLatest = read.page.then(
     () => new Promise((resolve) => setTimeout(resolve, SIDEBAR_AFTER_ROWS_MS)),
     () => undefined,
   );
-  return Promise.race([read.drawn, atLatest]);
+  return Promise.race([read.drawn.then(() => whenIdle(SIDEBAR_IDLE_WAIT_MS)), atLatest]);
 }
 
 /** Compiles only when every event type has its case above (the bridges let no other through). */
