@@ -68,7 +68,7 @@ export const CONTRACT_METHODS = {
     'exportOrders',
     'exportSummary',
   ],
-  app: ['status'],
+  app: ['status', 'firstScreen'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 
 type Listed = { [A in Area]: (typeof CONTRACT_METHODS)[A][number] };

@@ -30,7 +30,7 @@ import {
 import { batchesContract } from './batches/contract';
 import { bookContract } from './book/contract';
 import { method, none, ok, profileRef, strategyRef } from './contract-parts';
-import { bookCounts, bookJob, bookRow } from './book/views';
+import { bookCounts, bookJob, bookPage, bookRow, bookSummary } from './book/views';
 import { deleteConfirmation, deletePreview } from './unexecuted';
 import { modelsContract } from './models/contract';
 import { batchItemView, batchSummary } from './batches/views';
@@ -226,6 +226,21 @@ export const contract = {
   batches: batchesContract,
   app: {
     status: method(none, appStatus),
+    /**
+     * What the app opens on, in one call (its first screen waits for one answer, not two in a
+     * row): the profiles as `profiles.list` gives them, and the book of the profile it opens
+     * with, its summary and first page as `book.summary` and `book.rows` give them (the whole
+     * book from the top, BOOK_PAGE rows); null without a profile. It opens with the profile
+     * the page remembers (`profileId`, as the page kept it: ignored unless it is a profile's),
+     * else the first.
+     */
+    firstScreen: method(
+      z.object({ profileId: z.string().max(100).nullable() }).strict(),
+      z.object({
+        profiles: z.array(profileView),
+        book: z.object({ profileId: uuid, summary: bookSummary, page: bookPage }).nullable(),
+      }),
+    ),
   },
 } as const;
 

@@ -7,14 +7,18 @@ type Manifest = Record<
   { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }
 >;
 
+/** The page's head says its first screen is a book with this (renderer/src/lib/screens.ts). */
+const FIRST_SCREEN_META = 'strategy-desk-first-screen';
+
 /** The source of the book's screen, as the build's manifest names it. */
 const BOOK_SCREEN = 'src/book/BookView.svelte';
 
 /**
  * The `<link>`s that fetch the book's chunk (its scripts and styles, not the entry's) alongside
- * the entry: a profile's first screen is its book, and without the hint its code is asked for
- * only once the entry has run and the profiles are read, one round trip after another. Empty
- * when the build has no manifest or no book (the page then loads the chunk itself, as before).
+ * the entry, and a `<meta>` saying the first screen is a book: a profile's first screen is its
+ * book, and without them its code is asked for, then run, only once the entry has run and the
+ * first screen's call is answered, one after another. Empty when the build has no manifest or no
+ * book (the page then loads the chunk itself, as before).
  */
 export async function bookPreloadTags(staticDir: string): Promise<string> {
   let manifest: Manifest;
@@ -47,6 +51,8 @@ export async function bookPreloadTags(staticDir: string): Promise<string> {
   walk(BOOK_SCREEN);
   const safe = (file: string) => /^assets\/[\w.-]+$/.test(file);
   return [
+    // The page starts on the book's code at once, while its first call is answered.
+    `<meta name="${FIRST_SCREEN_META}" content="book">`,
     ...scripts.filter(safe).map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`),
     ...[...new Set(styles)]
       .filter(safe)

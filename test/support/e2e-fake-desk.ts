@@ -162,6 +162,8 @@ export function createFakeDesk() {
           secretStorageReason: null,
         };
       }),
+      // The profiles only: the page reads a profile's book itself (the fake has none).
+      firstScreen: track('app.firstScreen', async () => ({ profiles, book: null })),
     },
   };
 

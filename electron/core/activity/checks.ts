@@ -3,7 +3,8 @@ import { errorFields, type DeskLog } from '../log/logger';
 import type { ActivityRepository } from '../store/repositories/activity';
 import { checkChains, checkChainsInSlices } from './verify';
 
-const QUIET_MS = 300;
+/** The page still draws what the last call answered: a second without calls ends the first screen. */
+const QUIET_MS = 1_000;
 const LATEST_MS = 5_000;
 
 /** Walks every chain on demand and keeps the last result (the view shows it without walking). */

@@ -16,7 +16,7 @@ export function appStatusHandlers({
   store,
   connections,
   secretStore,
-}: AppStatusServices): DeskHandlers['app'] {
+}: AppStatusServices): Pick<DeskHandlers['app'], 'status'> {
   return {
     async status() {
       const profiles = store.profiles.list();

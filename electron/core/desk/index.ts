@@ -27,6 +27,7 @@ import { bookHandlers } from './book';
 import { batchHandlers } from './batches';
 import { draftHandlers } from './drafts';
 import { EventHub } from './events';
+import { firstScreenHandler } from './first-screen';
 import { guarded } from './guarded';
 import { modelHandlers } from './models';
 import { profileHandlers } from './profiles';
@@ -176,14 +177,16 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const partial = partialExports(store.settings);
   const choosePath: ChooseExportPath = options.chooseExportPath ?? exportsInto(exportsDir);
 
+  const profileArea = profileHandlers({
+    store,
+    secrets,
+    connections,
+    tracking,
+    useSandbox: () => sandbox.use(),
+  });
+  const bookArea = bookHandlers({ store, book, emit, choosePath, now });
   const handlers: DeskHandlers = {
-    profiles: profileHandlers({
-      store,
-      secrets,
-      connections,
-      tracking,
-      useSandbox: () => sandbox.use(),
-    }),
+    profiles: profileArea,
     strategies: strategyHandlers({ store, strategySync, tracking }),
     drafts: draftHandlers({ store }),
     versions: versionHandlers({
@@ -197,10 +200,13 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     }),
     reports: reportHandlers({ store, emit, choosePath, partial }),
     activity: activityHandlers({ store, checks: activityChecks, choosePath, partial, emit, now }),
-    book: bookHandlers({ store, book, emit, choosePath, now }),
+    book: bookArea,
     models: modelHandlers({ store, choosePath }),
     batches: batchHandlers({ store, batches, choosePath }),
-    app: appStatusHandlers({ store, connections, secretStore: options.secretStore }),
+    app: {
+      ...appStatusHandlers({ store, connections, secretStore: options.secretStore }),
+      firstScreen: firstScreenHandler({ profiles: profileArea, book: bookArea }),
+    },
   };
 
   // Start-up: exports a killed process left half-written lose their hidden temporary files;

@@ -13,6 +13,7 @@ import type {
 import { BOOK_PAGE, type BookFlag, type BookSort } from '../../../shared/book/flags';
 import type { DeskApi, DeskEvent } from '../../../shared/contract';
 import type { DeskError, ExportResult } from '../../../shared/views';
+import { afterPaint } from '../lib/after-paint';
 import { asDeskError } from '../lib/errors';
 import { BookRows, JobListeners, NO_CHOICE, choiceWith, laterJob } from './book-rows';
 
@@ -102,9 +103,13 @@ export class BookStore {
 
   /**
    * Takes the summary and the first rows of the whole book, asked for by the session as the
-   * profile opened (its first screen), while this code was still on its way.
+   * profile opened (its first screen), while this code was still on its way. `drawn`: told once
+   * they are on screen (or could not be read).
    */
-  useFirstRead(first: { summary: Promise<BookSummary>; page: Promise<BookPage> }): void {
+  useFirstRead(
+    first: { summary: Promise<BookSummary>; page: Promise<BookPage> },
+    drawn: () => void = () => undefined,
+  ): void {
     const generation = this.generation;
     // Its first page is on its way: the table, drawn meanwhile, does not ask for it again.
     const rows = this.rows;
@@ -116,12 +121,15 @@ export class BookStore {
         this.refresh = summary.refresh;
         this.add = summary.add;
         this.settings = summary.settings;
-        if (generation !== this.generation) return;
-        this.total = page.total;
-        this.rows.received(page.offset, page.rows, page.total);
-        this.revision++;
+        if (generation === this.generation) {
+          this.total = page.total;
+          this.rows.received(page.offset, page.rows, page.total);
+          this.revision++;
+        }
+        void afterPaint().then(drawn);
       },
       () => {
+        drawn();
         rows.answered(0);
         // Read again the usual way.
         this.early = null;

@@ -23,6 +23,18 @@ export const loadProfileActivity = once(async () => ({
 export const loadBook = once(async () => ({
   BookView: (await import('../book/BookView.svelte')).default,
 }));
+
+/**
+ * Whether the first screen is a profile's book, known before the profiles are read: a profile
+ * was open when the app last closed, or the page's head says so (the browser host tells a page
+ * served from a data folder with a profile, electron/host/first-screen.ts).
+ */
+export function bookComesFirst(): boolean {
+  return (
+    localStorage.getItem('strategy-desk.profile') !== null ||
+    document.querySelector('meta[name="strategy-desk-first-screen"][content="book"]') !== null
+  );
+}
 export const loadProfilePanel = once(async () => ({
   ProfilePanel: (await import('../components/ProfilePanel.svelte')).default,
 }));

@@ -359,7 +359,7 @@ describe('a manager’s day, every action checked against the activity log', () 
 
     const desk = await h.restart();
     let check = await desk.activity.lastCheck({});
-    for (let i = 0; check === null && i < 100; i++) {
+    for (let i = 0; check === null && i < 500; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       check = await desk.activity.lastCheck({});
     }

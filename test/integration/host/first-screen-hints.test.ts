@@ -6,9 +6,10 @@ import { startHost, type RunningHost } from '../../../electron/host';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
 
 /**
- * A profile's first screen is its book: the browser host tells the page to fetch the book's code
- * with its own, so that it is not asked for only after the entry has run and the profiles are
- * read. An empty data folder (the welcome screen) is told nothing more.
+ * A profile's first screen is its book: the browser host tells the page so and to fetch the
+ * book's code with its own, so that it is not asked for, nor run, only after the entry has run
+ * and the first screen's call is answered. An empty data folder (the welcome screen) is told
+ * nothing more.
  */
 let h: DeskHarness;
 let host: RunningHost;
@@ -65,6 +66,7 @@ describe("the page's hints for its first screen", () => {
     const empty = await page();
     expect(empty).toBe(built);
     expect(empty).not.toContain('BookView');
+    expect(empty).not.toContain('strategy-desk-first-screen');
 
     h.desk.store.profiles.create({
       name: 'Book',
@@ -73,6 +75,8 @@ describe("the page's hints for its first screen", () => {
       environment: 'production',
     });
     const html = await page();
+    // The page is told its first screen is a book: it starts on the book's code at once.
+    expect(html).toContain('<meta name="strategy-desk-first-screen" content="book">');
     const { scripts, styles } = bookFiles();
     expect(scripts.length).toBeGreaterThan(1);
     for (const file of scripts)

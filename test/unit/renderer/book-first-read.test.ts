@@ -57,35 +57,96 @@ describe("a profile's first screen", () => {
   beforeEach(() => vi.stubGlobal('localStorage', memoryStorage()));
   afterEach(() => vi.unstubAllGlobals());
 
+  const summary = {
+    counts: { strategies: 1, flagged: 0, byFlag: {} },
+    refresh: null,
+    add: null,
+    settings: null,
+  } as unknown as BookSummary;
+  const rows = { offset: 0, rows: [], total: 1 } as unknown as BookPage;
+  const profile = { id: PROFILE, name: 'Book', environment: 'sandbox' };
+
   const opening = () => {
-    const page = deferred<BookPage>();
+    const opened = deferred<{ profiles: unknown[]; book: unknown }>();
     const desk = fakeApi({
-      'profiles.list': () => [{ id: PROFILE, name: 'Book', environment: 'sandbox' }],
+      'app.firstScreen': () => opened.promise,
       'app.status': () => appStatus(),
-      'book.summary': () => new Promise(() => undefined),
-      'book.rows': () => page.promise,
       'strategies.list': () => [strategyLine()],
     });
-    return { desk, page, session: new DeskSession(desk.api) };
+    const session = new DeskSession(desk.api);
+    return {
+      desk,
+      session,
+      /** The desk answers the first call with the profile and its book's first rows. */
+      answer: () =>
+        opened.resolve({ profiles: [profile], book: { profileId: PROFILE, summary, page: rows } }),
+      /** The book's screen is drawn (its store made as BookView makes it). */
+      showBook: () => session.bookOf(PROFILE, () => new BookStore(desk.api, PROFILE)),
+    };
   };
 
-  it("reads the sidebar's strategies once the book's first rows are in", async () => {
-    const { desk, page, session } = opening();
+  it('opens with one call to the desk: the profiles and the book’s first rows come together', async () => {
+    const { desk, session, answer, showBook } = opening();
     const start = session.start();
-    await vi.advanceTimersByTimeAsync(100);
-    expect(desk.channels()).toContain('book.rows');
-    expect(desk.channels()).not.toContain('strategies.list');
-    page.resolve({ offset: 0, rows: [], total: 0 } as BookPage);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(desk.channels()).toEqual(['app.firstScreen']);
+    answer();
+    await vi.advanceTimersByTimeAsync(10);
+    const book = showBook();
+    await book.open();
+    expect(book.counts?.strategies).toBe(1);
+    expect(book.total).toBe(1);
+    await vi.advanceTimersByTimeAsync(10);
     await start;
+    // The book read no row, no count of its own, and the profiles were not listed apart.
+    expect(desk.channels()).not.toContain('profiles.list');
+    expect(desk.channels()).not.toContain('book.summary');
+    expect(desk.channels()).not.toContain('book.rows');
+    expect(desk.calls[0]!.input).toEqual({ profileId: null });
+  });
+
+  it('names the profile the page remembers', async () => {
+    localStorage.setItem('strategy-desk.profile', PROFILE);
+    const { desk, session, answer } = opening();
+    const start = session.start();
+    answer();
+    await vi.advanceTimersByTimeAsync(2_000);
+    await start;
+    expect(desk.calls[0]).toEqual({ channel: 'app.firstScreen', input: { profileId: PROFILE } });
+  });
+
+  it("draws the sidebar's strategies once the book has drawn its first rows (read meanwhile)", async () => {
+    const { desk, session, answer, showBook } = opening();
+    const start = session.start();
+    answer();
+    await vi.advanceTimersByTimeAsync(500);
+    // Read at once, the desk having answered the first screen's call; not drawn yet.
     expect(desk.channels()).toContain('strategies.list');
+    expect(session.strategies.list).toEqual([]);
+    void showBook().open();
+    await vi.advanceTimersByTimeAsync(10);
+    await start;
+    expect(session.strategies.list).toHaveLength(1);
+  });
+
+  it('draws them a second after the rows came when the book does not draw them', async () => {
+    const { session, answer } = opening();
+    const start = session.start();
+    answer();
+    await vi.advanceTimersByTimeAsync(900);
+    expect(session.strategies.list).toEqual([]);
+    await vi.advanceTimersByTimeAsync(200);
+    await start;
     expect(session.strategies.list).toHaveLength(1);
   });
 
   it('reads them at once when a strategy was open (it, not the book, is the first screen)', async () => {
-    const { desk, session } = opening();
+    const { desk, session, answer } = opening();
     localStorage.setItem('strategy-desk.profile', PROFILE);
     localStorage.setItem(`strategy-desk.strategy.${PROFILE}`, STRATEGY);
-    await session.start();
+    const start = session.start();
+    answer();
+    await start;
     expect(desk.channels()).toContain('strategies.list');
     expect(session.strategies.selectedId).toBe(STRATEGY);
   });

@@ -8,8 +8,11 @@ import type { RepositoryContext } from './context';
  */
 export type FailuresRepository = ReturnType<typeof failuresRepository>;
 
-/** The failed executed versions and the versions with a failed order, each read from its index. */
-const FAILED = `SELECT profile_id, id AS version_id, strategy_id FROM versions
+/**
+ * The failed executed versions and the versions with a failed order, each read from its index
+ * of failed rows only (named: scoped to a profile, SQLite would rather walk all of its versions).
+ */
+const FAILED = `SELECT profile_id, id AS version_id, strategy_id FROM versions INDEXED BY versions_failed
     WHERE status = 'FAILED' AND executed_at IS NOT NULL
   UNION
   SELECT o.profile_id, o.version_id, v.strategy_id FROM orders o

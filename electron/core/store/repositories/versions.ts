@@ -104,21 +104,24 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     `SELECT profile_id, ${VERSION_COLUMNS} FROM versions
      WHERE executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES} ORDER BY executed_at, id, profile_id`,
   );
-  // Scoped to a profile (and a strategy): these lead with the versions_by_strategy index.
-  const selectActiveForProfile = db.prepare<[string], StoredVersion & { profile_id: string }>(
-    `SELECT profile_id, ${VERSION_COLUMNS} FROM versions
-     WHERE profile_id = ? AND executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES}
-     ORDER BY executed_at, id`,
-  );
-  const selectActiveForStrategy = db.prepare<
-    [string, string],
-    StoredVersion & { profile_id: string }
-  >(
-    `SELECT profile_id, ${VERSION_COLUMNS} FROM versions
-     WHERE profile_id = ? AND strategy_id = ? AND executed_at IS NOT NULL
-       AND status IN ${ACTIVE_STATUSES}
-     ORDER BY executed_at, id`,
-  );
+  // Scoped to a profile (and a strategy), from the index of the rebalancing versions only (few):
+  // left to itself SQLite walks every executed version of the profile (versions_by_executed_at),
+  // which grows with the history, and the sidebar asks for these as the first screen comes up.
+  // Prepared on first use: a store opened at an older schema (a migration test) has no index yet.
+  let active: ReturnType<typeof prepareActive> | null = null;
+  const prepareActive = () => ({
+    forProfile: db.prepare<[string], StoredVersion & { profile_id: string }>(
+      `SELECT profile_id, ${VERSION_COLUMNS} FROM versions INDEXED BY versions_rebalancing
+       WHERE profile_id = ? AND executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES}
+       ORDER BY executed_at, id`,
+    ),
+    forStrategy: db.prepare<[string, string], StoredVersion & { profile_id: string }>(
+      `SELECT profile_id, ${VERSION_COLUMNS} FROM versions INDEXED BY versions_rebalancing
+       WHERE profile_id = ? AND strategy_id = ? AND executed_at IS NOT NULL
+         AND status IN ${ACTIVE_STATUSES}
+       ORDER BY executed_at, id`,
+    ),
+  });
   const countActive = db
     .prepare<[], number>(
       `SELECT count(*) FROM versions WHERE executed_at IS NOT NULL AND status IN ${ACTIVE_STATUSES}`,
@@ -300,8 +303,9 @@ export function versionsRepository({ db, now }: RepositoryContext) {
       scope: { profileId: string; strategyId?: string } | null = null,
     ): (StoredVersion & { profile_id: string })[] {
       if (scope === null) return selectActive.all();
-      if (scope.strategyId === undefined) return selectActiveForProfile.all(scope.profileId);
-      return selectActiveForStrategy.all(scope.profileId, scope.strategyId);
+      active ??= prepareActive();
+      if (scope.strategyId === undefined) return active.forProfile.all(scope.profileId);
+      return active.forStrategy.all(scope.profileId, scope.strategyId);
     },
     /** How many versions are rebalancing: the status bar's count. */
     countActive(): number {

@@ -29,9 +29,16 @@ export class Profiles {
     this.list = await this.api.profiles.list({});
   }
 
+  /** The id of the profile selected when the app last closed, as it was kept. */
+  rememberedId(): string | null {
+    const id = localStorage.getItem(PROFILE_KEY);
+    // Only what an id looks like is worth naming to the desk.
+    return id !== null && /^[\w-]{1,100}$/.test(id) ? id : null;
+  }
+
   /** The profile selected when the app last closed, else the first one. */
   remembered(): ProfileView | null {
-    const id = localStorage.getItem(PROFILE_KEY);
+    const id = this.rememberedId();
     return this.list.find((p) => p.id === id) ?? this.list[0] ?? null;
   }
 

@@ -1,8 +1,9 @@
 import type { DeskApi, DeskEvent, DeskEventOf } from '../../../../shared/contract';
 import type { BookStore } from '../../book/book.svelte';
-import { BOOK_PAGE, WHOLE_BOOK } from '../../../../shared/book/flags';
+import { BOOK_PAGE, WHOLE_BOOK } from '../../../../shared/book/first-page';
 import type { BookPage, BookSummary } from '../../../../shared/book/views';
 import type { DeskError, ProfileView } from '../../../../shared/views';
+import { whenIdle } from '../after-paint';
 import { asDeskError } from '../errors';
 import type { Batches } from '../../batches/batches.svelte';
 import { Audience } from './audience';
@@ -15,6 +16,10 @@ import type { StrategyDetail, StrategyDetailHooks } from './strategy-detail.svel
 type Phase = 'loading' | 'welcome' | 'ready' | 'fatal';
 /** How long the book's first read, made as a profile opens, stands in for the screen's own. */
 const FIRST_READ_FRESH_MS = 5_000;
+/** The sidebar's list is drawn at the latest this long after the book's first rows came. */
+const SIDEBAR_AFTER_ROWS_MS = 1_000;
+/** Once the rows are drawn, the sidebar waits this long at most for the page to be idle. */
+const SIDEBAR_IDLE_WAIT_MS = 300;
 /** What the main area shows: the selected strategy, the profile's settings, or a new profile form. */
 export type Screen = 'strategy' | 'profile' | 'add-profile';
 /** The strategy pane's tabs, in order. */
@@ -55,12 +60,7 @@ export class DeskSession {
   book = $state.raw<BookStore | null>(null);
 
   /** The book's first rows, asked for as the profile opened (its screen's code loads meanwhile). */
-  private firstBookRead: {
-    profileId: string;
-    summary: Promise<BookSummary>;
-    page: Promise<BookPage>;
-    at: number;
-  } | null = null;
+  private firstBookRead: FirstBookRead | null = null;
   private unsubscribe: (() => void) | undefined;
   private sidebarReload: ReturnType<typeof setTimeout> | undefined;
 
@@ -74,7 +74,10 @@ export class DeskSession {
   async start(): Promise<void> {
     try {
       this.unsubscribe = this.api.events.subscribe((event) => this.route(event));
-      await this.profiles.reload();
+      // The profiles and the book's first rows in one answer: the first screen waits for one
+      // round trip to the desk, not for the profiles and then the book.
+      const opened = await this.api.app.firstScreen({ profileId: this.profiles.rememberedId() });
+      this.profiles.list = opened.profiles;
       this.connectivity.start();
       const first = this.profiles.remembered();
       if (!first) {
@@ -82,6 +85,13 @@ export class DeskSession {
         return;
       }
       this.phase = 'ready';
+      const { book } = opened;
+      if (book?.profileId === first.id)
+        this.firstBookRead = firstBookRead(
+          book.profileId,
+          Promise.resolve(book.summary),
+          Promise.resolve(book.page),
+        );
       await this.selectProfile(first.id);
     } catch (error) {
       this.fatal = asDeskError(error);
@@ -105,19 +115,19 @@ export class DeskSession {
     this.firstBookRead = null;
     // Only while fresh: a strategy opened first, the book opened later reads anew.
     if (first?.profileId === profileId && Date.now() - first.at < FIRST_READ_FRESH_MS)
-      book.useFirstRead(first);
+      book.useFirstRead(first, first.markDrawn);
     this.book = book;
     return book;
   }
 
   private readBookFirst(profileId: string): void {
     if (this.book?.profileId === profileId) return;
+    // Read already (the app opened on it): not again.
+    const read = this.firstBookRead;
+    if (read?.profileId === profileId && Date.now() - read.at < FIRST_READ_FRESH_MS) return;
     const summary = this.api.book.summary({ profileId });
     const page = this.api.book.rows({ profileId, query: WHOLE_BOOK, offset: 0, limit: BOOK_PAGE });
-    // Unread (a strategy opens instead), they fail quietly.
-    summary.catch(() => undefined);
-    page.catch(() => undefined);
-    this.firstBookRead = { profileId, summary, page, at: Date.now() };
+    this.firstBookRead = firstBookRead(profileId, summary, page);
   }
 
   /** Shows the profile's book in the main area (its first screen once it has strategies). */
@@ -135,10 +145,15 @@ export class DeskSession {
     // The book is the profile's first screen: its first rows are read while its code loads.
     if (screen === 'strategy') this.readBookFirst(profileId);
     this.screen = screen;
-    // The sidebar's list (up to thousands of lines) is read once the book's first rows are in:
-    // they are the first screen, and the two would share the desk and the page's main thread.
-    // (An earlier profile's first read, if any, has long settled.)
-    await this.strategies.show(profileId, this.firstBookRead?.page);
+    // The sidebar's list (up to thousands of lines) is drawn once the book has drawn its first
+    // rows: they are the first screen, and the two would share the page's main thread. It is read
+    // meanwhile, the book's first rows being in hand or asked for first (the desk answers in
+    // turn). Drawn at the latest SIDEBAR_AFTER_ROWS_MS after the rows came (the book may not show).
+    const read = this.firstBookRead;
+    await this.strategies.show(
+      profileId,
+      read?.profileId === profileId ? sidebarWaitsFor(read) : undefined,
+    );
   }
 
   openStrategy(strategyId: string): void {
@@ -283,6 +298,42 @@ export class DeskSession {
       void this.strategies.load();
     }, 2_000);
   }
+}
+
+/** The book's first read, and whether the book has drawn it. */
+type FirstBookRead = {
+  profileId: string;
+  summary: Promise<BookSummary>;
+  page: Promise<BookPage>;
+  at: number;
+  /** Resolves once the book has drawn these rows on screen (or found it could not). */
+  drawn: Promise<void>;
+  markDrawn: () => void;
+};
+
+function firstBookRead(
+  profileId: string,
+  summary: Promise<BookSummary>,
+  page: Promise<BookPage>,
+): FirstBookRead {
+  // Unread (a strategy opens instead), they fail quietly.
+  summary.catch(() => undefined);
+  page.catch(() => undefined);
+  let markDrawn!: () => void;
+  const drawn = new Promise<void>((resolve) => (markDrawn = resolve));
+  return { profileId, summary, page, at: Date.now(), drawn, markDrawn };
+}
+
+/**
+ * The book's first rows drawn and the page free of anything more urgent; or, when the book does
+ * not draw them, a while after they came.
+ */
+function sidebarWaitsFor(read: FirstBookRead): Promise<unknown> {
+  const atLatest = read.page.then(
+    () => new Promise((resolve) => setTimeout(resolve, SIDEBAR_AFTER_ROWS_MS)),
+    () => undefined,
+  );
+  return Promise.race([read.drawn.then(() => whenIdle(SIDEBAR_IDLE_WAIT_MS)), atLatest]);
 }
 
 /** Compiles only when every event type has its case above (the bridges let no other through). */

@@ -26,7 +26,7 @@ export class Strategies {
 
   /**
    * Lists a profile's strategies and opens the one last open with it. `first`: what the main
-   * area reads first (the book's first rows) when no strategy was open, the list read after it.
+   * area draws first (the book's first rows) when no strategy was open, the list drawn after it.
    */
   async show(profileId: string | null, first?: Promise<unknown>): Promise<void> {
     this.profileId = profileId;
@@ -35,9 +35,8 @@ export class Strategies {
     this.heardLines = {};
     this.heardJournal = null;
     if (!profileId) return;
-    // (Read anyway, once it came or failed: a profile chosen meanwhile reads its own list.)
-    if (first && !localStorage.getItem(`${STRATEGY_KEY}.${profileId}`)) await first.catch(() => 0);
-    await this.load();
+    // Read at once (the desk has answered the first screen's own call), drawn after it.
+    await this.load(localStorage.getItem(`${STRATEGY_KEY}.${profileId}`) ? undefined : first);
     // Back where the manager was: the strategy last open with this profile.
     const last = localStorage.getItem(`${STRATEGY_KEY}.${profileId}`);
     if (this.profileId === profileId && this.selectedId === null) {
@@ -57,13 +56,16 @@ export class Strategies {
     if (this.profileId) localStorage.setItem(`${STRATEGY_KEY}.${this.profileId}`, strategyId);
   }
 
-  async load(): Promise<void> {
+  /** Reads the list again; `drawnAfter`: what is drawn before it (the answer waits for it). */
+  async load(drawnAfter?: Promise<unknown>): Promise<void> {
     const profileId = this.profileId;
     if (!profileId) return;
     this.loading = true;
     try {
       const since = this.heard;
       const list = await this.api.strategies.list({ profileId });
+      // (Drawn anyway once it came or failed: a profile chosen meanwhile draws its own list.)
+      await drawnAfter?.catch(() => 0);
       if (this.profileId !== profileId) return;
       this.list = this.withHeardLines(list, since);
       this.error = null;

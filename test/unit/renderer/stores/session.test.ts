@@ -45,7 +45,7 @@ function openedDetail(session: DeskSession): StrategyDetail {
 
 async function started() {
   const desk = fakeApi({
-    'profiles.list': () => [profile],
+    'app.firstScreen': () => ({ profiles: [profile], book: null }),
     'app.status': () => appStatus(),
     'strategies.list': () => [strategyLine()],
     'strategies.get': () => strategyView(),
