@@ -308,12 +308,15 @@ export class Book {
   }
 
   /**
-   * Stores strategies read together, then works out the rows that changed (those the triggers
-   * marked: a strategy read as it was only had its sync time moved).
+   * Stores strategies read together; the rows that changed (those the triggers marked) are worked
+   * out on the next turn of the event loop, once the answers that came meanwhile started their
+   * next reads. Whatever reads the book brings it up to date first: no row is read stale.
    */
   private storeAll(profileId: string, strategies: readonly Strategy[]): Promise<void> | undefined {
     const durable = this.deps.storeAll(profileId, strategies);
-    this.upToDate(profileId);
+    setImmediate(() => {
+      if (!this.closed) this.upToDate(profileId);
+    });
     return durable;
   }
 
@@ -374,6 +377,7 @@ export class Book {
     book.stored.clear();
     if (stored.length > 0 || book.added) {
       book.added = false;
+      this.upToDate(profileId);
       const { store } = this.deps;
       const rows = withModels(
         store,

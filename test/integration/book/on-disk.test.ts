@@ -3,13 +3,14 @@ import type { BookJob } from '../../../shared/book/views';
 import type { DeskEvent } from '../../../shared/contract';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 import { addMany, createStrategies, jobEnded } from '../../support/book';
+import { call, executePath, target, tokenFor, waitForEnd } from '../../support/sandbox-http';
 
 /**
  * The book's reads stored in groups, through the real desk, the sandbox over HTTP and SQLite:
  * an added strategy is told added only once the WAL holding it is on disk (the group's fsync,
- * off the event loop), a cancel is told once what it stored is, and a refused fsync is said in
- * words. The store's `durable()` (the fsync) is held back by the test where it needs the moment
- * in between.
+ * off the event loop), a cancel is told once what it stored is, a refused fsync is said in
+ * words, and a refresh announces its rows as worked out from what it stored. The store's
+ * `durable()` (the fsync) is held back by the test where it needs the moment in between.
  */
 
 /** Holds back the store's fsync: every call waits for `open()` (or fails with `refuse`). */
@@ -143,5 +144,32 @@ describe('the book’s reads, stored in groups', () => {
       expect(line.detail).toMatch(/^Stored, but the disk did not confirm the write/);
       expect(line.detail).not.toMatch(/EIO|fdatasync/);
     }
+  });
+
+  it('announces a refresh’s rows as worked out from what it stored', async () => {
+    const { ids } = await createStrategies(base, { count: 2, holdings: 3 });
+    await addMany(h, profileId, ids);
+    const token = await tokenFor(base, 'manager');
+    for (const id of ids) {
+      const answer = await call(base, 'POST', executePath(id), {
+        token,
+        body: target(['KO', '50']),
+      });
+      expect(answer.status).toBe(202);
+      await waitForEnd(base, token, answer.headers.location as string);
+    }
+    const from = h.events.length;
+    const job = await h.desk.book.refresh({
+      profileId,
+      selection: { kind: 'ids', strategyIds: ids },
+    });
+    await jobEnded(h, job.id);
+    const announced = new Map<string, string[]>();
+    for (const e of h.events.slice(from))
+      if (e.type === 'book-rows-changed')
+        for (const row of e.rows) announced.set(row.strategyId, row.heldSymbols);
+    expect(Object.fromEntries(announced)).toEqual(
+      Object.fromEntries(ids.map((id) => [id, ['KO']])),
+    );
   });
 });
