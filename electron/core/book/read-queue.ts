@@ -13,7 +13,11 @@ import { isServiceError } from '../api';
  *
  * Answers are stored together (group commit): those that arrived while others were under way are
  * written in one transaction, each strategy whole, at most FLUSH_AFTER_MS after the first of them
- * (at once when no read is left under way, or when FLUSH_AT have gathered). Adding strategies
+ * (at once when no read is left under way, or when FLUSH_AT have gathered). While reads go on,
+ * each group waits twice as long as the one before, up to FLUSH_AFTER_MAX_MS: the first answers
+ * are stored (and shown) soon, and a long run writes larger groups, which cost less per strategy
+ * (a transaction writes each page of the tables and their indexes it touched once, however many
+ * strategies touched it; fewer pages also mean fewer WAL checkpoints). Adding strategies
  * writes an activity entry each: the store gives back a promise, and the group's strategies are
  * settled (stored, "added") only once the WAL holding them is fsynced, off the event loop and
  * shared by the groups that wait together, while the next reads go on. Cancelling leaves every
@@ -22,8 +26,9 @@ import { isServiceError } from '../api';
  */
 
 export const MAX_RATE_RETRIES = 3;
-export const FLUSH_AT = 256;
+export const FLUSH_AT = 512;
 export const FLUSH_AFTER_MS = 250;
+export const FLUSH_AFTER_MAX_MS = 1_000;
 export const UNREACHABLE_IN_A_ROW = 4;
 /** How long the queue waits after a 429 that named no Retry-After. */
 const DEFAULT_RATE_WAIT_MS = 2_000;
@@ -81,6 +86,8 @@ export class ProfileReadQueue<Answer> {
   private answered: Answered<Answer>[] = [];
   private readonly syncing = new Set<Syncing<Answer>>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** How long the next group gathers answers: FLUSH_AFTER_MS when reads start, growing after. */
+  private flushAfter = FLUSH_AFTER_MS;
   private head = 0;
   private readonly running = new Map<Task, AbortController>();
   private limit: number;
@@ -174,6 +181,7 @@ export class ProfileReadQueue<Answer> {
     if (this.idle) {
       this.unwatch?.();
       this.unwatch = undefined;
+      this.flushAfter = FLUSH_AFTER_MS;
     }
   }
 
@@ -231,7 +239,10 @@ export class ProfileReadQueue<Answer> {
       this.flush();
       return;
     }
-    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushAfter = Math.min(this.flushAfter * 2, FLUSH_AFTER_MAX_MS);
+      this.flush();
+    }, this.flushAfter);
   }
 
   private flush(): void {

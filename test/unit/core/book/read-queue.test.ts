@@ -157,4 +157,33 @@ describe('the read queue of a profile', () => {
     expect(h.settled.get('s0')).toEqual({ ok: false, error, cancelled: false });
     expect(h.queue.idle).toBe(true);
   });
+
+  it('gathers each group twice as long as the one before, up to a second, while reads go on', async () => {
+    const h = harness(1);
+    h.queue.add(h.batch, ids(6));
+    /** Answers the read under way; the group is stored `window` ms later, not a moment before. */
+    const storedAfter = async (index: number, window: number) => {
+      h.started[index]!.answer(`a${index}`);
+      const groups = h.stored.length;
+      await vi.advanceTimersByTimeAsync(window - 1);
+      expect(h.stored).toHaveLength(groups);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(h.stored).toHaveLength(groups + 1);
+    };
+    await storedAfter(0, 250);
+    await storedAfter(1, 500);
+    await storedAfter(2, 1_000);
+    await storedAfter(3, 1_000);
+    // The last reads: stored at once when none is left under way.
+    h.started[4]!.answer('a4');
+    await vi.advanceTimersByTimeAsync(0);
+    h.started[5]!.answer('a5');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.stored.slice(4)).toEqual([['a4', 'a5']]);
+    expect(h.queue.idle).toBe(true);
+
+    // Idle, then reads again: the first group is stored soon again.
+    h.queue.add(h.batch, ['t0', 't1']);
+    await storedAfter(6, 250);
+  });
 });
