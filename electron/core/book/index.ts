@@ -33,8 +33,8 @@ export interface BookDeps {
   store: Store;
   /** Reads a strategy from the service (StrategySync.fetch). */
   fetch(profileId: string, strategyId: string, signal: AbortSignal): Promise<Strategy>;
-  /** Stores strategies read together, each whole, in one transaction (StrategySync.storeAll). */
-  storeAll(profileId: string, strategies: readonly Strategy[]): void;
+  /** Stores strategies read together (StrategySync.storeAll); new ones: resolves once on disk. */
+  storeAll(profileId: string, strategies: readonly Strategy[]): Promise<void> | undefined;
   watchWaits(profileId: string, watch: (info: WaitInfo) => void): () => void;
   emit(event: DeskEvent): void;
   now(): string;
@@ -59,6 +59,8 @@ interface ProfileBook {
  */
 export class Book {
   private readonly books = new Map<string, ProfileBook>();
+  /** Cancelled batches whose committed strategies wait for the disk: their end is told after. */
+  private readonly settling = new Set<BookBatch>();
   private closed = false;
   private autoTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -172,13 +174,8 @@ export class Book {
     return this.jobView(book, batch);
   }
 
-  cancelRefresh(profileId: string): void {
-    const book = this.books.get(profileId);
-    if (!book?.refresh || book.refresh.finished) return;
-    book.refresh.cancel();
-    book.queue.cancel(book.refresh);
-    book.jobsChanged.add(book.refresh);
-    this.announceNow(profileId);
+  cancelRefresh(profileId: string): Promise<void> {
+    return this.cancel(profileId, (book) => book.refresh);
   }
 
   /** Reads every id of a paste not in the app yet; each line gets its outcome. */
@@ -191,11 +188,9 @@ export class Book {
       });
     const book = this.bookOf(profileId);
     if (book.add && !book.add.finished) throw deskError('busy');
-    const { store } = this.deps;
-    const pasted = parsePastedIds(text);
     const batch = new AddBatch(
-      pasted,
-      (id) => store.strategies.nameOf(profileId, id),
+      parsePastedIds(text),
+      (id) => this.deps.store.strategies.nameOf(profileId, id),
       this.deps.now,
       (job) => this.changed(profileId, job),
     );
@@ -206,12 +201,20 @@ export class Book {
     return this.jobView(book, batch);
   }
 
-  cancelAdd(profileId: string): void {
+  cancelAdd(profileId: string): Promise<void> {
+    return this.cancel(profileId, (book) => book.add);
+  }
+
+  /** Cancels a batch; its end is announced (and this resolves) once what it stored is on disk. */
+  private async cancel(profileId: string, of: (book: ProfileBook) => BookBatch | null) {
     const book = this.books.get(profileId);
-    if (!book?.add || book.add.finished) return;
-    book.add.cancel();
-    book.queue.cancel(book.add);
-    book.jobsChanged.add(book.add);
+    const batch = book && of(book);
+    if (!book || !batch || batch.finished) return;
+    batch.cancel();
+    this.settling.add(batch);
+    await book.queue.cancel(batch); // never fails: each strategy settles, stored or failed
+    this.settling.delete(batch);
+    book.jobsChanged.add(batch);
     this.announceNow(profileId);
   }
 
@@ -305,12 +308,16 @@ export class Book {
   }
 
   /**
-   * Stores strategies read together, then works out the rows that changed (those the triggers
-   * marked: a strategy read as it was only had its sync time moved).
+   * Stores strategies read together; the rows that changed (those the triggers marked) are worked
+   * out on the next turn of the event loop, once the answers that came meanwhile started their
+   * next reads. Whatever reads the book brings it up to date first: no row is read stale.
    */
-  private storeAll(profileId: string, strategies: readonly Strategy[]): void {
-    this.deps.storeAll(profileId, strategies);
-    this.upToDate(profileId);
+  private storeAll(profileId: string, strategies: readonly Strategy[]): Promise<void> | undefined {
+    const durable = this.deps.storeAll(profileId, strategies);
+    setImmediate(() => {
+      if (!this.closed) this.upToDate(profileId);
+    });
+    return durable;
   }
 
   /** A batch changed: the rows it read are announced soon. */
@@ -370,6 +377,7 @@ export class Book {
     book.stored.clear();
     if (stored.length > 0 || book.added) {
       book.added = false;
+      this.upToDate(profileId);
       const { store } = this.deps;
       const rows = withModels(
         store,
@@ -384,6 +392,7 @@ export class Book {
       });
     }
     for (const job of jobs)
-      this.deps.emit({ type: 'book-job-changed', profileId, job: this.jobView(book, job) });
+      if (!this.settling.has(job))
+        this.deps.emit({ type: 'book-job-changed', profileId, job: this.jobView(book, job) });
   }
 }

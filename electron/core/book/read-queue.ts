@@ -13,16 +13,22 @@ import { isServiceError } from '../api';
  *
  * Answers are stored together (group commit): those that arrived while others were under way are
  * written in one transaction, each strategy whole, at most FLUSH_AFTER_MS after the first of them
- * (at once when no read is left under way, or when FLUSH_AT have gathered). Adding strategies
- * writes an activity entry each, committed with the WAL fsynced: one fsync covers the group
- * instead of one per strategy. Cancelling leaves every strategy as it was or fully refreshed:
- * reads not started never start, reads under way are aborted, answers already in hand are stored
- * whole.
+ * (at once when no read is left under way, or when FLUSH_AT have gathered). While reads go on,
+ * each group waits twice as long as the one before, up to FLUSH_AFTER_MAX_MS: the first answers
+ * are stored (and shown) soon, and a long run writes larger groups, which cost less per strategy
+ * (a transaction writes each page of the tables and their indexes it touched once, however many
+ * strategies touched it; fewer pages also mean fewer WAL checkpoints). Adding strategies
+ * writes an activity entry each: the store gives back a promise, and the group's strategies are
+ * settled (stored, "added") only once the WAL holding them is fsynced, off the event loop and
+ * shared by the groups that wait together, while the next reads go on. Cancelling leaves every
+ * strategy as it was or fully refreshed: reads not started never start, reads under way are
+ * aborted, answers already in hand are stored whole.
  */
 
 export const MAX_RATE_RETRIES = 3;
-export const FLUSH_AT = 256;
+export const FLUSH_AT = 512;
 export const FLUSH_AFTER_MS = 250;
+export const FLUSH_AFTER_MAX_MS = 1_000;
 export const UNREACHABLE_IN_A_ROW = 4;
 /** How long the queue waits after a 429 that named no Retry-After. */
 const DEFAULT_RATE_WAIT_MS = 2_000;
@@ -43,8 +49,11 @@ export interface ReadBatch {
 export interface ReadQueueDeps<Answer> {
   /** Reads the strategy from the service (StrategySync.fetch). */
   fetch(profileId: string, strategyId: string, signal: AbortSignal): Promise<Answer>;
-  /** Stores answers in one transaction, each whole (StrategySync.storeAll). */
-  store(profileId: string, answers: Answer[]): void;
+  /**
+   * Stores answers in one transaction, each whole (StrategySync.storeAll). A promise when what it
+   * committed must reach the disk before the answers count as stored: it resolves once they have.
+   */
+  store(profileId: string, answers: Answer[]): Promise<void> | undefined;
   watchWaits(profileId: string, watch: (info: WaitInfo) => void): () => void;
   /** Reads at once at most (the book's setting). */
   concurrency(): number;
@@ -60,11 +69,25 @@ interface Task {
   rateRetries: number;
 }
 
+interface Answered<Answer> {
+  task: Task;
+  answer: Answer;
+}
+
+/** A group committed, waiting for the disk before its strategies are settled. */
+interface Syncing<Answer> {
+  group: Answered<Answer>[];
+  settled: Promise<void>;
+}
+
 export class ProfileReadQueue<Answer> {
   private waiting: Task[] = [];
   /** Answers in hand, not stored yet. */
-  private answered: { task: Task; answer: Answer }[] = [];
+  private answered: Answered<Answer>[] = [];
+  private readonly syncing = new Set<Syncing<Answer>>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** How long the next group gathers answers: FLUSH_AFTER_MS when reads start, growing after. */
+  private flushAfter = FLUSH_AFTER_MS;
   private head = 0;
   private readonly running = new Map<Task, AbortController>();
   private limit: number;
@@ -94,7 +117,10 @@ export class ProfileReadQueue<Answer> {
 
   get idle(): boolean {
     return (
-      this.running.size === 0 && this.head >= this.waiting.length && this.answered.length === 0
+      this.running.size === 0 &&
+      this.head >= this.waiting.length &&
+      this.answered.length === 0 &&
+      this.syncing.size === 0
     );
   }
 
@@ -109,8 +135,10 @@ export class ProfileReadQueue<Answer> {
   /**
    * Stops a batch: the answers it has in hand are stored now, its reads not started never start,
    * its reads under way are aborted (an answer that still arrives is dropped, not stored).
+   * Answers of the batch committed but not yet on disk are settled stored once they are: the
+   * promise returned resolves then (undefined when none waits).
    */
-  cancel(batch: ReadBatch): void {
+  cancel(batch: ReadBatch): Promise<void> | undefined {
     if (this.answered.some((a) => a.task.batch === batch)) this.flush();
     for (let i = this.head; i < this.waiting.length; i++) {
       const task = this.waiting[i]!;
@@ -119,6 +147,10 @@ export class ProfileReadQueue<Answer> {
     this.waiting = this.waiting.filter((t, i) => i < this.head || t.batch !== batch);
     for (const [task, controller] of this.running) if (task.batch === batch) controller.abort();
     this.pump();
+    const settling = [...this.syncing]
+      .filter((s) => s.group.some((a) => a.task.batch === batch))
+      .map((s) => s.settled);
+    return settling.length === 0 ? undefined : Promise.all(settling).then(() => undefined);
   }
 
   close(): void {
@@ -149,6 +181,7 @@ export class ProfileReadQueue<Answer> {
     if (this.idle) {
       this.unwatch?.();
       this.unwatch = undefined;
+      this.flushAfter = FLUSH_AFTER_MS;
     }
   }
 
@@ -206,7 +239,10 @@ export class ProfileReadQueue<Answer> {
       this.flush();
       return;
     }
-    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushAfter = Math.min(this.flushAfter * 2, FLUSH_AFTER_MAX_MS);
+      this.flush();
+    }, this.flushAfter);
   }
 
   private flush(): void {
@@ -215,17 +251,37 @@ export class ProfileReadQueue<Answer> {
     if (this.closed || this.answered.length === 0) return;
     const group = this.answered;
     this.answered = [];
-    let result: ReadResult = { ok: true };
+    let durable: Promise<void> | undefined;
     try {
-      this.deps.store(
+      durable = this.deps.store(
         this.profileId,
         group.map((g) => g.answer),
       );
     } catch (error) {
-      result = { ok: false, error, cancelled: false };
+      this.settleGroup(group, { ok: false, error, cancelled: false });
+      return;
     }
+    if (durable === undefined) {
+      this.settleGroup(group, { ok: true });
+      return;
+    }
+    // Committed: settled once on disk. The reads go on meanwhile (they were started already).
+    const syncing: Syncing<Answer> = { group, settled: Promise.resolve() };
+    syncing.settled = durable.then(
+      () => this.synced(syncing, { ok: true }),
+      (error: unknown) => this.synced(syncing, { ok: false, error, cancelled: false }),
+    );
+    this.syncing.add(syncing);
+  }
+
+  private synced(syncing: Syncing<Answer>, result: ReadResult): void {
+    this.syncing.delete(syncing);
+    if (!this.closed) this.settleGroup(syncing.group, result);
+  }
+
+  private settleGroup(group: readonly Answered<Answer>[], result: ReadResult): void {
     for (const { task } of group) task.batch.settle(task.strategyId, result);
-    if (result.ok) for (let i = 0; i < group.length; i++) this.speedUp();
+    if (result.ok) this.speedUp(group.length);
     this.pump();
   }
 
@@ -250,19 +306,23 @@ export class ProfileReadQueue<Answer> {
   }
 
   /** One more read at once after as many answers in a row as reads at once, up to the setting. */
-  private speedUp(): void {
+  private speedUp(answers: number): void {
+    // The setting is read once for the group, not once per answer.
     const max = this.deps.concurrency();
     if (this.limit > max) {
       this.limit = max;
       this.deps.paced(this.profileId);
       return;
     }
-    if (this.limit === max) return;
-    if (++this.answeredSinceChange >= this.limit) {
-      this.limit++;
-      this.answeredSinceChange = 0;
-      this.deps.paced(this.profileId);
+    let changed = false;
+    for (let i = 0; i < answers && this.limit < max; i++) {
+      if (++this.answeredSinceChange >= this.limit) {
+        this.limit++;
+        this.answeredSinceChange = 0;
+        changed = true;
+      }
     }
+    if (changed) this.deps.paced(this.profileId);
   }
 }
 

@@ -62,14 +62,14 @@ export function bookHandlers({
       return book.refresh(profileId, selection);
     },
     async cancelRefresh({ profileId }) {
-      book.cancelRefresh(profileId);
+      await book.cancelRefresh(profileId);
       return { ok: true as const };
     },
     async addMany({ profileId, text }) {
       return book.addMany(profileId, text);
     },
     async cancelAdd({ profileId }) {
-      book.cancelAdd(profileId);
+      await book.cancelAdd(profileId);
       return { ok: true as const };
     },
     async addOutcomes({ profileId, jobId, offset, limit }) {

@@ -1,8 +1,9 @@
 import type { Strategy } from '../../../shared/domain/resources';
 import { recordStrategyStored } from '../activity';
+import { DESK_ERROR_MESSAGES, DeskError } from '../../../shared/errors';
 import { isServiceError } from '../api';
 import type { Store } from '../store';
-import { toDeskError } from '../desk/errors';
+import { systemErrorKind, toDeskError } from '../desk/errors';
 import type { Connections } from '../profiles/connections';
 
 export interface StrategySyncDeps {
@@ -66,25 +67,21 @@ export class StrategySync {
 
   /**
    * Stores many strategies read together (the book's queue), in one transaction: each one whole,
-   * as one read would. When any is new, that transaction is the activity log's (its entries
-   * committed with the WAL fsynced, once for all of them); otherwise a plain one.
+   * as one read would. When any is new, that transaction is the activity log's, and the promise
+   * returned resolves once the WAL holding it is fsynced (off the event loop, one fsync shared by
+   * the groups that wait together): the strategies count as added only then. A refresh of
+   * strategies held already writes no activity entry, so waits for no fsync (undefined).
    */
-  storeAll(profileId: string, strategies: readonly Strategy[]): void {
+  storeAll(profileId: string, strategies: readonly Strategy[]): Promise<void> | undefined {
     const { store } = this.deps;
-    const isNew = strategies.some((s) => !store.strategies.has(profileId, s.id));
-    if (isNew) {
-      store.activity.record(() => {
-        for (const strategy of strategies) this.store(profileId, strategy);
-      });
-      return;
-    }
-    // Strategies the app holds already: no activity entry to write, so no need of its fsync.
-    const syncedAt = this.deps.now();
-    store.transaction(() => {
-      for (const strategy of strategies) {
-        store.strategies.upsert(profileId, strategy, { syncedAt });
-        store.book.clearFailure(profileId, strategy.id);
-      }
+    // The book's "refresh failed" ends with the data that replaces it, in the same transaction.
+    const added = store.strategies.recordReadTogether(profileId, strategies, {
+      syncedAt: this.deps.now(),
+      each: (strategy) => store.book.clearFailure(profileId, strategy.id),
+    });
+    if (!added) return undefined;
+    return store.durable().catch((error: unknown) => {
+      throw notOnDisk(error);
     });
   }
 
@@ -126,4 +123,18 @@ export class StrategySync {
   cancel(profileId: string, strategyId: string): void {
     this.syncing.get(`${profileId}/${strategyId}`)?.controller.abort();
   }
+}
+
+/**
+ * The disk refused the fsync of strategies committed already: they are in the app (each whole,
+ * with its activity entry), but a power cut could take them; the manager is told so, in words.
+ */
+function notOnDisk(error: unknown): DeskError {
+  toDeskError(error); // logs the system's own words
+  const kind = systemErrorKind(error);
+  const why = kind ? ` (${DESK_ERROR_MESSAGES[kind]})` : '';
+  return new DeskError({
+    kind: kind ?? 'internal',
+    message: `Stored, but the disk did not confirm the write${why}: after a power cut it may be missing; add it again then.`,
+  });
 }

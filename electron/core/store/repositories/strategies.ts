@@ -1,5 +1,5 @@
 import type { Holding, Strategy } from '../../../../shared/domain/resources';
-import type { ActivityRepository } from './activity';
+import type { ActivityRepository, NewActivityEntry } from './activity';
 import type { RepositoryContext } from './context';
 
 /** A cached strategy: the service's fields as received, plus when the app added and last synced it. */
@@ -95,8 +95,11 @@ export function strategiesRepository(
     .prepare<[], string | null>('SELECT max(synced_at) FROM strategies')
     .pluck();
 
-  /** Stores the strategy; when the response carried positions, they replace the holdings. */
-  const upsert = db.transaction((profileId: string, strategy: Strategy, syncedAt: string): void => {
+  /**
+   * Writes the strategy's rows in the caller's transaction; when the response carried positions,
+   * they replace the holdings. Returns whether the strategy was new here.
+   */
+  const writeRows = (profileId: string, strategy: Strategy, syncedAt: string): boolean => {
     const s = strategy;
     const isNew = selectExists.get(profileId, s.id) === undefined;
     upsertStrategy.run(
@@ -112,12 +115,12 @@ export function strategiesRepository(
       syncedAt,
       syncedAt,
     );
-    if (!s.positions) return;
+    if (!s.positions) return isNew;
     if (!isNew) {
       // A refresh that finds the same holdings (the common case) only notes when it saw them.
       if (sameHoldings(selectHeld.all(profileId, s.id), s.positions)) {
         touchHoldings.run(syncedAt, profileId, s.id);
-        return;
+        return false;
       }
       // Other holdings than before: the book works the strategy's row out again (a new
       // strategy's own insert marked it already).
@@ -135,6 +138,11 @@ export function strategiesRepository(
         h.updated_at,
         syncedAt,
       );
+    return isNew;
+  };
+  /** Stores the strategy, whole or not at all (its own transaction, or a savepoint in one). */
+  const upsert = db.transaction((profileId: string, strategy: Strategy, syncedAt: string): void => {
+    writeRows(profileId, strategy, syncedAt);
   });
 
   /**
@@ -180,18 +188,42 @@ export function strategiesRepository(
           }
         : readAdded(profileId, strategyId);
       if (!added) return;
-      append({
-        profileId,
-        kind: 'strategy-added',
-        strategyId,
-        payload: {
-          profileName: recording.profileName(profileId),
-          strategyName: added.name,
-          isLiquidateOnly: added.liquidateOnly,
-          holdings: added.holdings.map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
-        },
-      });
+      append(addedEntry(profileId, strategyId, added, recording.profileName(profileId)));
     });
+  }
+
+  /**
+   * Strategies read together (the book's queue), stored in one transaction, each whole, each one
+   * new here with its strategy-added entry; `each` runs after each one's rows. No savepoint per
+   * strategy (one copies aside every page the strategy touches, most of the cost of storing it):
+   * a failure rolls the whole group back. With an entry to write, the transaction is the activity
+   * log's, committed without its own fsync: the caller waits for `store.durable()` before telling
+   * anyone they are added. Returns whether it wrote any entry.
+   */
+  function recordReadTogether(
+    profileId: string,
+    strategies: readonly Strategy[],
+    options: { syncedAt: string; each?: (strategy: Strategy) => void },
+  ): boolean {
+    const anyNew = strategies.some((s) => selectExists.get(profileId, s.id) === undefined);
+    const write = (append?: (entry: NewActivityEntry) => unknown) => {
+      const profileName = append ? recording.profileName(profileId) : '';
+      for (const s of strategies) {
+        const isNew = writeRows(profileId, s, options.syncedAt);
+        options.each?.(s);
+        if (!isNew) continue;
+        // Nothing ran between the check above and here (one connection, no await): no surprise.
+        if (!append)
+          throw new Error(`Strategy ${s.id} is new here: it is recorded with its entry.`);
+        const added = s.positions
+          ? { name: s.name, liquidateOnly: s.is_liquidate_only, holdings: s.positions }
+          : readAdded(profileId, s.id);
+        if (added) append(addedEntry(profileId, s.id, added, profileName));
+      }
+    };
+    if (anyNew) recording.activity.record(write, { fsync: false });
+    else db.transaction(() => write()).immediate();
+    return anyNew;
   }
 
   function readAdded(profileId: string, strategyId: string) {
@@ -225,6 +257,7 @@ export function strategiesRepository(
       recordStored(profileId, strategy.id, () => upsert(profileId, strategy, options.syncedAt));
     },
     recordStored,
+    recordReadTogether,
     /** The strategy with its holdings, or null when the app does not have it. */
     get(profileId: string, strategyId: string): StoredStrategy | null {
       const row = selectOne.get(profileId, strategyId);
@@ -244,6 +277,30 @@ export function strategiesRepository(
     /** Removes the strategy and, by cascade, its holdings, versions, orders and drafts. */
     remove(profileId: string, strategyId: string): boolean {
       return remove.run(profileId, strategyId).changes > 0;
+    },
+  };
+}
+
+/** The strategy-added entry: what the app holds of the strategy as it was added. */
+function addedEntry(
+  profileId: string,
+  strategyId: string,
+  added: {
+    name: string;
+    liquidateOnly: boolean;
+    holdings: readonly Pick<Holding, 'symbol' | 'quantity'>[];
+  },
+  profileName: string,
+): NewActivityEntry {
+  return {
+    profileId,
+    kind: 'strategy-added',
+    strategyId,
+    payload: {
+      profileName,
+      strategyName: added.name,
+      isLiquidateOnly: added.liquidateOnly,
+      holdings: added.holdings.map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
     },
   };
 }

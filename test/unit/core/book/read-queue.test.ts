@@ -6,8 +6,11 @@ import {
   type ReadResult,
 } from '../../../../electron/core/book/read-queue';
 
-/** A fake service: each read waits until the test answers it. */
-function harness(concurrency = 4) {
+/**
+ * A fake service: each read waits until the test answers it. `disk`, when given, is what storing
+ * a group gives back (the wait for its fsync).
+ */
+function harness(concurrency = 4, disk?: () => Promise<void>) {
   const started: { id: string; answer: (value: string) => void; fail: (e: unknown) => void }[] = [];
   const stored: string[][] = [];
   let watcher: ((info: WaitInfo) => void) | undefined;
@@ -19,7 +22,10 @@ function harness(concurrency = 4) {
           fail(new ServiceError({ kind: 'cancelled', message: 'cancelled' })),
         );
       }),
-    store: (_p, answers) => void stored.push(answers),
+    store: (_p, answers) => {
+      stored.push(answers);
+      return disk?.();
+    },
     watchWaits: (_p, watch) => {
       watcher = watch;
       return () => (watcher = undefined);
@@ -110,5 +116,74 @@ describe('the read queue of a profile', () => {
     for (const id of ['s1', 's2', 's3', 's4', 's5'])
       expect(h.settled.get(id)).toMatchObject({ ok: false, cancelled: true });
     expect(h.started.map((s) => s.id)).toEqual(['s0', 's1', 's2']);
+  });
+
+  it('settles a group that must reach the disk only once it has, the next reads going on', async () => {
+    let onDisk!: () => void;
+    const h = harness(2, () => new Promise<void>((resolve) => (onDisk = resolve)));
+    h.queue.add(h.batch, ids(4));
+    h.started[0]!.answer('a0');
+    h.started[1]!.answer('a1');
+    await vi.advanceTimersByTimeAsync(300);
+    // Stored (committed), and the next two reads under way, but not settled before the disk.
+    expect(h.stored).toEqual([['a0', 'a1']]);
+    expect(h.started.map((s) => s.id)).toEqual(['s0', 's1', 's2', 's3']);
+    expect(h.settled.size).toBe(0);
+    expect(h.queue.idle).toBe(false);
+    onDisk();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.settled.get('s0')).toEqual({ ok: true });
+    expect(h.settled.get('s1')).toEqual({ ok: true });
+  });
+
+  it('settles a group as failed when the disk refuses it, and a cancel waits for it', async () => {
+    let refuse!: (error: unknown) => void;
+    const h = harness(1, () => new Promise<void>((_, reject) => (refuse = reject)));
+    h.queue.add(h.batch, ids(3));
+    h.started[0]!.answer('a0');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(h.stored).toEqual([['a0']]);
+    const cancelled = h.queue.cancel(h.batch);
+    expect(cancelled).toBeInstanceOf(Promise);
+    let told = false;
+    void cancelled!.then(() => (told = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(told).toBe(false);
+    expect(h.settled.has('s0')).toBe(false);
+    const error = new Error('EIO');
+    refuse(error);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(told).toBe(true);
+    expect(h.settled.get('s0')).toEqual({ ok: false, error, cancelled: false });
+    expect(h.queue.idle).toBe(true);
+  });
+
+  it('gathers each group twice as long as the one before, up to a second, while reads go on', async () => {
+    const h = harness(1);
+    h.queue.add(h.batch, ids(6));
+    /** Answers the read under way; the group is stored `window` ms later, not a moment before. */
+    const storedAfter = async (index: number, window: number) => {
+      h.started[index]!.answer(`a${index}`);
+      const groups = h.stored.length;
+      await vi.advanceTimersByTimeAsync(window - 1);
+      expect(h.stored).toHaveLength(groups);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(h.stored).toHaveLength(groups + 1);
+    };
+    await storedAfter(0, 250);
+    await storedAfter(1, 500);
+    await storedAfter(2, 1_000);
+    await storedAfter(3, 1_000);
+    // The last reads: stored at once when none is left under way.
+    h.started[4]!.answer('a4');
+    await vi.advanceTimersByTimeAsync(0);
+    h.started[5]!.answer('a5');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.stored.slice(4)).toEqual([['a4', 'a5']]);
+    expect(h.queue.idle).toBe(true);
+
+    // Idle, then reads again: the first group is stored soon again.
+    h.queue.add(h.batch, ['t0', 't1']);
+    await storedAfter(6, 250);
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkChains } from '../../../../electron/core/activity/verify';
 import { openTemp, seedStrategy, strategyResponse, ts } from '../../../support/store-fixtures';
 
 describe('strategies repository', () => {
@@ -85,5 +86,62 @@ describe('strategies repository', () => {
     expect(store.strategies.remove(profileId, strategy.id)).toBe(false);
     expect(store.strategies.holdings(profileId, strategy.id)).toEqual([]);
     expect(store.strategies.list(profileId).map((s) => s.id)).toEqual([second.id]);
+  });
+
+  it('stores strategies read together, each new one with its strategy-added entry', () => {
+    const { store } = t;
+    const { profileId, strategy: held } = seedStrategy(store);
+    const fresh = [strategyResponse({ name: 'Bonds' }), strategyResponse({ name: 'Gold' })];
+    const cleared: string[] = [];
+    const added = store.strategies.recordReadTogether(
+      profileId,
+      [{ ...held, name: 'Core Equity II' }, ...fresh],
+      { syncedAt: '2025-03-01T00:00:00.000Z', each: (s) => cleared.push(s.id) },
+    );
+    expect(added).toBe(true);
+    expect(cleared).toEqual([held.id, ...fresh.map((s) => s.id)]);
+    expect(store.strategies.get(profileId, held.id)!.name).toBe('Core Equity II');
+    for (const s of fresh) {
+      const stored = store.strategies.get(profileId, s.id)!;
+      expect(stored.synced_at).toBe('2025-03-01T00:00:00.000Z');
+      expect(stored.positions!.map((h) => h.quantity)).toEqual(s.positions!.map((h) => h.quantity));
+    }
+    const entries = [...store.activity.iterate({ profileId })];
+    expect(entries.map((e) => [e.kind, e.strategy_id])).toEqual(
+      fresh.map((s) => ['strategy-added', s.id]),
+    );
+    expect(JSON.parse(entries[1]!.payload)).toMatchObject({
+      strategyName: 'Gold',
+      holdings: fresh[1]!.positions!.map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
+    });
+    expect(checkChains(store.activity.iterateChains(), 'now').ok).toBe(true);
+
+    // Only strategies held already: stored, no entry (nothing to wait on the disk for).
+    expect(store.strategies.recordReadTogether(profileId, fresh, { syncedAt: ts(40) })).toBe(false);
+    expect([...store.activity.iterate({ profileId })]).toHaveLength(2);
+  });
+
+  it('rolls the whole group back when one strategy of it cannot be stored', () => {
+    const { store } = t;
+    const { profileId, strategy: held } = seedStrategy(store);
+    const good = strategyResponse({ name: 'Bonds' });
+    const dup = randomUUID();
+    const bad = strategyResponse({
+      name: 'Broken',
+      positions: [
+        { id: dup, symbol: 'A', quantity: '1', inserted_at: ts(0), updated_at: ts(0) },
+        { id: dup, symbol: 'B', quantity: '2', inserted_at: ts(0), updated_at: ts(0) },
+      ],
+    });
+    expect(() =>
+      store.strategies.recordReadTogether(profileId, [{ ...held, name: 'Renamed' }, good, bad], {
+        syncedAt: ts(50),
+      }),
+    ).toThrow(/UNIQUE/);
+    // Nothing of the group stuck: not the refresh of the one held, not the one added before.
+    expect(store.strategies.get(profileId, held.id)!.name).toBe('Core Equity');
+    expect(store.strategies.get(profileId, good.id)).toBeNull();
+    expect(store.strategies.get(profileId, bad.id)).toBeNull();
+    expect([...store.activity.iterate({ profileId })]).toEqual([]);
   });
 });
