@@ -13,11 +13,12 @@ import { isServiceError } from '../api';
  *
  * Answers are stored together (group commit): those that arrived while others were under way are
  * written in one transaction, each strategy whole, at most FLUSH_AFTER_MS after the first of them
- * (at once when no read is left under way, or when FLUSH_AT have gathered). While reads go on,
- * each group waits twice as long as the one before, up to FLUSH_AFTER_MAX_MS: the first answers
- * are stored (and shown) soon, and a long run writes larger groups, which cost less per strategy
- * (a transaction writes each page of the tables and their indexes it touched once, however many
- * strategies touched it; fewer pages also mean fewer WAL checkpoints). Adding strategies
+ * (at once when no read is left under way, or when FLUSH_AT have gathered). After a group that
+ * added strategies, the next waits twice as long, up to FLUSH_AFTER_MAX_MS: the first answers are
+ * stored (and shown) soon, and a long add writes larger groups, which cost less per strategy (a
+ * transaction writes each page it touched once, however many strategies touched it, and adding
+ * one inserts into pages all over the indexes; fewer pages also mean fewer WAL checkpoints). A
+ * refresh's groups, which mostly rewrite rows in place, keep to FLUSH_AFTER_MS. Adding strategies
  * writes an activity entry each: the store gives back a promise, and the group's strategies are
  * settled (stored, "added") only once the WAL holding them is fsynced, off the event loop and
  * shared by the groups that wait together, while the next reads go on. Cancelling leaves every
@@ -86,7 +87,7 @@ export class ProfileReadQueue<Answer> {
   private answered: Answered<Answer>[] = [];
   private readonly syncing = new Set<Syncing<Answer>>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  /** How long the next group gathers answers: FLUSH_AFTER_MS when reads start, growing after. */
+  /** How long the next group gathers answers: FLUSH_AFTER_MS, longer after groups added. */
   private flushAfter = FLUSH_AFTER_MS;
   private head = 0;
   private readonly running = new Map<Task, AbortController>();
@@ -239,10 +240,7 @@ export class ProfileReadQueue<Answer> {
       this.flush();
       return;
     }
-    this.flushTimer ??= setTimeout(() => {
-      this.flushAfter = Math.min(this.flushAfter * 2, FLUSH_AFTER_MAX_MS);
-      this.flush();
-    }, this.flushAfter);
+    this.flushTimer ??= setTimeout(() => this.flush(), this.flushAfter);
   }
 
   private flush(): void {
@@ -266,6 +264,7 @@ export class ProfileReadQueue<Answer> {
       return;
     }
     // Committed: settled once on disk. The reads go on meanwhile (they were started already).
+    this.flushAfter = Math.min(this.flushAfter * 2, FLUSH_AFTER_MAX_MS);
     const syncing: Syncing<Answer> = { group, settled: Promise.resolve() };
     syncing.settled = durable.then(
       () => this.synced(syncing, { ok: true }),

@@ -158,18 +158,10 @@ describe('the read queue of a profile', () => {
     expect(h.queue.idle).toBe(true);
   });
 
-  it('gathers each group twice as long as the one before, up to a second, while reads go on', async () => {
-    const h = harness(1);
+  it('gathers an add’s groups twice as long as the one before, up to a second', async () => {
+    const h = harness(1, () => Promise.resolve());
     h.queue.add(h.batch, ids(6));
-    /** Answers the read under way; the group is stored `window` ms later, not a moment before. */
-    const storedAfter = async (index: number, window: number) => {
-      h.started[index]!.answer(`a${index}`);
-      const groups = h.stored.length;
-      await vi.advanceTimersByTimeAsync(window - 1);
-      expect(h.stored).toHaveLength(groups);
-      await vi.advanceTimersByTimeAsync(1);
-      expect(h.stored).toHaveLength(groups + 1);
-    };
+    const storedAfter = storedAfterOf(h);
     await storedAfter(0, 250);
     await storedAfter(1, 500);
     await storedAfter(2, 1_000);
@@ -186,4 +178,25 @@ describe('the read queue of a profile', () => {
     h.queue.add(h.batch, ['t0', 't1']);
     await storedAfter(6, 250);
   });
+
+  it('keeps a refresh’s groups (nothing to wait on the disk for) to 250 ms', async () => {
+    const h = harness(1);
+    h.queue.add(h.batch, ids(4));
+    const storedAfter = storedAfterOf(h);
+    await storedAfter(0, 250);
+    await storedAfter(1, 250);
+    await storedAfter(2, 250);
+  });
 });
+
+/** Answers the read under way; its group is stored `window` ms later, not a moment before. */
+function storedAfterOf(h: ReturnType<typeof harness>) {
+  return async (index: number, window: number) => {
+    h.started[index]!.answer(`a${index}`);
+    const groups = h.stored.length;
+    await vi.advanceTimersByTimeAsync(window - 1);
+    expect(h.stored).toHaveLength(groups);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.stored).toHaveLength(groups + 1);
+  };
+}
