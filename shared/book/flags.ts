@@ -76,7 +76,3 @@ export function normalizeTag(value: string): string | null {
 
 /** The most of a paste the app reads, in characters (about 150,000 lines of ids). */
 export const MAX_PASTE_CHARACTERS = 6_000_000;
-
-// The query a book opens with and its page (a module of their own: the renderer's entry reads
-// the first page as a profile opens, without the flags' words, which come with the book's code).
-export { BOOK_PAGE, WHOLE_BOOK } from './first-page';

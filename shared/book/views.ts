@@ -31,7 +31,7 @@ export const bookQuery = z
   })
   .strict();
 export type BookQuery = z.infer<typeof bookQuery>;
-export { WHOLE_BOOK } from './flags';
+export { WHOLE_BOOK } from './first-page';
 
 /**
  * Which strategies an action of the book takes: all of them, chosen rows, those with a tag, or

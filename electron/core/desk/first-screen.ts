@@ -1,5 +1,5 @@
 import type { DeskHandlers } from '../../../shared/contract';
-import { BOOK_PAGE, WHOLE_BOOK } from '../../../shared/book/flags';
+import { BOOK_PAGE, WHOLE_BOOK } from '../../../shared/book/first-page';
 
 type FirstScreen = DeskHandlers['app']['firstScreen'];
 

@@ -10,7 +10,8 @@ import type {
   BookSettings,
   ExposureView,
 } from '../../../shared/book/views';
-import { BOOK_PAGE, type BookFlag, type BookSort } from '../../../shared/book/flags';
+import type { BookFlag, BookSort } from '../../../shared/book/flags';
+import { BOOK_PAGE } from '../../../shared/book/first-page';
 import type { DeskApi, DeskEvent } from '../../../shared/contract';
 import type { DeskError, ExportResult } from '../../../shared/views';
 import { afterPaint } from '../lib/after-paint';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOK_PAGE, WHOLE_BOOK } from '../../../shared/book/flags';
+import { BOOK_PAGE, WHOLE_BOOK } from '../../../shared/book/first-page';
 import { listChannels } from '../../../shared/contract';
 import { dispatchCall } from '../../../electron/transport/dispatch';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BOOK_PAGE, WHOLE_BOOK } from '../../../shared/book/flags';
+import { BOOK_PAGE, WHOLE_BOOK } from '../../../shared/book/first-page';
 import type { BookPage, BookSummary } from '../../../shared/book/views';
 import { BookStore } from '../../../renderer/src/book/book.svelte';
 import { DeskSession } from '../../../renderer/src/lib/stores/session.svelte';
