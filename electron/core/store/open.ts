@@ -186,7 +186,7 @@ function createPrivately(path: string): void {
  * them, so start-up does not read them whole either: a damaged page there fails the one read
  * that meets it (a version's detail, an export, the activity log's check), not the start.
  */
-const HISTORY_TABLES = [
+export const HISTORY_TABLES: readonly string[] = [
   'versions',
   'orders',
   'version_positions',

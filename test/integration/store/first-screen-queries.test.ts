@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STRATEGY_IDS as DEMO, DEMO_VERSION_IDS } from '../../../electron/sandbox';
+import { HISTORY_TABLES } from '../../../electron/core/store/open';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
 
 /**
@@ -11,16 +12,6 @@ import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
  * rebalancing ones), so that none reads more as the history grows (docs/book.md, The first
  * screen). SQLite's plan is the same whatever the data (the app keeps no statistics).
  */
-const HISTORY_TABLES = [
-  'versions',
-  'orders',
-  'version_positions',
-  'version_status_seen',
-  'execution_predictions',
-  'target_baselines',
-  'activity',
-];
-
 /** Every statement run while `work` runs, by its SQL (better-sqlite3 keeps it as `source`). */
 async function statementsRun(work: () => Promise<void>): Promise<Set<string>> {
   const probe = new Database(':memory:');
