@@ -16,13 +16,12 @@ import { ensureRendererBuilt } from '../../electron/host/build-renderer';
 import { startHost } from '../../electron/host';
 import { chromiumPart, launchChromium } from '../support/e2e-browser';
 import { seedActivity } from '../support/activity-seed';
+import { median } from '../support/median';
 
 const RUNS = 9;
 const WARMUPS = 3;
 const SMALL = 100;
 const LARGE = 100_000;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** An app whose one profile has `count` entries, open in its own page of the browser. */
 async function openApp(browser: Browser, staticDir: string, count: number) {

@@ -26,7 +26,8 @@ import { DEMO_CLIENTS } from '../../electron/sandbox/demo-data';
 import type { DeskEvent } from '../../shared/contract';
 import { sandboxAdmin } from '../support/desk-harness';
 import { call, executePath, tokenFor, versionPath } from '../support/sandbox-http';
-import { median, SERVICE_LATENCY_MS, startSandboxProcess } from '../support/sandbox-process';
+import { SERVICE_LATENCY_MS, startSandboxProcess } from '../support/sandbox-process';
+import { median } from '../support/median';
 
 const SIZE = 100;
 const REVIEW_ROUNDS = 5;

@@ -23,7 +23,8 @@ import { createDesk, type Desk } from '../../electron/core/desk';
 import { MemorySecretStore } from '../../electron/core/secrets';
 import { DEMO_CLIENTS } from '../../electron/sandbox/demo-data';
 import { sandboxAdmin } from '../support/desk-harness';
-import { median, SERVICE_LATENCY_MS, startSandboxProcess } from '../support/sandbox-process';
+import { SERVICE_LATENCY_MS, startSandboxProcess } from '../support/sandbox-process';
+import { median } from '../support/median';
 
 const CONCURRENCY = 4;
 const ROUNDS = 9;

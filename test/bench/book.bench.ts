@@ -32,9 +32,9 @@ import { sandboxAdmin } from '../support/desk-harness';
 import { spawnHost } from '../support/host-process';
 import { createHttpBridge } from '../../renderer/src/bridge/http-bridge';
 import { seedLargeFolder } from './book-data';
+import { median } from '../support/median';
 
 const PAIRS = 7;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A started desk and host on a data folder, and how to open its first screen. */
 async function serve(dataDir: string, secrets: MemorySecretStore, staticDir: string) {

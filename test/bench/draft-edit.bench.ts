@@ -7,6 +7,7 @@
 import type { HeldPosition, TargetPosition } from '../../shared/draft/types';
 import type { DraftRow } from '../../shared/views';
 import { DraftModel } from '../../renderer/src/drafts/draft-model';
+import { median } from '../support/median';
 
 /** What a manager types into a weight cell, one key at a time (some are errors meanwhile). */
 const WEIGHT_KEYS = ['', '0', '0.', '0.0', '0.04'];
@@ -43,8 +44,6 @@ function run(size: number, count: number): number {
   if (sink === 0) throw new Error('nothing analyzed');
   return (used.user + used.system) / 1000 / count;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function draftEditBench(): Promise<Record<string, number>> {
   const count = 20_000;

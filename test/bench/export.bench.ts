@@ -16,6 +16,7 @@ import { writeOrderReportLines } from '../../electron/core/reports/index';
 import { openStore, type Store } from '../../electron/core/store';
 import type { Version } from '../../shared/domain/resources';
 import { generateOrders } from './report-orders';
+import { median } from '../support/median';
 
 const ORDERS = 1_000_000;
 const RUNS = 3;
@@ -124,8 +125,6 @@ async function time(run: () => Promise<unknown>): Promise<number> {
   await run();
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function exportBench(): Promise<Record<string, number | string>> {
   const folder = mkdtempSync(join(tmpdir(), 'export-bench-'));

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore } from '../../electron/core/store';
 import type { Version } from '../../shared/domain/resources';
+import { median } from '../support/median';
 
 const ORDERS = 10_000;
 const POSITIONS = 1_000;
@@ -55,8 +56,6 @@ function bigVersion(strategyId: string): Version {
     })),
   };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function ingest(): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'strategy-desk-bench-'));

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumPart, launchChromium } from '../support/e2e-browser';
+import { median } from '../support/median';
 
 const RUNS = 9;
 const WARMUPS = 3;
@@ -57,8 +58,6 @@ function serve(dir: string): Promise<{ server: Server; url: string }> {
     }),
   );
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function ordersTableBench(): Promise<Record<string, number>> {
   if (!chromiumPart.available) {

@@ -26,6 +26,7 @@ import { builtInSandbox } from '../../electron/sandbox/embedded';
 import { buildRenderer } from '../../electron/host/build-renderer';
 import { startHost } from '../../electron/host';
 import { chromiumPart, launchChromium } from '../support/e2e-browser';
+import { median } from '../support/median';
 
 /** Pairs of runs: the machines are noisy, and a blank page is quick, so a pair's ratio swings. */
 const RUNS = 9;
@@ -114,8 +115,6 @@ async function blankPage(browser: Browser): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return elapsed;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export default async function rendererBench(): Promise<Record<string, number>> {
   const outDir = await mkdtemp(join(tmpdir(), 'strategy-desk-renderer-'));

@@ -18,6 +18,3 @@ export async function startSandboxProcess(): Promise<{ baseUrl: string; stop: ()
 
 /** A service in the same region answers in about this; one across the internet in more. */
 export const SERVICE_LATENCY_MS = 10;
-
-export const median = (xs: readonly number[]) =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
