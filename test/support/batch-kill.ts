@@ -32,7 +32,15 @@ export async function killAndRestart(
   revisionId: string,
   strategyIds: readonly string[],
   delayMs: number,
-  options: { concurrency?: number; settleMs?: number; baseUrl?: string } = {},
+  options: {
+    concurrency?: number;
+    settleMs?: number;
+    baseUrl?: string;
+    /** Kills the child once this holds (polled) instead of `delayMs` after "sending". */
+    killWhen?: () => boolean;
+    /** Runs between the kill and the restart (the data folder is free). */
+    beforeRestart?: () => void;
+  } = {},
 ): Promise<KillRun> {
   const baseUrl = options.baseUrl ?? h.sandbox()!.baseUrl;
   const before = await acceptedAtService(baseUrl);
@@ -66,7 +74,8 @@ export async function killAndRestart(
   );
   await Promise.race([sending, exited]);
   if (child.exitCode === null) {
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (options.killWhen) await until(options.killWhen, () => child.exitCode !== null);
+    else await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (child.exitCode === null && !out.includes('sent\n')) {
       killedAfterMs = delayMs;
       child.kill('SIGKILL');
@@ -75,6 +84,7 @@ export async function killAndRestart(
   await exited;
   const batchId = /reviewed (\S+)/.exec(out)?.[1] ?? null;
   const atKill = await acceptedAtService(baseUrl);
+  options.beforeRestart?.();
   const desk: Desk = await h.restart();
   // Whatever the restarted desk does on its own (resuming, following) has time to go out.
   await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 300));
@@ -96,6 +106,15 @@ export async function killAndRestart(
     notSent: notSent.length,
     words: batch?.words ?? '',
   };
+}
+
+/** Waits until `condition` holds, or `over` does (the child ended). */
+async function until(condition: () => boolean, over: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!condition() && !over()) {
+    if (Date.now() > deadline) throw new Error('The awaited moment of the batch never came.');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** Leaves every strategy free for the next run: unclear executions dismissed, rebalances ended. */

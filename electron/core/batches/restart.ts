@@ -4,10 +4,11 @@ import type { Store } from '../store';
  * A batch after a stop or a crash (docs/batches.md). Runs at start-up, after the execution
  * journal's own reconciliation (pending and sent entries became unknown):
  *
- * - an item left `sending` was perhaps journaled: its execution's activity entry (written in the
- *   transaction that journaled it) finds the journal entry, whose state it takes (accepted with
- *   its version, refused, or unknown for the manager to retry or dismiss); no entry means it was
- *   never journaled, so never sent: not sent;
+ * - an item whose execution was journaled (named on the item, or found by its activity entry for
+ *   an item left `sending`) takes its entry's state: accepted with its version, refused, or
+ *   unknown for the manager to retry or dismiss; an entry withdrawn unsent (never sent: the app
+ *   stopped before its turn, on a computer that did not restart) leaves it not sent, as does no
+ *   entry at all;
  * - every item still `ready` is not sent, and never will be without a new review;
  * - the batch that was sending reads "stopped after N of M: review the rest again"; one reviewed
  *   and never executed expires (its review is not sent after a restart either).
@@ -25,25 +26,27 @@ export function settleAtStartup(store: Store): string[] {
     if (batch.state !== 'sending') continue;
     store.transaction(() => {
       for (const item of store.batches.items(batch.id)) {
-        if (item.state !== 'sending') continue;
-        const journalId = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
+        if (item.state !== 'sending' && !(item.state === 'ready' && item.journalId !== null))
+          continue;
+        const journalId =
+          item.journalId ?? store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
         const entry = journalId ? store.journal.get(journalId) : null;
-        if (!entry) {
-          store.batches.move(batch.id, item.position, 'sending', 'not-sent', {
+        if (!entry || (entry.state === 'rejected' && entry.attempts === 0)) {
+          store.batches.move(batch.id, item.position, item.state, 'not-sent', {
             reason: 'The app stopped before it was sent: nothing was sent. Review it again.',
           });
         } else if (entry.state === 'accepted') {
-          store.batches.move(batch.id, item.position, 'sending', 'accepted', {
+          store.batches.move(batch.id, item.position, item.state, 'accepted', {
             journalId: entry.id,
             versionId: entry.versionId,
           });
         } else if (entry.state === 'rejected') {
-          store.batches.move(batch.id, item.position, 'sending', 'refused', {
+          store.batches.move(batch.id, item.position, item.state, 'refused', {
             journalId: entry.id,
             reason: entry.error ?? 'The service refused it.',
           });
         } else {
-          store.batches.move(batch.id, item.position, 'sending', 'unknown', {
+          store.batches.move(batch.id, item.position, item.state, 'unknown', {
             journalId: entry.id,
             reason: `${entry.error ?? 'The app stopped while sending it.'} Retry it with the same key or dismiss it from the strategy.`,
           });

@@ -14,9 +14,10 @@ import { SendTurns } from './send-turns';
  * service at once (2 by default), each through the one execution flow with the plan key
  * reviewed, so a strategy changed since the review is refused there and skipped here, never
  * sent. Twice as many items are under way as are sent at once: one checks itself against its
- * fresh read, or settles its answer, while others are at the service (send-turns.ts). An item is
- * moved ready -> sending before its execution is journaled: a restart finds it and settles it
- * from the journal (restart.ts). A 429 pauses sending for the wait the service asked; cancel
+ * fresh read and journals its execution (pending, on disk), or settles its answer, while others
+ * are at the service (send-turns.ts). The item names its journal entry from then on and is moved
+ * ready -> sending at its turn, just before its entry is marked sent: a restart finds the entry
+ * and settles the item from it (restart.ts). A 429 pauses sending for the wait the service asked; cancel
  * stops taking items (what was sent is followed); "stop at the first failure" does the same
  * after a refusal or an unclear answer.
  */
@@ -36,7 +37,7 @@ export interface SendDeps {
 /** What stops a run, in the words its unsent items keep. */
 type Stop = { state: 'cancelled' | 'halted'; reason: string };
 
-/** An item whose turn came after the batch stopped: nothing was journaled or sent. */
+/** An item whose turn came after the batch stopped: nothing was sent (its entry is withdrawn). */
 class StoppedBeforeSending extends Error {}
 
 /** An item another window took to send first: it is that window's to settle. */
@@ -254,6 +255,8 @@ export class BatchSender {
       this.deps.announce(batch.id, item.position);
     };
     const sendTurn = {
+      journaled: (journalId: string) =>
+        store.batches.nameJournalEntry(batch.id, item.position, journalId),
       take: async () => {
         await run.takeTurn(index);
         if (sending) return;

@@ -6,6 +6,7 @@ import { Book } from '../book';
 import { openDataFolder } from '../data-folder/open';
 import type { DataFolderLock } from '../data-folder/lock';
 import { Batches } from '../batches/batches';
+import { computerRestartedSince } from '../execution/boot';
 import { Execution } from '../execution/execute';
 import { errorFields, type DeskLog } from '../log/logger';
 import { Connections } from '../profiles/connections';
@@ -210,10 +211,10 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   };
 
   // Start-up: exports a killed process left half-written lose their hidden temporary files;
-  // executions cut off mid-flight become unknown; versions still rebalancing are followed
+  // executions cut off mid-flight become unknown (or withdrawn, never sent); versions still rebalancing are followed
   // again, once the built-in sandbox has its new address and secret.
   removeUnfinishedExports(partial, [exportsDir, ...(options.exportFolders ?? [])], log);
-  execution.reconcileAtStartup();
+  execution.reconcileAtStartup(computerRestartedSince(store.settings));
   // After the journal's: a batch's item that may have gone out is settled from it; none unsent is sent.
   batches.settleAtStartup();
   await sandbox

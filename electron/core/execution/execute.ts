@@ -16,7 +16,12 @@ import {
   type ExecutionTarget,
 } from './confirmation';
 import { DraftExecutedError, ExecutionBlockedError } from './errors';
-import { recordingJournal, type ExecutionConfirmation, type JournalPort } from './journal';
+import {
+  recordingJournal,
+  type ExecutionConfirmation,
+  type FirstSend,
+  type JournalPort,
+} from './journal';
 import type { Confirmation, ExecutionRequest, FreshRead, SendTurn } from './request';
 
 /**
@@ -25,22 +30,29 @@ import type { Confirmation, ExecutionRequest, FreshRead, SendTurn } from './requ
  *
  * 1. confirm: the request the manager saw is still what executing sends now (confirmation.ts),
  *    and its prediction is recorded;
- * 2. claim and journal: the request is written down with its Idempotency-Key, as sent, and is
- *    on disk before it is sent (the WAL fsynced off the event loop), its claim unique in the
- *    database (one execution of a strategy in flight, one per draft);
+ * 2. claim and journal: the request is written down with its Idempotency-Key and is on disk
+ *    before it is sent (the WAL fsynced off the event loop), its claim unique in the database
+ *    (one execution of a strategy in flight, one per draft). A draft's is written as sent. A
+ *    batch's is written pending and made durable before its turn, while other items are at the
+ *    service, then marked sent at its turn without waiting for the disk again; an item whose
+ *    turn never comes (the batch stopped) is withdrawn, never sent;
  * 3. send it, once;
  * 4. settle the answer: a 202 stores the version, forgets the unexecuted versions it replaced and
  *    answers the prediction, in the transaction that marks the entry accepted; a refusal naming
  *    an unexecuted version in the way is noted; no definite answer leaves the outcome unknown;
  * 5. start following the version until its rebalance ends (tracking/).
  *
- * Journal states: pending (journaled; a first send marks it sent in the same transaction, a
- * retry from unknown just before sending) -> sent (on the wire) -> accepted (202) | rejected (a
+ * Journal states: pending (journaled; a first send marks it sent, in the same transaction for a
+ * draft's, at its turn for a batch's; a retry from unknown just before sending) -> sent (on the
+ * wire) -> accepted (202) | rejected (a
  * definite refusal) | unknown (no definite answer: timeout, reset, 5xx, or the app stopped). A
  * request is only ever re-sent with the same key and body, so the service can never accept one
  * intended execution twice. An unknown entry is resolved by the manager: retry with the same key
  * (the service replays its first answer if it had accepted) or dismiss it. It is never re-sent
- * on its own: executing hours later at other prices is not what the manager asked for.
+ * on its own: executing hours later at other prices is not what the manager asked for. A pending
+ * entry found at start-up was not sent if the computer did not restart since (the commit marking
+ * it sent precedes the request, and an app crash keeps the WAL); after a restart of the computer
+ * that commit may have been lost with the request gone, so it is unknown (boot.ts).
  */
 
 /** The part of the service client executing uses (api/client.ts). */
@@ -125,8 +137,6 @@ export class Execution {
     const { profileId, strategyId, origin, confirmation } = request;
     // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
     const confirmed = await confirmedRequest(this.deps, request);
-    // A batch's turn to send (request.ts): the checks above overlap the sends of others.
-    await request.sendTurn?.take();
     const key = sendingKey(request);
     // Only the call that took the key gives it back: a call refused here leaves it to its holder.
     let holds = false;
@@ -135,42 +145,64 @@ export class Execution {
       this.sending.add(key);
       holds = true;
       // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
-      // executed since) and the insert are one write transaction, its claim unique; the entry
-      // is written as sent (attempt 1) in it.
-      const journaled = this.journal.claimToSend(
-        {
-          profileId,
-          strategyId,
-          draftId: origin.kind === 'draft' ? origin.draftId : null,
-          againAfter: confirmation?.againAfter ?? null,
-          idempotencyKey: randomUUID(),
-          requestBody: JSON.stringify(confirmed.body),
-        },
-        // Kept in the execution's activity entry: what the manager saw and acknowledged.
-        confirmationOf(confirmed, confirmation),
-        origin,
-      );
+      // executed since) and the insert are one write transaction, its claim unique.
+      const input = {
+        profileId,
+        strategyId,
+        draftId: origin.kind === 'draft' ? origin.draftId : null,
+        againAfter: confirmation?.againAfter ?? null,
+        idempotencyKey: randomUUID(),
+        requestBody: JSON.stringify(confirmed.body),
+      };
+      // Kept in the execution's activity entry: what the manager saw and acknowledged.
+      const first = { confirmation: confirmationOf(confirmed, confirmation), origin };
+      const turn = request.sendTurn;
+      const journaled = turn
+        ? this.journal.arm(input, first.confirmation, turn.journaled)
+        : this.journal.claimToSend(input, first);
       if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
       if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
       // Nothing leaves before its entry survives a power cut: the WAL fsynced off the event
       // loop, one fsync for the executions claimed meanwhile (store/wal-sync.ts).
+      const entry = journaled.created;
       try {
         await this.deps.store.durable();
       } catch (error) {
         // The disk refused: the request does not leave, and the entry says so.
-        this.journal.markRejected(
-          journaled.created.id,
-          'The journal could not be written to disk; nothing was sent.',
-          error,
-        );
+        const words = 'The journal could not be written to disk; nothing was sent.';
+        if (entry.state === 'pending') this.journal.withdraw(entry.id, words);
+        else this.journal.markRejected(entry.id, words, error);
         throw error;
       }
+      // A batch's turn to send (request.ts): its checks and its journal entry overlap the sends
+      // of others; at its turn it is marked sent (the commit comes before the request; the
+      // entry was on disk already) and sent.
+      const sent = turn ? await this.sendAtTurn(entry, turn, first) : entry;
       // 3 to 5: send, settle the answer, start following.
-      return await this.send(journaled.created, request.followLater === true, request.sendTurn);
+      return await this.send(sent, request.followLater === true, turn);
     } finally {
       if (holds) this.sending.delete(key);
       this.announce(profileId);
     }
+  }
+
+  /** A pending entry at its turn: marked sent, or withdrawn when the turn does not come. */
+  private async sendAtTurn(
+    entry: JournalEntry,
+    turn: SendTurn,
+    first: FirstSend,
+  ): Promise<JournalEntry> {
+    try {
+      await turn.take();
+    } catch (error) {
+      // The batch's words for why (its stop), or plain ones.
+      const words = error instanceof Error && error.message ? error.message : 'Not sent.';
+      this.journal.withdraw(entry.id, words);
+      throw error;
+    }
+    const sent = this.journal.markSent(entry.id, first);
+    if (!sent) throw new ExecutionBlockedError('sent');
+    return sent;
   }
 
   /** Sends an unknown entry again, with its own key and body. */
@@ -210,16 +242,23 @@ export class Execution {
   }
 
   /**
-   * At start-up, entries cut off by a stop or a crash become unknown: a pending one was never
-   * sent, a sent one may or may not have reached the service. Nothing is sent here; the manager
-   * sees them and chooses.
+   * At start-up, entries cut off by a stop or a crash: a sent one may or may not have reached the
+   * service, so it becomes unknown. A pending one was not sent, so it is withdrawn, unless the
+   * computer restarted since it was journaled (`computerRestarted`, boot.ts): the commit that
+   * would have marked it sent may have been lost then, the request gone, so it is unknown too.
+   * Nothing is sent here; the manager sees the unknown ones and chooses.
    */
-  reconcileAtStartup(): JournalEntry[] {
+  reconcileAtStartup(computerRestarted: boolean): JournalEntry[] {
     for (const entry of this.journal.listInFlight()) {
-      if (entry.state === 'pending') {
-        this.journal.markUnknown(
+      if (entry.state === 'pending' && !computerRestarted) {
+        this.journal.withdraw(
           entry.id,
           'The app stopped before sending this execution; nothing was sent.',
+        );
+      } else if (entry.state === 'pending') {
+        this.journal.markUnknown(
+          entry.id,
+          'The computer stopped as this execution was about to be sent; it may or may not have left, and been accepted.',
         );
       } else if (entry.state === 'sent') {
         this.journal.markUnknown(

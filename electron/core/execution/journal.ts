@@ -9,14 +9,15 @@ import type { ExecutionOrigin } from './request';
 
 /**
  * The execution journal with its activity entries: each journal write that marks a step of an
- * execution (journaled to send, sent again, answered, dismissed) appends its entry in the same
- * transaction. Executing (execute.ts) writes its steps through this port, never to the journal
- * repository itself.
+ * execution (sent, sent again, answered, dismissed) appends its entry in the same transaction.
+ * An entry journaled ahead of its send (a batch's, `arm`) gets its execution-sent entry when it
+ * is sent, and none when it is withdrawn unsent. Executing (execute.ts) writes its steps through
+ * this port, never to the journal repository itself.
  */
 
 export type JournalPort = Pick<
   JournalRepository,
-  'markSent' | 'markDismissed' | 'get' | 'listInFlight'
+  'markDismissed' | 'get' | 'listInFlight' | 'withdraw'
 > & {
   /**
    * `locationNote`: why the service's Location is not what is followed, for the activity log.
@@ -24,30 +25,43 @@ export type JournalPort = Pick<
    */
   markAccepted(id: string, result: AcceptedResult, alongside?: () => void): JournalEntry;
   /**
-   * `confirmation`: what the manager was shown and agreed to, for a journal that keeps it;
-   * `origin`: where the rows came from (a batch is named in the activity entry).
+   * Journals a request to send later (pending), its claim unique: a batch's item, made durable
+   * (`store.durable()`) while others are at the service, then sent at its turn (`markSent`).
+   * `confirmation`: its prediction names the entry from now on. `alongside`: written in the same
+   * transaction (the batch item naming its entry). Committed without its own fsync. No activity
+   * entry yet: the execution-sent entry is written when it is sent.
    */
-  createExclusive(
+  arm(
     input: NewJournalEntry,
     confirmation?: ExecutionConfirmation | null,
-    origin?: ExecutionOrigin,
+    alongside?: (entryId: string) => void,
   ): JournalClaim;
   /**
-   * `createExclusive` and `markSent` in one transaction: the request about to leave is written
-   * down as sent (attempt 1). Committed without its own fsync: the caller awaits
-   * `store.durable()` before sending (one fsync off the event loop, shared by the requests about
-   * to go). A stop between the commit and the request leaves it "sent", so unknown after a
-   * restart (it may or may not have gone out), never re-sent on its own.
+   * Just before each send: the first (from pending, with its execution-sent entry: what the
+   * manager saw and acknowledged, `first`) or a retry with the same key (from unknown, with an
+   * execution-retried entry). Null when another process sent it meanwhile.
    */
-  claimToSend(
-    input: NewJournalEntry,
-    confirmation?: ExecutionConfirmation | null,
-    origin?: ExecutionOrigin,
-  ): JournalClaim;
+  markSent(id: string, first?: FirstSend): JournalEntry | null;
+  /**
+   * `arm` and `markSent` in one transaction: the request about to leave is written down as sent
+   * (attempt 1). Committed without its own fsync: the caller awaits `store.durable()` before
+   * sending (one fsync off the event loop, shared by the requests about to go). A stop between
+   * the commit and the request leaves it "sent", so unknown after a restart (it may or may not
+   * have gone out), never re-sent on its own.
+   */
+  claimToSend(input: NewJournalEntry, first: FirstSend): JournalClaim;
   /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
   markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
   markRejected(id: string, error: string, cause?: unknown): JournalEntry;
 };
+
+/** What a first send's activity entry keeps besides the request. */
+export interface FirstSend {
+  /** What the manager was shown and agreed to, for a journal that keeps it. */
+  confirmation?: ExecutionConfirmation | null;
+  /** Where the rows came from (a batch is named in the activity entry). */
+  origin?: ExecutionOrigin;
+}
 
 /** What the confirmation adds to an execution: the prediction shown and what was acknowledged. */
 export interface ExecutionConfirmation {
@@ -128,102 +142,115 @@ export function recordingJournal(
     );
 
   const port: JournalPort = {
-    createExclusive(input, confirmation, origin) {
-      return store.activity.record((append) => {
+    arm(input, confirmation, alongside) {
+      return store.activity.record(() => {
         const result = journal.createExclusive(input);
         if (!('created' in result)) return result;
-        const entry = result.created;
         // The prediction names its execution from the start: however the 202 comes (the first
         // send, a retry after a crash), its answer is compared with this prediction.
-        if (confirmation) store.predictions.linkJournal(confirmation.predictionId, entry.id);
-        const profile = store.profiles.get(entry.profileId);
-        const draft = entry.draftId ? store.drafts.get(entry.draftId) : null;
-        const prediction = confirmation ? store.predictions.get(confirmation.predictionId) : null;
-        append({
-          profileId: entry.profileId,
-          kind: 'execution-sent',
-          strategyId: entry.strategyId,
-          // A batch's execution refers to the batch's review entry (its answers to this one).
-          refersTo: origin?.kind === 'batch' ? (origin.reviewSeq ?? null) : null,
-          payload: {
-            profileName: profile?.name ?? '',
-            environment: profile?.environment ?? null,
-            baseUrl: profile?.baseUrl ?? null,
-            strategyName: store.strategies.get(entry.profileId, entry.strategyId)?.name ?? null,
-            journalId: entry.id,
-            draftId: entry.draftId,
-            draftName: draft?.name ?? null,
-            // Only for a batch's rows: entries of a draft's execution keep their hashed form.
-            ...(origin?.kind === 'batch' && { batchId: origin.batchId }),
-            idempotencyKey: entry.idempotencyKey,
-            requestBody: entry.requestBody,
-            confirmed: confirmation?.confirmed ?? false,
-            prediction: prediction
-              ? {
-                  targetState: prediction.targetState,
-                  knownVersionId: prediction.knownVersionId,
-                  // Only when so: entries written before this field keep their hashed form.
-                  ...(confirmation?.targetUnconfirmed === true && { unknownToService: true }),
-                  // Why the target was in doubt, and whether the tick was needed: any doubt
-                  // (unknown, stale, unconfirmed) takes the same tick, which the desk checked.
-                  ...(confirmation?.doubts !== undefined && {
-                    doubts: [...confirmation.doubts],
-                    acknowledgementNeeded: confirmation.acknowledgementNeeded === true,
-                  }),
-                  acknowledged:
-                    confirmation?.confirmed === true &&
-                    confirmation.acknowledgedStale &&
-                    confirmation.acknowledgementNeeded !== false,
-                  positions: prediction.prediction.map((p) => ({
-                    symbol: p.symbol,
-                    weight: p.weight,
-                    oldWeight: p.oldWeight,
-                    action: p.action,
-                    heldQuantity: p.heldQuantity,
-                    sellsAll: p.sellsAll,
-                    // The words the confirmation showed for the row, the same vocabulary.
-                    shownAs: actionWords(p),
-                  })),
-                }
-              : null,
-          },
-        });
+        if (confirmation)
+          store.predictions.linkJournal(confirmation.predictionId, result.created.id);
+        alongside?.(result.created.id);
         return result;
-      });
+      }, NO_FSYNC);
     },
-    claimToSend(input, confirmation, origin) {
+    claimToSend(input, first) {
       return store.activity.record(() => {
-        const claim = port.createExclusive(input, confirmation, origin);
+        const claim = port.arm(input, first.confirmation);
         if (!('created' in claim)) return claim;
-        const sent = port.markSent(claim.created.id);
+        const sent = port.markSent(claim.created.id, first);
         if (!sent)
           throw new Error(`The execution ${claim.created.id} was sent by another process.`);
         return { created: sent };
       }, NO_FSYNC);
     },
-    markSent(id) {
-      return store.activity.record((append) => {
-        const before = journal.get(id);
-        const sent = journal.markSent(id);
-        if (!sent) return null;
-        // The first send is the execution-sent entry itself; a later one is a retry.
-        if (before?.state === 'unknown')
+    markSent(id, first) {
+      // A first send rides the fsync its caller awaits (`store.durable()`) or follows one (a
+      // batch's entry was made durable pending); a retry is on disk before it is sent again.
+      const retry = journal.get(id)?.state === 'unknown';
+      return store.activity.record(
+        (append) => {
+          const before = journal.get(id);
+          const entry = journal.markSent(id);
+          if (!entry) return null;
+          if (before?.state === 'pending') {
+            const { confirmation, origin } = first ?? {};
+            const profile = store.profiles.get(entry.profileId);
+            const draft = entry.draftId ? store.drafts.get(entry.draftId) : null;
+            const prediction = confirmation
+              ? store.predictions.get(confirmation.predictionId)
+              : null;
+            append({
+              profileId: entry.profileId,
+              kind: 'execution-sent',
+              strategyId: entry.strategyId,
+              // A batch's execution refers to the batch's review entry (its answers to this one).
+              refersTo: origin?.kind === 'batch' ? (origin.reviewSeq ?? null) : null,
+              payload: {
+                profileName: profile?.name ?? '',
+                environment: profile?.environment ?? null,
+                baseUrl: profile?.baseUrl ?? null,
+                strategyName: store.strategies.get(entry.profileId, entry.strategyId)?.name ?? null,
+                journalId: entry.id,
+                draftId: entry.draftId,
+                draftName: draft?.name ?? null,
+                // Only for a batch's rows: entries of a draft's execution keep their hashed form.
+                ...(origin?.kind === 'batch' && { batchId: origin.batchId }),
+                idempotencyKey: entry.idempotencyKey,
+                requestBody: entry.requestBody,
+                confirmed: confirmation?.confirmed ?? false,
+                prediction: prediction
+                  ? {
+                      targetState: prediction.targetState,
+                      knownVersionId: prediction.knownVersionId,
+                      // Only when so: entries written before this field keep their hashed form.
+                      ...(confirmation?.targetUnconfirmed === true && { unknownToService: true }),
+                      // Why the target was in doubt, and whether the tick was needed: any doubt
+                      // (unknown, stale, unconfirmed) takes the same tick, which the desk checked.
+                      ...(confirmation?.doubts !== undefined && {
+                        doubts: [...confirmation.doubts],
+                        acknowledgementNeeded: confirmation.acknowledgementNeeded === true,
+                      }),
+                      acknowledged:
+                        confirmation?.confirmed === true &&
+                        confirmation.acknowledgedStale &&
+                        confirmation.acknowledgementNeeded !== false,
+                      positions: prediction.prediction.map((p) => ({
+                        symbol: p.symbol,
+                        weight: p.weight,
+                        oldWeight: p.oldWeight,
+                        action: p.action,
+                        heldQuantity: p.heldQuantity,
+                        sellsAll: p.sellsAll,
+                        // The words the confirmation showed for the row, the same vocabulary.
+                        shownAs: actionWords(p),
+                      })),
+                    }
+                  : null,
+              },
+            });
+            return entry;
+          }
+          // A later send is a retry.
           append({
-            profileId: sent.profileId,
+            profileId: entry.profileId,
             kind: 'execution-retried',
-            strategyId: sent.strategyId,
+            strategyId: entry.strategyId,
             refersTo: sentSeq(id),
             payload: {
-              profileName: profileName(sent.profileId),
+              profileName: profileName(entry.profileId),
               journalId: id,
-              attempt: sent.attempts,
-              idempotencyKey: sent.idempotencyKey,
-              previousError: before.error,
+              attempt: entry.attempts,
+              idempotencyKey: entry.idempotencyKey,
+              previousError: before?.error ?? null,
             },
           });
-        return sent;
-      });
+          return entry;
+        },
+        retry ? {} : NO_FSYNC,
+      );
     },
+    withdraw: (id, error) => journal.withdraw(id, error),
     markAccepted(id, result, alongside) {
       return store.activity.record(() => {
         const entry = journal.markAccepted(id, result, alongside);

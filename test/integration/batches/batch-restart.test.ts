@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { clearAfterRun, killAndRestart } from '../../support/batch-kill';
@@ -63,6 +65,87 @@ describe('a batch killed mid-send, then the app restarted', () => {
       // A review made before the restart is never sent after it either.
       await clearAfterRun(h, profileId);
     }
+  });
+
+  /** The data folder's database, read beside the child that writes it. */
+  const database = (readonly: boolean) =>
+    new Database(join(h.dataDir, 'strategy-desk.sqlite'), { readonly, fileMustExist: true });
+
+  /**
+   * A batch of two sent one at a time, killed while the first is at the service and the second
+   * is journaled (pending, on disk) waiting for its turn; `restarted`: the computer's start is
+   * changed before the app starts again, as a power cut would have it.
+   */
+  async function killWhileWaitingForTurn(restarted: boolean) {
+    const model = await h.desk.models.get({ modelId });
+    const rows = model.rows.map((r) =>
+      r.symbol === 'SPY' ? { ...r, weight: restarted ? '13' : '14' } : r,
+    );
+    const revisionId = (await h.desk.models.saveRevision({ modelId, rows })).latest!.id;
+    // The first send stays at the service long enough to see the second waiting.
+    await sandboxAdmin(h.sandbox()!.baseUrl, 'PUT', '/sandbox/faults', { latency_ms: 1500 });
+    const watcher = { db: null as Database.Database | null };
+    const inFlight = () => {
+      watcher.db ??= database(true);
+      const states = watcher.db
+        .prepare<[], { state: string }>(
+          `SELECT state FROM execution_journal WHERE state IN ('pending', 'sent') ORDER BY state`,
+        )
+        .all()
+        .map((r) => r.state);
+      return states.join() === 'pending,sent';
+    };
+    const result = await killAndRestart(h, profileId, revisionId, [CORE, FRESH], 0, {
+      concurrency: 1,
+      killWhen: inFlight,
+      beforeRestart: () => {
+        watcher.db?.close();
+        if (!restarted) return;
+        const db = database(false);
+        db.prepare(
+          `UPDATE settings SET value = 'id:another-start' WHERE key = 'computer-start'`,
+        ).run();
+        db.close();
+      },
+    });
+    await sandboxAdmin(h.sandbox()!.baseUrl, 'PUT', '/sandbox/faults', { latency_ms: 60 });
+    const items = h.desk.store.batches.items(result.batchId!);
+    // Turns go in the items' order: the second was waiting.
+    const waiting = items[1]!;
+    const entry = h.desk.store.journal.get(waiting.journalId!)!;
+    return { result, items, waiting, entry };
+  }
+
+  it('an execution journaled and waiting for its turn at a kill is withdrawn: never sent', async () => {
+    const { result, items, waiting, entry } = await killWhileWaitingForTurn(false);
+    const context = JSON.stringify({ result, items: items.map((i) => [i.position, i.state]) });
+    expect(result.killedAfterMs, context).not.toBeNull();
+    expect(
+      items.map((i) => i.state),
+      context,
+    ).toEqual(['unknown', 'not-sent']);
+    expect(waiting.reason).toMatch(/nothing was sent/);
+    expect(entry).toMatchObject({ state: 'rejected', attempts: 0 });
+    expect(entry.error).toMatch(/stopped before sending this execution; nothing was sent/);
+    // Never marked sent, so no execution-sent entry in the activity log.
+    expect(h.desk.store.activity.executionSentSeq(entry.id)).toBeNull();
+    expect(result.doubles).toBe(0);
+    expect(result.unsentSentAfterRestart).toBe(0);
+    await clearAfterRun(h, profileId);
+  });
+
+  it('after the computer restarted, the one waiting may have left: unknown, never re-sent', async () => {
+    const { result, items, entry } = await killWhileWaitingForTurn(true);
+    const context = JSON.stringify({ result, items: items.map((i) => [i.position, i.state]) });
+    expect(
+      items.map((i) => i.state),
+      context,
+    ).toEqual(['unknown', 'unknown']);
+    expect(entry).toMatchObject({ state: 'unknown', attempts: 0 });
+    expect(entry.error).toMatch(/may or may not have left/);
+    expect(result.doubles).toBe(0);
+    expect(result.unsentSentAfterRestart).toBe(0);
+    await clearAfterRun(h, profileId);
   });
 
   it('a review made before a restart expires: executing it sends nothing', async () => {

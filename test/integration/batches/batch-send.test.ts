@@ -57,6 +57,13 @@ describe('sending a batch', () => {
     expect(done.state).toBe('halted');
     expect(done.words).toBe('stopped at the first failure after 2 of 3: review the rest again');
     expect(gained(before, await acceptedAtService(baseUrl))).toEqual({ [CORE]: 1 });
+    // Fresh Start was journaled while Dividend Growth was at the service: withdrawn, never
+    // marked sent, and it holds nothing of its strategy.
+    const withdrawn = h.desk.store.journal.get(itemOf(done, FRESH).journalId!)!;
+    expect(withdrawn).toMatchObject({ strategyId: FRESH, state: 'rejected', attempts: 0 });
+    expect(withdrawn.error).toMatch(/stopped at the first failure/);
+    expect(h.desk.store.activity.executionSentSeq(withdrawn.id)).toBeNull();
+    expect(h.desk.execution.inFlight(profileId).filter((e) => e.strategyId === FRESH)).toEqual([]);
   });
 
   it('takes every uncertain strategy acknowledged by name; an unticked one is not sent', async () => {

@@ -195,6 +195,11 @@ export function batchesRepository({ db, now }: RepositoryContext) {
       `UPDATE batch_items SET state = ?, reason = ?, updated_at = ?
        WHERE batch_id = ? AND state = ?`,
     ),
+    // The entry journaled for an item before its turn (or again after a 429): restart.ts reads it.
+    nameJournalEntry: db.prepare(
+      `UPDATE batch_items SET journal_id = ?, updated_at = ?
+       WHERE batch_id = ? AND position = ? AND state IN ('ready', 'sending')`,
+    ),
     acknowledge: db.prepare(
       `UPDATE batch_items SET acknowledged = 1, updated_at = ? WHERE batch_id = ? AND position = ?`,
     ),
@@ -336,6 +341,10 @@ export function batchesRepository({ db, now }: RepositoryContext) {
     /** Every item in `from` moves to `to` with the same reason; how many did. */
     moveAll(batchId: string, from: BatchItemState, to: BatchItemState, reason: string): number {
       return q().moveAll.run(to, reason, now(), batchId, from).changes;
+    },
+    /** An item's execution was journaled (pending) ahead of its turn. */
+    nameJournalEntry(batchId: string, position: number, journalId: string): void {
+      q().nameJournalEntry.run(journalId, now(), batchId, position);
     },
     acknowledge(batchId: string, position: number): void {
       q().acknowledge.run(now(), batchId, position);

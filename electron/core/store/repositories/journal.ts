@@ -3,7 +3,8 @@ import type { RepositoryContext } from './context';
 
 /**
  * pending: journaled, not yet sent. sent: on the wire. accepted: 202 received.
- * unknown: ambiguous failure (timeout, reset, 5xx), to reconcile. rejected: 4xx, nothing created.
+ * unknown: ambiguous failure (timeout, reset, 5xx), to reconcile. rejected: 4xx, nothing created
+ * (or withdrawn while pending: never sent, attempts 0).
  * dismissed: an unknown entry the manager chose to leave, after seeing it.
  */
 export type JournalState = 'pending' | 'sent' | 'accepted' | 'unknown' | 'rejected' | 'dismissed';
@@ -124,6 +125,11 @@ export function journalRepository({ db, now }: RepositoryContext) {
   );
   const markFailed = db.prepare(
     'UPDATE execution_journal SET state = ?, error = ?, updated_at = ? WHERE id = ?',
+  );
+  // Only from pending: an entry that may have left is never said to be unsent.
+  const withdraw = db.prepare(
+    `UPDATE execution_journal SET state = 'rejected', error = ?, updated_at = ?
+       WHERE id = ? AND state = 'pending'`,
   );
   const markDismissed = db.prepare(
     `UPDATE execution_journal SET state = 'dismissed', updated_at = ? WHERE id = ?`,
@@ -266,6 +272,14 @@ export function journalRepository({ db, now }: RepositoryContext) {
     markRejected(id: string, error: string): JournalEntry {
       return changed(id, durably(() => markFailed.run('rejected', error, now(), id)).changes);
     },
+    /**
+     * A pending entry that will not be sent (its batch stopped before its turn, the disk refused
+     * it, the app stopped before sending it): rejected with its words, attempts 0. False when it
+     * is no longer pending.
+     */
+    withdraw(id: string, error: string): boolean {
+      return withdraw.run(error, now(), id).changes === 1;
+    },
     /** The manager leaves an unknown entry as it is; it no longer blocks the strategy. */
     markDismissed(id: string): JournalEntry {
       return changed(id, durably(() => markDismissed.run(now(), id)).changes);
@@ -274,7 +288,6 @@ export function journalRepository({ db, now }: RepositoryContext) {
       const r = selectOne.get(id);
       return r ? fromRecord(r) : null;
     },
-    /** Entries whose outcome is not known yet (pending, sent, unknown): reconciled at start-up. */
     /** Entries whose outcome is not known yet (pending, sent, unknown), a profile's or all. */
     listInFlight(profileId?: string): JournalEntry[] {
       const all = selectInFlight.all().map(fromRecord);

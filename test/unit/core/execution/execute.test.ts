@@ -171,8 +171,8 @@ describe('Execution', () => {
     await expect(first).resolves.toMatchObject({ location: '/loc' });
   });
 
-  it('at start-up turns entries cut off mid-flight into unknown ones, without sending anything', () => {
-    const { journal, executions } = setup(service([]).client);
+  /** A pending entry (journaled, not marked sent) and another strategy's entry on the wire. */
+  function cutOff(journal: ReturnType<typeof setup>['journal']) {
     const never = journal.create({
       profileId: PID,
       strategyId: SID,
@@ -187,13 +187,29 @@ describe('Execution', () => {
       requestBody: '{}',
     });
     journal.markSent(onWire.id);
-    const left = executions.reconcileAtStartup();
+    return { never, onWire };
+  }
+
+  it('at start-up withdraws what was never sent and turns what was sent into unknown, sending nothing', () => {
+    const { journal, executions } = setup(service([]).client);
+    const { never, onWire } = cutOff(journal);
+    const left = executions.reconcileAtStartup(false);
+    expect(left.map((e) => [e.id, e.state])).toEqual([[onWire.id, 'unknown']]);
+    expect(journal.get(never.id)).toMatchObject({ state: 'rejected', attempts: 0 });
+    expect(journal.get(never.id)!.error).toMatch(/nothing was sent/);
+    expect(journal.get(onWire.id)!.error).toMatch(/may or may not have been accepted/);
+    expect(executions.inFlight(PID).map((e) => e.id)).toEqual([onWire.id]);
+  });
+
+  it('after the computer restarted, a pending entry may have left: unknown, not withdrawn', () => {
+    const { journal, executions } = setup(service([]).client);
+    const { never, onWire } = cutOff(journal);
+    const left = executions.reconcileAtStartup(true);
     expect(left.map((e) => [e.id, e.state])).toEqual([
       [never.id, 'unknown'],
       [onWire.id, 'unknown'],
     ]);
-    expect(journal.get(never.id)!.error).toMatch(/nothing was sent/);
-    expect(journal.get(onWire.id)!.error).toMatch(/may or may not have been accepted/);
+    expect(journal.get(never.id)!.error).toMatch(/may or may not have left/);
     executions.dismiss(never.id);
     expect(executions.inFlight(PID).map((e) => e.id)).toEqual([onWire.id]);
   });
