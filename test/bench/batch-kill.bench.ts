@@ -6,7 +6,7 @@
  * (goal 0). BATCH_SEED=<the printed seed> replays the moments.
  */
 import { clearAfterRun, killAndRestart } from '../support/batch-kill';
-import { openDeskHarness } from '../support/desk-harness';
+import { openDeskHarness, sandboxAdmin } from '../support/desk-harness';
 import { manyStrategiesSandbox, profileWithCopies } from '../support/many-strategies';
 import { runSeed, seeded } from '../support/seeded';
 
@@ -24,6 +24,9 @@ export default async function batchKillBench(): Promise<Record<string, number>> 
   let killed = 0;
   try {
     const profileId = await profileWithCopies(h.desk, sandbox);
+    // Answers slow enough that sending 50 takes about 3 s: the random moments below land before,
+    // during and after sends (with instant answers the batch was sent before most of them).
+    await sandboxAdmin(sandbox.baseUrl, 'PUT', '/sandbox/faults', { latency_ms: 100 });
     const model = await h.desk.models.create({
       name: 'Kill model',
       start: { kind: 'strategy', profileId, strategyId: sandbox.ids[0]! },
@@ -35,7 +38,7 @@ export default async function batchKillBench(): Promise<Record<string, number>> 
           : r,
       );
       const revisionId = (await h.desk.models.saveRevision({ modelId: model.id, rows })).latest!.id;
-      // Sending 50 takes a few seconds here: a moment anywhere in it, or just after.
+      // A moment anywhere in the send, or just after.
       const delayMs = Math.floor(random() * 3000);
       const result = await killAndRestart(h, profileId, revisionId, sandbox.ids, delayMs, {
         baseUrl: sandbox.baseUrl,
