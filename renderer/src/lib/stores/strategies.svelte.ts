@@ -62,10 +62,15 @@ export class Strategies {
     if (!profileId) return;
     this.loading = true;
     try {
+      // Asked for once what comes first is drawn: reading and checking thousands of lines would
+      // hold the page's one thread just as that is painted. (Read anyway once it was drawn or
+      // failed: a profile chosen meanwhile draws its own list.)
+      if (drawnAfter) {
+        await drawnAfter.catch(() => 0);
+        if (this.profileId !== profileId) return;
+      }
       const since = this.heard;
       const list = await this.api.strategies.list({ profileId });
-      // (Drawn anyway once it came or failed: a profile chosen meanwhile draws its own list.)
-      await drawnAfter?.catch(() => 0);
       if (this.profileId !== profileId) return;
       this.list = this.withHeardLines(list, since);
       this.error = null;
