@@ -17,9 +17,9 @@ import { SendTurns } from './send-turns';
  * fresh read and journals its execution (pending, on disk), or settles its answer, while others
  * are at the service (send-turns.ts). The item names its journal entry from then on and is moved
  * ready -> sending at its turn, just before its entry is marked sent: a restart finds the entry
- * and settles the item from it (restart.ts). A 429 pauses sending for the wait the service asked; cancel
- * stops taking items (what was sent is followed); "stop at the first failure" does the same
- * after a refusal or an unclear answer.
+ * and settles the item from it (restart.ts). A 429 pauses sending for the wait the service
+ * asked; cancel stops taking items (what was sent is followed); "stop at the first failure" does
+ * the same after a refusal or an unclear answer.
  */
 
 export interface SendDeps {

@@ -211,8 +211,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   };
 
   // Start-up: exports a killed process left half-written lose their hidden temporary files;
-  // executions cut off mid-flight become unknown (or withdrawn, never sent); versions still rebalancing are followed
-  // again, once the built-in sandbox has its new address and secret.
+  // executions cut off mid-flight become unknown (or withdrawn, when never sent); versions still
+  // rebalancing are followed again, once the built-in sandbox has its new address and secret.
   removeUnfinishedExports(partial, [exportsDir, ...(options.exportFolders ?? [])], log);
   execution.reconcileAtStartup(computerRestartedSince(store.settings));
   // After the journal's: a batch's item that may have gone out is settled from it; none unsent is sent.

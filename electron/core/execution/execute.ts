@@ -44,8 +44,8 @@ import type { Confirmation, ExecutionRequest, FreshRead, SendTurn } from './requ
  *
  * Journal states: pending (journaled; a first send marks it sent, in the same transaction for a
  * draft's, at its turn for a batch's; a retry from unknown just before sending) -> sent (on the
- * wire) -> accepted (202) | rejected (a
- * definite refusal) | unknown (no definite answer: timeout, reset, 5xx, or the app stopped). A
+ * wire) -> accepted (202) | rejected (a definite refusal, or withdrawn while pending: never sent)
+ * | unknown (no definite answer: timeout, reset, 5xx, or the app stopped). A
  * request is only ever re-sent with the same key and body, so the service can never accept one
  * intended execution twice. An unknown entry is resolved by the manager: retry with the same key
  * (the service replays its first answer if it had accepted) or dismiss it. It is never re-sent

@@ -1,5 +1,6 @@
 import { actionWords } from '../../../shared/draft/words';
 import type { JournalEntry, Store } from '../store';
+import type { NewActivityEntry } from '../store/repositories/activity';
 import type {
   JournalClaim,
   JournalRepository,
@@ -173,62 +174,9 @@ export function recordingJournal(
           const before = journal.get(id);
           const entry = journal.markSent(id);
           if (!entry) return null;
+          // The first send: the execution-sent entry, what the manager saw and acknowledged.
           if (before?.state === 'pending') {
-            const { confirmation, origin } = first ?? {};
-            const profile = store.profiles.get(entry.profileId);
-            const draft = entry.draftId ? store.drafts.get(entry.draftId) : null;
-            const prediction = confirmation
-              ? store.predictions.get(confirmation.predictionId)
-              : null;
-            append({
-              profileId: entry.profileId,
-              kind: 'execution-sent',
-              strategyId: entry.strategyId,
-              // A batch's execution refers to the batch's review entry (its answers to this one).
-              refersTo: origin?.kind === 'batch' ? (origin.reviewSeq ?? null) : null,
-              payload: {
-                profileName: profile?.name ?? '',
-                environment: profile?.environment ?? null,
-                baseUrl: profile?.baseUrl ?? null,
-                strategyName: store.strategies.get(entry.profileId, entry.strategyId)?.name ?? null,
-                journalId: entry.id,
-                draftId: entry.draftId,
-                draftName: draft?.name ?? null,
-                // Only for a batch's rows: entries of a draft's execution keep their hashed form.
-                ...(origin?.kind === 'batch' && { batchId: origin.batchId }),
-                idempotencyKey: entry.idempotencyKey,
-                requestBody: entry.requestBody,
-                confirmed: confirmation?.confirmed ?? false,
-                prediction: prediction
-                  ? {
-                      targetState: prediction.targetState,
-                      knownVersionId: prediction.knownVersionId,
-                      // Only when so: entries written before this field keep their hashed form.
-                      ...(confirmation?.targetUnconfirmed === true && { unknownToService: true }),
-                      // Why the target was in doubt, and whether the tick was needed: any doubt
-                      // (unknown, stale, unconfirmed) takes the same tick, which the desk checked.
-                      ...(confirmation?.doubts !== undefined && {
-                        doubts: [...confirmation.doubts],
-                        acknowledgementNeeded: confirmation.acknowledgementNeeded === true,
-                      }),
-                      acknowledged:
-                        confirmation?.confirmed === true &&
-                        confirmation.acknowledgedStale &&
-                        confirmation.acknowledgementNeeded !== false,
-                      positions: prediction.prediction.map((p) => ({
-                        symbol: p.symbol,
-                        weight: p.weight,
-                        oldWeight: p.oldWeight,
-                        action: p.action,
-                        heldQuantity: p.heldQuantity,
-                        sellsAll: p.sellsAll,
-                        // The words the confirmation showed for the row, the same vocabulary.
-                        shownAs: actionWords(p),
-                      })),
-                    }
-                  : null,
-              },
-            });
+            append(executionSent(store, entry, first ?? {}));
             return entry;
           }
           // A later send is a retry.
@@ -305,6 +253,66 @@ export function recordingJournal(
     listInFlight: (profileId) => journal.listInFlight(profileId),
   };
   return port;
+}
+
+/** The activity entry of an execution's first send. */
+function executionSent(
+  store: Store,
+  entry: JournalEntry,
+  { confirmation, origin }: FirstSend,
+): NewActivityEntry {
+  const profile = store.profiles.get(entry.profileId);
+  const draft = entry.draftId ? store.drafts.get(entry.draftId) : null;
+  const prediction = confirmation ? store.predictions.get(confirmation.predictionId) : null;
+  return {
+    profileId: entry.profileId,
+    kind: 'execution-sent',
+    strategyId: entry.strategyId,
+    // A batch's execution refers to the batch's review entry (its answers to this one).
+    refersTo: origin?.kind === 'batch' ? (origin.reviewSeq ?? null) : null,
+    payload: {
+      profileName: profile?.name ?? '',
+      environment: profile?.environment ?? null,
+      baseUrl: profile?.baseUrl ?? null,
+      strategyName: store.strategies.get(entry.profileId, entry.strategyId)?.name ?? null,
+      journalId: entry.id,
+      draftId: entry.draftId,
+      draftName: draft?.name ?? null,
+      // Only for a batch's rows: entries of a draft's execution keep their hashed form.
+      ...(origin?.kind === 'batch' && { batchId: origin.batchId }),
+      idempotencyKey: entry.idempotencyKey,
+      requestBody: entry.requestBody,
+      confirmed: confirmation?.confirmed ?? false,
+      prediction: prediction
+        ? {
+            targetState: prediction.targetState,
+            knownVersionId: prediction.knownVersionId,
+            // Only when so: entries written before this field keep their hashed form.
+            ...(confirmation?.targetUnconfirmed === true && { unknownToService: true }),
+            // Why the target was in doubt, and whether the tick was needed: any doubt
+            // (unknown, stale, unconfirmed) takes the same tick, which the desk checked.
+            ...(confirmation?.doubts !== undefined && {
+              doubts: [...confirmation.doubts],
+              acknowledgementNeeded: confirmation.acknowledgementNeeded === true,
+            }),
+            acknowledged:
+              confirmation?.confirmed === true &&
+              confirmation.acknowledgedStale &&
+              confirmation.acknowledgementNeeded !== false,
+            positions: prediction.prediction.map((p) => ({
+              symbol: p.symbol,
+              weight: p.weight,
+              oldWeight: p.oldWeight,
+              action: p.action,
+              heldQuantity: p.heldQuantity,
+              sellsAll: p.sellsAll,
+              // The words the confirmation showed for the row, the same vocabulary.
+              shownAs: actionWords(p),
+            })),
+          }
+        : null,
+    },
+  };
 }
 
 /**

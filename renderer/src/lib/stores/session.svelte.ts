@@ -16,7 +16,7 @@ import type { StrategyDetail, StrategyDetailHooks } from './strategy-detail.svel
 type Phase = 'loading' | 'welcome' | 'ready' | 'fatal';
 /** How long the book's first read, made as a profile opens, stands in for the screen's own. */
 const FIRST_READ_FRESH_MS = 5_000;
-/** The sidebar's list is drawn at the latest this long after the book's first rows came. */
+/** The sidebar's list is read at the latest this long after the book's first rows came. */
 const SIDEBAR_AFTER_ROWS_MS = 1_000;
 /** Once the rows are drawn, the sidebar waits this long at most for the page to be idle. */
 const SIDEBAR_IDLE_WAIT_MS = 300;
@@ -145,10 +145,9 @@ export class DeskSession {
     // The book is the profile's first screen: its first rows are read while its code loads.
     if (screen === 'strategy') this.readBookFirst(profileId);
     this.screen = screen;
-    // The sidebar's list (up to thousands of lines) is drawn once the book has drawn its first
-    // rows: they are the first screen, and the two would share the page's main thread. It is read
-    // meanwhile, the book's first rows being in hand or asked for first (the desk answers in
-    // turn). Drawn at the latest SIDEBAR_AFTER_ROWS_MS after the rows came (the book may not show).
+    // The sidebar's list (up to thousands of lines) is read and drawn once the book has drawn its
+    // first rows: they are the first screen, and the two would share the page's main thread.
+    // Read at the latest SIDEBAR_AFTER_ROWS_MS after the rows came (the book may not show).
     const read = this.firstBookRead;
     await this.strategies.show(
       profileId,

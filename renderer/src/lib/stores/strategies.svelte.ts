@@ -35,7 +35,7 @@ export class Strategies {
     this.heardLines = {};
     this.heardJournal = null;
     if (!profileId) return;
-    // Read at once (the desk has answered the first screen's own call), drawn after it.
+    // Read, and drawn, after `first` (the book's first rows drawn), when given.
     await this.load(localStorage.getItem(`${STRATEGY_KEY}.${profileId}`) ? undefined : first);
     // Back where the manager was: the strategy last open with this profile.
     const last = localStorage.getItem(`${STRATEGY_KEY}.${profileId}`);
@@ -56,7 +56,7 @@ export class Strategies {
     if (this.profileId) localStorage.setItem(`${STRATEGY_KEY}.${this.profileId}`, strategyId);
   }
 
-  /** Reads the list again; `drawnAfter`: what is drawn before it (the answer waits for it). */
+  /** Reads the list again; `drawnAfter`: what is drawn before it (the read waits for it). */
   async load(drawnAfter?: Promise<unknown>): Promise<void> {
     const profileId = this.profileId;
     if (!profileId) return;
