@@ -166,12 +166,14 @@ export function recordingJournal(
       }, NO_FSYNC);
     },
     markSent(id, first) {
+      // Read once: nothing runs between this read and the write below (the data folder is this
+      // process's alone), and the write is conditional on it still being pending or unknown.
+      const before = journal.get(id);
       // A first send rides the fsync its caller awaits (`store.durable()`) or follows one (a
       // batch's entry was made durable pending); a retry is on disk before it is sent again.
-      const retry = journal.get(id)?.state === 'unknown';
+      const retry = before?.state === 'unknown';
       return store.activity.record(
         (append) => {
-          const before = journal.get(id);
           const entry = journal.markSent(id);
           if (!entry) return null;
           // The first send: the execution-sent entry, what the manager saw and acknowledged.
