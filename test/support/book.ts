@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { BookJob } from '../../shared/book/views';
 import { WHOLE_BOOK } from '../../shared/book/views';
 import type { DeskHarness } from './desk-harness';
@@ -35,6 +36,23 @@ export async function jobEnded(
 /** Every row of the book as it stands (one page, up to 500). */
 export async function wholeBook(h: DeskHarness, profileId: string) {
   return (await h.desk.book.rows({ profileId, query: WHOLE_BOOK, offset: 0, limit: 500 })).rows;
+}
+
+/**
+ * Every line of an add stored whole (added, with `holdings` holdings) or not at all (any other
+ * outcome): a cancel or a stop never leaves a strategy half written.
+ */
+export function expectWholeOrNone(
+  h: DeskHarness,
+  profileId: string,
+  lines: readonly { outcome: string; strategyId?: string | null }[],
+  holdings: number,
+): void {
+  for (const line of lines) {
+    const stored = h.desk.store.strategies.get(profileId, line.strategyId!);
+    if (line.outcome === 'added') expect(stored?.positions).toHaveLength(holdings);
+    else expect(stored).toBeNull();
+  }
 }
 
 /** Adds ids through the book's "Add many" and waits for the add to end. */

@@ -6,7 +6,13 @@ import {
   DEMO_STRATEGY_IDS as DEMO,
 } from '../../../electron/sandbox';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
-import { addMany, createStrategies, jobEnded, wholeBook } from '../../support/book';
+import {
+  addMany,
+  createStrategies,
+  expectWholeOrNone,
+  jobEnded,
+  wholeBook,
+} from '../../support/book';
 
 /** The book's "Add many" through the real desk, the sandbox over HTTP and SQLite. */
 describe('adding many strategies from a pasted list', () => {
@@ -167,11 +173,7 @@ describe('adding many strategies from a pasted list', () => {
     expect(added.length).toBeGreaterThanOrEqual(8);
     expect(cancelled.length).toBeGreaterThan(0);
     expect(added.length + cancelled.length).toBe(60);
-    for (const line of lines) {
-      const stored = h.desk.store.strategies.get(profileId, line.strategyId!);
-      if (line.outcome === 'added') expect(stored?.positions).toHaveLength(6);
-      else expect(stored).toBeNull();
-    }
+    expectWholeOrNone(h, profileId, lines, 6);
     // An add may start again now; the ids added before are "already in the app".
     const again = await addMany(h, profileId, ids);
     expect(again.outcomes).toMatchObject({

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BookJob } from '../../../shared/book/views';
 import type { DeskEvent } from '../../../shared/contract';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
-import { addMany, createStrategies, jobEnded } from '../../support/book';
+import { addMany, createStrategies, expectWholeOrNone, jobEnded } from '../../support/book';
 import { call, executePath, target, tokenFor, waitForEnd } from '../../support/sandbox-http';
 
 /**
@@ -119,11 +119,7 @@ describe('the book’s reads, stored in groups', () => {
     expect(added.length).toBe(ended.outcomes!.added);
     expect(added.length + ended.outcomes!.cancelled).toBe(40);
     // Told with its end: every strategy is added whole or not at all.
-    for (const line of lines) {
-      const stored = h.desk.store.strategies.get(profileId, line.strategyId!);
-      if (line.outcome === 'added') expect(stored?.positions).toHaveLength(3);
-      else expect(stored).toBeNull();
-    }
+    expectWholeOrNone(h, profileId, lines, 3);
   });
 
   it('says so in words when the disk refuses the fsync', async () => {
