@@ -55,6 +55,8 @@ export const activityEntryDetail = activityEntrySummary.extend({
   linked: z.array(activityEntrySummary),
   /** The entry this one refers to (an answer's execution), if any. */
   refersTo: activityEntrySummary.nullable(),
+  /** The batch a batch entry is about, while the app still has it (the entry links to it). */
+  batchId: uuid.nullable(),
   previousHash: z.string(),
   hash: z.string(),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { method, profileRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
 import { executePreview, exportResult } from '../views';
-import { batchSummary, batchView } from './views';
+import { acknowledgement, batchSummary, batchView } from './views';
 
 /**
  * Batches (docs/batches.md): one model revision reviewed once for many strategies of a profile,
@@ -32,15 +32,18 @@ export const batchesContract = {
   /**
    * Sends the reviewed batch (once; kind confirmation-outdated when it was executed or its
    * review expired), minus the strategies unticked. Every uncertain strategy included must be
-   * acknowledged by id (kind stale-not-acknowledged otherwise). Answers once sending began;
-   * progress comes as `batch-progress` events.
+   * acknowledged by id with the fingerprint of this review's warnings for it (kind
+   * stale-not-acknowledged otherwise, and for an acknowledgement from another review or of other
+   * warnings). `acknowledgedTogether`: given as one act for the whole named list. Answers once
+   * sending began; progress comes as `batch-progress` events.
    */
   execute: method(
     z
       .object({
         batchId: uuid,
         unticked: z.array(uuid).max(1000),
-        acknowledged: z.array(uuid).max(1000),
+        acknowledged: z.array(acknowledgement).max(1000),
+        acknowledgedTogether: z.boolean().optional(),
         stopAtFirstFailure: z.boolean(),
         concurrency: z.number().int().min(1).max(8).optional(),
       })

@@ -55,6 +55,24 @@ export const batchItemView = z.object({
 });
 export type BatchItemView = z.infer<typeof batchItemView>;
 
+export const acknowledgementNeeded = z.object({
+  strategyId: uuid,
+  strategyName: z.string(),
+  warnings: z.array(z.string()),
+  fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type AcknowledgementNeeded = z.infer<typeof acknowledgementNeeded>;
+
+/** The manager's word for one uncertain strategy of a review, as `batches.execute` takes it. */
+export const acknowledgement = z
+  .object({
+    strategyId: uuid,
+    /** The fingerprint of the review's warnings acknowledged (`acknowledgementNeeded`). */
+    fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'must be a fingerprint (64 hex digits)'),
+  })
+  .strict();
+export type Acknowledgement = z.infer<typeof acknowledgement>;
+
 export const batchTotals = z.object({
   buyOrdered: decimalString,
   sellOrdered: decimalString,
@@ -98,8 +116,12 @@ export const batchView = batchSummary.extend({
       names: z.array(z.string()),
     }),
   ),
-  /** The included strategies whose target is uncertain, each needing the manager's word. */
-  acknowledgementNeeded: z.array(z.object({ strategyId: uuid, strategyName: z.string() })),
+  /**
+   * The included strategies whose target is uncertain, each needing the manager's word: the
+   * warnings shown and their fingerprint, which `batches.execute` takes back as the
+   * acknowledgement of exactly these warnings on this review.
+   */
+  acknowledgementNeeded: z.array(acknowledgementNeeded),
   totals: batchTotals,
   items: z.array(batchItemView),
 });

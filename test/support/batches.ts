@@ -37,7 +37,7 @@ export async function executeToEnd(
   const started = await h.desk.batches.execute({
     batchId: batch.id,
     unticked: options.unticked ?? [],
-    acknowledged: batch.acknowledgementNeeded.map((a) => a.strategyId),
+    acknowledged: acknowledgementsOf(batch),
     stopAtFirstFailure: options.stopAtFirstFailure ?? false,
     ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
   });
@@ -46,6 +46,10 @@ export async function executeToEnd(
   await h.waitFor(batchEnded(batch.id), 30_000);
   return h.desk.batches.get({ batchId: batch.id });
 }
+
+/** Every uncertain line of the review acknowledged as it shows them (its warnings' fingerprint). */
+export const acknowledgementsOf = (batch: Pick<BatchView, 'acknowledgementNeeded'>) =>
+  batch.acknowledgementNeeded.map(({ strategyId, fingerprint }) => ({ strategyId, fingerprint }));
 
 export const itemOf = (batch: BatchView, strategyId: string) => {
   const item = batch.items.find((i) => i.strategyId === strategyId);

@@ -174,6 +174,16 @@ export function detailOf(
               ? 'None needed'
               : acknowledged.map((a) => text(a.strategyName)).join(', '),
         },
+        ...(acknowledged.length > 0 && typeof p.acknowledgedTogether === 'boolean'
+          ? [
+              {
+                label: 'Acknowledged',
+                value: p.acknowledgedTogether
+                  ? `As one act: “I accept the uncertain predictions for these ${acknowledged.length} strategies”`
+                  : 'One by one',
+              },
+            ]
+          : []),
         { label: 'Stop at the first failure', value: yesNo(p.stopAtFirstFailure) },
         { label: 'Sent at once (concurrency)', value: text(p.concurrency) },
       );
@@ -183,6 +193,7 @@ export function detailOf(
       ];
       tables.push(
         ...table('Included', strategy, list(p.included)),
+        ...table('Acknowledged as uncertain', strategy, acknowledged),
         ...table('Excluded', [...strategy, ['reason', 'Reason']], list(p.excluded)),
       );
       break;

@@ -19,6 +19,7 @@ export function recordBatchReviewed(
   batch: StoredBatch,
   model: { id: string; name: string },
   revision: StoredRevision,
+  acknowledgedTogether: boolean,
   start: () => StoredBatchItem[] | null,
 ): number | null {
   return store.activity.record((append) => {
@@ -51,6 +52,8 @@ export function recordBatchReviewed(
             kind: i.state === 'unticked' ? 'unticked' : i.exclusionKind,
           })),
         acknowledged: items.filter((i) => i.state === 'ready' && i.acknowledged).map(line),
+        // One act for the whole named list ("I accept … for these N strategies"), or one by one.
+        acknowledgedTogether,
       },
     });
     store.batches.setReviewSeq(batch.id, entry.seq);

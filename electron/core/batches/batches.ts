@@ -1,6 +1,6 @@
 import { DeskError } from '../../../shared/errors';
 import type { DeskEvent } from '../../../shared/contract';
-import type { BatchSummary, BatchView } from '../../../shared/batches/views';
+import type { Acknowledgement, BatchSummary, BatchView } from '../../../shared/batches/views';
 import type { ExecutePreview } from '../../../shared/views';
 import {
   BatchAlreadyEnded,
@@ -9,6 +9,7 @@ import {
 } from '../activity/record-batches';
 import type { Execution } from '../execution/execute';
 import type { Store, StoredBatch, StoredBatchItem } from '../store';
+import { checkAcknowledgements } from './acknowledgements';
 import { settleAtStartup } from './restart';
 import { BatchReview, type ReviewRequest } from './review';
 import { BatchSender } from './send';
@@ -52,8 +53,13 @@ export interface ExecuteBatch {
   batchId: string;
   /** Strategies the manager unticked: not sent. */
   unticked: readonly string[];
-  /** The uncertain strategies the manager acknowledged, by id: every one must be named. */
-  acknowledged: readonly string[];
+  /**
+   * The uncertain strategies the manager acknowledged, each with the fingerprint of this
+   * review's warnings for it: every one must be named (acknowledgements.ts).
+   */
+  acknowledged: readonly Acknowledgement[];
+  /** The acknowledgements were given as one act for the whole named list. */
+  acknowledgedTogether?: boolean | undefined;
   stopAtFirstFailure: boolean;
   concurrency?: number | undefined;
 }
@@ -146,19 +152,7 @@ export class Batches {
       });
     const items = store.batches.items(batch.id);
     const unticked = new Set(input.unticked);
-    const acknowledged = new Set(input.acknowledged);
-    const unacknowledged = items.filter(
-      (i) =>
-        i.state === 'ready' &&
-        !unticked.has(i.strategyId) &&
-        i.needsAcknowledgement &&
-        !acknowledged.has(i.strategyId),
-    );
-    if (unacknowledged.length > 0)
-      throw new DeskError({
-        kind: 'stale-not-acknowledged',
-        message: `The target of ${unacknowledged.map((i) => i.strategyName).join(', ')} is uncertain: acknowledge ${unacknowledged.length === 1 ? 'it' : 'them'} by name, or untick ${unacknowledged.length === 1 ? 'it' : 'them'}. Nothing was sent.`,
-      });
+    checkAcknowledgements(batch.id, items, unticked, input.acknowledged);
     const concurrency = input.concurrency ?? batch.concurrency;
     const model = store.models.get(batch.modelId)!;
     const revision = store.models.revision(batch.revisionId)!;
@@ -167,6 +161,7 @@ export class Batches {
       { ...batch, stopAtFirstFailure: input.stopAtFirstFailure, concurrency },
       model,
       revision,
+      input.acknowledgedTogether === true,
       () => {
         if (
           !store.batches.start(batch.id, {

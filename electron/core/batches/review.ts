@@ -132,7 +132,8 @@ function exclusionOfFailure(error: unknown): { kind: ExclusionKind; reason: stri
     return liquidateOnly
       ? {
           kind: 'liquidate-only',
-          reason: `Liquidate-only, and the model raises a weight: ${error.messages.join(' ')}`,
+          // One line per row refused, as the review shows it.
+          reason: `Liquidate-only, and the model raises a weight:\n${error.messages.join('\n')}`,
         }
       : { kind: 'invalid', reason: error.messages.join(' ') };
   }
@@ -184,6 +185,8 @@ export class BatchReview {
           'scope-missing',
           `This profile's client was not granted ${EXECUTE_SCOPE}: ask for the scope, then review again.`,
         );
+      const blocking = blockingExecution(store, profileId, s.id);
+      if (blocking) return excluded(s.id, s.name, rows, 'blocked', blocking);
       const inTheWay = store.unexecuted.listForStrategy(profileId, s.id);
       if (inTheWay.length > 0)
         return excluded(
@@ -256,6 +259,24 @@ export class BatchReview {
       items,
     );
   }
+}
+
+/**
+ * Why an earlier execution of the strategy keeps this one from going (its outcome unknown, or
+ * still in flight): the send would skip it, so the review excludes it and says why.
+ */
+function blockingExecution(
+  store: Pick<Store, 'journal'>,
+  profileId: string,
+  strategyId: string,
+): string | null {
+  const entry = store.journal
+    .listForStrategy(profileId, strategyId)
+    .find((e) => e.state === 'unknown' || e.state === 'pending' || e.state === 'sent');
+  if (!entry) return null;
+  return entry.state === 'unknown'
+    ? `The outcome of its previous execution is unknown (journal entry ${entry.id}): retry it with the same key or dismiss it from the strategy, then review again.`
+    : `Another execution of this strategy is in flight (journal entry ${entry.id}): review again once its answer came.`;
 }
 
 /** "sells TSLA whole in 14 strategies": per symbol, the ready strategies that sell it whole. */

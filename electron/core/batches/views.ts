@@ -9,6 +9,7 @@ import type {
 } from '../../../shared/batches/views';
 import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/constants';
 import type { Store, StoredBatch, StoredBatchItem, StoredVersion } from '../store';
+import { acknowledgementFingerprint } from './acknowledgements';
 
 /** A batch as the contract carries it, read from the store (and the sender's pause). */
 
@@ -197,7 +198,15 @@ export function batchViewOf(
     sellsWhole: JSON.parse(batch.sellsWhole) as BatchView['sellsWhole'],
     acknowledgementNeeded: ready
       .filter((i) => i.needsAcknowledgement)
-      .map((i) => ({ strategyId: i.strategyId, strategyName: i.strategyName })),
+      .map((i) => {
+        const review = JSON.parse(i.review!) as ItemReview;
+        return {
+          strategyId: i.strategyId,
+          strategyName: i.strategyName,
+          warnings: review.warnings,
+          fingerprint: acknowledgementFingerprint(batch.id, i.strategyId, review),
+        };
+      }),
     totals: totalsOf(store, batch, items),
     items: items.map((i) => itemView(store, batch, i)),
   };

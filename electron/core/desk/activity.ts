@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
 import type { ActivityChecks } from '../activity/checks';
-import { summaryOf } from '../activity/describe';
+import { payloadOf, summaryOf } from '../activity/describe';
 import { activitySummary } from '../views/activity';
 import { detailOf } from '../activity/detail';
 import { activityExportName, writeActivityExport } from '../activity/export';
@@ -31,6 +31,12 @@ export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activ
     const [last] = store.activity.page({ profileId }, 0, 1);
     return last ? summaryOf(last, null).profileName : null;
   };
+  /** A batch entry's batch, while the store still has it. */
+  const batchOf = (row: ActivityRow): string | null => {
+    if (row.kind !== 'batch-reviewed' && row.kind !== 'batch-ended') return null;
+    const { batchId } = payloadOf(row);
+    return typeof batchId === 'string' && store.batches.get(batchId) ? batchId : null;
+  };
   return {
     async list({ offset, limit, ...filter }) {
       return {
@@ -47,6 +53,7 @@ export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activ
         ...detailOf(row, refersTo),
         linked: store.activity.referringTo(seq).map(summary),
         refersTo: refersTo ? summary(refersTo) : null,
+        batchId: batchOf(row),
         previousHash: row.previous_hash,
         hash: row.hash,
       };

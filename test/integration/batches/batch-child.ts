@@ -23,7 +23,10 @@ writeSync(1, `reviewed ${batch.id}\n`);
 await desk.batches.execute({
   batchId: batch.id,
   unticked: [],
-  acknowledged: batch.acknowledgementNeeded.map((a) => a.strategyId),
+  acknowledged: batch.acknowledgementNeeded.map(({ strategyId, fingerprint }) => ({
+    strategyId,
+    fingerprint,
+  })),
   stopAtFirstFailure: false,
   concurrency: Number(concurrency),
 });

@@ -3,7 +3,14 @@ import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import type { DeskEvent } from '../../../shared/contract';
 import { DeskError } from '../../../shared/errors';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
-import { acceptedAtService, batchEnded, executeToEnd, gained, itemOf } from '../../support/batches';
+import {
+  acceptedAtService,
+  acknowledgementsOf,
+  batchEnded,
+  executeToEnd,
+  gained,
+  itemOf,
+} from '../../support/batches';
 import { call, executePath, target, tokenFor, waitForEnd } from '../../support/sandbox-http';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
@@ -155,7 +162,7 @@ describe('sending a batch', () => {
     await h.desk.batches.execute({
       batchId: batch.id,
       unticked: [],
-      acknowledged: [FRESH],
+      acknowledged: acknowledgementsOf(batch),
       stopAtFirstFailure: false,
       concurrency: 1,
     });
@@ -186,7 +193,7 @@ describe('sending a batch', () => {
     await h.desk.batches.execute({
       batchId: batch.id,
       unticked: [],
-      acknowledged: [FRESH],
+      acknowledged: acknowledgementsOf(batch),
       stopAtFirstFailure: false,
     });
     await h.desk.batchFlow.sending(batch.id);
