@@ -86,7 +86,8 @@ export const modelsContract = {
       .object({
         profileId: uuid,
         modelId: uuid,
-        strategyIds: z.array(uuid).min(1).max(1000),
+        // A book's whole tag at once: as many as a book selection names.
+        strategyIds: z.array(uuid).min(1).max(10_000),
         revisionId: uuid.optional(),
       })
       .strict(),

@@ -121,7 +121,7 @@ describe('a batch in the app', () => {
         .getByText(/No executed version of this strategy is known here/)
         .waitFor();
       await batchRow(page, HALTED_INCOME.strategyId)
-        .getByText(/^HALTED \d/)
+        .getByText(/^Sells whole: HALTED \d/)
         .waitFor();
       await batch
         .getByTestId('batch-sells-whole')
@@ -136,6 +136,11 @@ describe('a batch in the app', () => {
           .getByLabel(`I accept that the predicted actions for ${name} are uncertain`)
           .check();
       await execute.click();
+      // Asked once more, naming what goes out: sent only once confirmed.
+      await page
+        .getByRole('dialog', { name: 'Send 4 strategies now?' })
+        .getByRole('button', { name: 'Send 4 strategies' })
+        .click();
 
       // Followed to the end: each version's status as the sandbox completes it; HALTED fails.
       for (const id of [BOOK.balancedRetirement, BOOK.balancedGrowth, BOOK.globalGrowth])

@@ -1,2 +1,2 @@
-/** The batch view's entry, as one lazily loaded module (load.ts). */
-export { default as BatchPanel } from './BatchPanel.svelte';
+/** The batch views' entry, as one lazily loaded module (load.ts). */
+export { default as BatchesScreen } from './BatchesScreen.svelte';

@@ -21,7 +21,7 @@ const SIDEBAR_AFTER_ROWS_MS = 1_000;
 /** Once the rows are drawn, the sidebar waits this long at most for the page to be idle. */
 const SIDEBAR_IDLE_WAIT_MS = 300;
 /** What the main area shows: the selected strategy, the profile's settings, or a new profile form. */
-export type Screen = 'strategy' | 'profile' | 'add-profile';
+export type Screen = 'strategy' | 'profile' | 'add-profile' | 'batches';
 /** The strategy pane's tabs, in order. */
 export const STRATEGY_TABS = ['Overview', 'Drafts', 'Versions', 'Reports', 'Activity'] as const;
 export type StrategyTabName = (typeof STRATEGY_TABS)[number];
@@ -153,6 +153,14 @@ export class DeskSession {
       profileId,
       read?.profileId === profileId ? sidebarWaitsFor(read) : undefined,
     );
+  }
+
+  /**
+   * Shows the profile's batches in the main area: the batch `batches.current` holds (its review
+   * or its progress), or the list of the profile's batches.
+   */
+  openBatches(): void {
+    this.screen = 'batches';
   }
 
   openStrategy(strategyId: string): void {

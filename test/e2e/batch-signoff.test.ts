@@ -1,0 +1,257 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { DEMO_BOOK_STRATEGY_IDS as BOOK, DEMO_MODEL } from '../../electron/sandbox';
+import { openAppE2E, type AppE2E } from '../support/e2e-app';
+import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
+import { itNeeds } from '../support/system-parts';
+
+/**
+ * The batch sign-off in Chromium against the browser host, the real desk, the sandbox over HTTP
+ * and SQLite, with the demo model's seven followers: the review a screen of its own, readable
+ * without sideways scrolling, every review starting from nothing, each line's confirmation read
+ * only, one act acknowledging a named list, Execute asking once more before anything is sent,
+ * and every batch reachable again from the book, Models and the activity log after a reload.
+ */
+const withChromium = itNeeds(chromiumPart);
+
+const FOLLOWERS = DEMO_MODEL.followers.map((f) => f.strategyId);
+const batchView = (page: Page) => page.getByRole('region', { name: 'Batch', exact: true });
+const batchRow = (page: Page, id: string) => batchView(page).locator(`tr[data-strategy="${id}"]`);
+
+/** Nothing of the page lies past its right edge: no sideways scroll anywhere. */
+async function noSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(() => {
+    const wide = [document.documentElement, ...document.querySelectorAll('main, main *')].filter(
+      // (a visually hidden label is a 1 px box: not a scroller)
+      (el) =>
+        el.clientWidth > 1 &&
+        el.scrollWidth > el.clientWidth + 1 &&
+        getComputedStyle(el).overflowX !== 'visible',
+    );
+    return {
+      document: document.documentElement.scrollWidth - window.innerWidth,
+      scrollers: wide.map((el) => `${el.tagName}.${el.className}`),
+    };
+  });
+  expect(overflow.document).toBeLessThanOrEqual(0);
+  expect(overflow.scrollers).toEqual([]);
+  const width = page.viewportSize()!.width;
+  for (const id of FOLLOWERS) {
+    const row = batchRow(page, id);
+    const reason = await row.getByTestId('batch-reason').boundingBox();
+    expect(reason!.x + reason!.width, `reason of ${id}`).toBeLessThanOrEqual(width);
+    const open = row.getByRole('button', { name: /^Confirmation of / });
+    if ((await open.count()) === 0) continue;
+    const box = await open.boundingBox();
+    expect(box!.x + box!.width, `Open of ${id}`).toBeLessThanOrEqual(width);
+  }
+}
+
+describe('signing off a batch in the app', () => {
+  let app: AppE2E | undefined;
+  beforeAll(async () => {
+    if (chromiumPart.available) app = await openAppE2E({ stepMs: 5, demoModel: true });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  withChromium(
+    'a review of its own, readable, from nothing each time, asked once more, reachable after a reload',
+    async () => {
+      const { harness, profileId } = app!;
+      const desk = harness.desk;
+      const page = await app!.browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const problems = collectPageProblems(page);
+      const executes: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('/api/batches.execute')) executes.push(r.url());
+      });
+      await page.goto(app!.host.url);
+
+      const reviewFromModels = async () => {
+        await page.getByRole('button', { name: 'Models', exact: true }).click();
+        await page.getByRole('button', { name: /^Demo model/ }).click();
+        const part = page.getByRole('region', { name: 'Strategies following this model' });
+        for (const id of FOLLOWERS)
+          await part.locator(`tr[data-strategy="${id}"]`).getByRole('checkbox').check();
+        await part.getByRole('button', { name: 'Review chosen (7)…' }).click();
+        const heading = batchView(page).getByRole('heading', {
+          name: 'Batch of “Demo model” revision 1',
+        });
+        await heading.waitFor();
+        // The review is a view of its own, and the focus is on it.
+        await expect.poll(() => heading.evaluate((h) => h === document.activeElement)).toBe(true);
+        await batchView(page)
+          .getByTestId('batch-words')
+          .filter({ hasText: 'reviewed: 4 to send, 3 excluded' })
+          .waitFor();
+      };
+
+      // The first review: read, looked into, acknowledged, stopped at the first failure, not sent.
+      await reviewFromModels();
+      const firstId = await batchView(page).getAttribute('data-batch');
+      // Readable where it is signed, at both sizes: reasons and warnings wrap, nothing sideways.
+      await noSidewaysScroll(page);
+      await batchRow(page, BOOK.globalGrowth)
+        .getByTestId('batch-target-source')
+        .filter({ hasText: /^Target from version [0-9a-f-]{36}$/ })
+        .waitFor();
+      const summary = batchView(page).getByTestId('batch-summary');
+      await summary.getByText('4 strategies to send').waitFor();
+      await summary
+        .getByText('Sells QQQ whole in 2 strategies: Balanced Growth, Global Growth')
+        .waitFor();
+      const revision = (await desk.batches.get({ batchId: firstId! })).revisionHash;
+      await summary.getByText(`Model “Demo model” revision 1, hash ${revision}`).waitFor();
+      await screenshot(page, 'batch-signoff-01-review-1400');
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await noSidewaysScroll(page);
+      await screenshot(page, 'batch-signoff-02-review-1024');
+      await page.setViewportSize({ width: 1400, height: 900 });
+
+      // A line's confirmation is read only: nothing in it that looks like it acts.
+      await batchRow(page, BOOK.globalGrowth)
+        .getByRole('button', { name: 'Confirmation of Global Growth' })
+        .click();
+      const confirmation = page.getByRole('dialog', { name: 'Confirmation of one strategy' });
+      await confirmation.getByRole('heading', { name: /Global Growth \(read only\)/ }).waitFor();
+      await confirmation
+        .getByTestId('confirm-read-only-note')
+        .filter({ hasText: 'acknowledged on the batch' })
+        .waitFor();
+      expect(await confirmation.getByRole('button', { name: /Execute/ }).count()).toBe(0);
+      expect(await confirmation.getByRole('checkbox').count()).toBe(0);
+      await screenshot(page, 'batch-signoff-03-line-read-only');
+      await confirmation.getByRole('button', { name: 'Close' }).click();
+      await confirmation.waitFor({ state: 'hidden' });
+
+      const sign = batchView(page).getByRole('region', { name: 'Sign-off' });
+      for (const name of ['Balanced Growth', 'Global Growth'])
+        await sign
+          .getByLabel(`I accept that the predicted actions for ${name} are uncertain`)
+          .check();
+      await sign.getByLabel('Stop at the first failure').check();
+      const execute = sign.getByRole('button', { name: 'Execute 4 strategies' });
+      expect(await execute.isEnabled()).toBe(true);
+      // Execute asks once more, naming what goes out; going back sends nothing.
+      await execute.click();
+      const final = page.getByRole('dialog', { name: 'Send 4 strategies now?' });
+      await final
+        .getByTestId('final-strategies')
+        .filter({
+          hasText: 'Balanced Growth, Balanced Retirement, Global Growth, Halted Income',
+        })
+        .waitFor();
+      await final.getByText('QQQ in Balanced Growth, Global Growth').waitFor();
+      await final
+        .getByTestId('final-acknowledged')
+        .filter({ hasText: /^Balanced Growth, Global Growth$/ })
+        .waitFor();
+      await screenshot(page, 'batch-signoff-04-final-confirmation');
+      await final.getByRole('button', { name: 'Go back' }).click();
+      await final.waitFor({ state: 'hidden' });
+      expect(executes).toEqual([]);
+      expect((await desk.batches.get({ batchId: firstId! })).state).toBe('reviewed');
+
+      // A second review starts from nothing: no acknowledgement, the default options.
+      await reviewFromModels();
+      const secondId = await batchView(page).getAttribute('data-batch');
+      expect(secondId).not.toBe(firstId);
+      for (const name of ['Balanced Growth', 'Global Growth'])
+        expect(
+          await sign
+            .getByLabel(`I accept that the predicted actions for ${name} are uncertain`)
+            .isChecked(),
+        ).toBe(false);
+      expect(await sign.getByLabel('Stop at the first failure').isChecked()).toBe(false);
+      expect(await execute.isDisabled()).toBe(true);
+
+      // One act for the named list.
+      await sign.getByLabel('I accept the uncertain predictions for these 2 strategies').check();
+      expect(await execute.isEnabled()).toBe(true);
+      await execute.click();
+      await final
+        .getByTestId('final-acknowledged')
+        .filter({ hasText: 'Balanced Growth, Global Growth (as one act)' })
+        .waitFor();
+      expect(executes).toEqual([]);
+      await final.getByRole('button', { name: 'Send 4 strategies' }).click();
+      await batchView(page)
+        .getByTestId('batch-words')
+        .filter({ hasText: /^(sending|sent)/ })
+        .waitFor();
+      expect(executes).toHaveLength(1);
+      const reviewed = desk.store.batches.get(secondId!)!;
+      expect(JSON.parse(desk.store.activity.get(reviewed.reviewSeq!)!.payload)).toMatchObject({
+        stopAtFirstFailure: false,
+        acknowledgedTogether: true,
+        acknowledged: [
+          { strategyId: BOOK.balancedGrowth, strategyName: 'Balanced Growth' },
+          { strategyId: BOOK.globalGrowth, strategyName: 'Global Growth' },
+        ],
+      });
+      await expect
+        .poll(async () => (await desk.batches.get({ batchId: secondId! })).endedAt, {
+          timeout: 30_000,
+        })
+        .not.toBeNull();
+
+      // After a reload: the profile's batches from the book, newest first, each opening its view.
+      await page.reload();
+      await page.getByRole('heading', { name: 'Book', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Batches', exact: true }).click();
+      const list = page.getByRole('table', { name: 'Batches of this profile' });
+      await list.locator('tbody tr').nth(1).waitFor();
+      expect(
+        await list.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.batch)),
+      ).toEqual([secondId, firstId]);
+      await list
+        .locator(`tr[data-batch="${secondId}"]`)
+        .getByText(/^sent 4 of 4/)
+        .waitFor();
+      await list
+        .locator(`tr[data-batch="${firstId}"]`)
+        .getByText('reviewed: 4 to send, 3 excluded')
+        .waitFor();
+      await screenshot(page, 'batch-signoff-05-list');
+      await list.locator(`tr[data-batch="${secondId}"]`).getByRole('button').click();
+      await batchView(page).getByRole('button', { name: 'Export orders CSV…' }).waitFor();
+      await batchView(page).getByRole('button', { name: 'Export summary CSV…' }).waitFor();
+      await page.getByRole('button', { name: '← All batches of this profile' }).click();
+      await list.waitFor();
+
+      // From Models too.
+      await page.getByRole('button', { name: 'Models', exact: true }).click();
+      await page.getByRole('button', { name: 'Batches of this profile' }).click();
+      await list.locator(`tr[data-batch="${firstId}"]`).getByRole('button').click();
+      expect(await batchView(page).getAttribute('data-batch')).toBe(firstId);
+
+      // Each batch entry of the activity log links to its batch.
+      for (const kind of ['Batch ended', 'Batch reviewed']) {
+        await page.getByRole('button', { name: 'Profile activity' }).click();
+        const [entry] = (
+          await desk.activity.list({
+            profileId,
+            kinds: [kind === 'Batch ended' ? 'batch-ended' : 'batch-reviewed'],
+            offset: 0,
+            limit: 1,
+          })
+        ).entries;
+        await page
+          .getByRole('table', { name: 'Activity' })
+          .locator(`tr[data-seq="${entry!.seq}"]`)
+          .getByRole('button', { name: kind })
+          .click();
+        await page.getByRole('button', { name: 'Open the batch' }).click();
+        await batchView(page)
+          .getByRole('heading', { name: /Batch of “Demo model”/ })
+          .waitFor();
+        expect(await batchView(page).getAttribute('data-batch')).toBe(secondId);
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    180_000,
+  );
+});
