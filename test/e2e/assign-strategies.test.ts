@@ -1,0 +1,96 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
+import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
+import { manyStrategiesSandbox, profileWithCopies } from '../support/many-strategies';
+import { itNeeds } from '../support/system-parts';
+
+/**
+ * The Models screen's "Assign strategies" in a large book, in Chromium against the real desk,
+ * a sandbox of many strategies over HTTP and SQLite: the list is windowed (a few rows in the
+ * page, however many strategies), found by name, and a whole tag is assigned in one act.
+ */
+const withChromium = itNeeds(chromiumPart);
+const COPIES = 600;
+
+describe('assigning strategies to a model in a large book', () => {
+  let app: BareAppE2E | undefined;
+  let sandbox: Awaited<ReturnType<typeof manyStrategiesSandbox>> | undefined;
+  let profileId: string;
+  beforeAll(async () => {
+    if (!chromiumPart.available) return;
+    sandbox = await manyStrategiesSandbox(COPIES);
+    app = await openBareAppE2E();
+    profileId = await profileWithCopies(app.harness.desk, sandbox);
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    await sandbox?.close();
+  });
+
+  withChromium(
+    'searchable, windowed and assignable by tag',
+    async () => {
+      const desk = app!.harness.desk;
+      const ids = sandbox!.ids;
+      const model = await desk.models.create({
+        name: 'Copies model',
+        start: { kind: 'strategy', profileId, strategyId: ids[0]! },
+      });
+      // 250 of the copies carry the tag "growth".
+      await desk.book.changeTags({
+        profileId,
+        selection: { kind: 'ids', strategyIds: ids.slice(100, 350) },
+        add: ['growth'],
+        remove: [],
+      });
+      const page = await app!.browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const problems = collectPageProblems(page);
+      await page.goto(app!.host.url);
+      await page.getByRole('button', { name: 'Models', exact: true }).click();
+      await page.getByRole('button', { name: /^Copies model/ }).click();
+      const form = page.getByRole('form', { name: 'Assign strategies' });
+      const table = form.getByRole('table', { name: 'Strategies to assign' });
+      const rows = (p: Page) =>
+        p
+          .getByRole('form', { name: 'Assign strategies' })
+          .locator('tr[data-choice]')
+          .evaluateAll((trs) => trs.map((tr) => tr.textContent!.trim()));
+
+      // Windowed: every strategy counted, a few in the page.
+      await expect.poll(() => table.getAttribute('aria-rowcount')).toBe(String(COPIES + 1));
+      const inPage = (await rows(page)).length;
+      expect(inPage).toBeGreaterThan(0);
+      expect(inPage).toBeLessThan(60);
+
+      // Found by name.
+      await form.getByLabel('Find strategies to assign').fill('Copy 0421');
+      await expect.poll(() => rows(page)).toEqual(['Copy 0421']);
+      await form.getByLabel('Find strategies to assign').fill('');
+      await screenshot(page, 'assign-strategies-01-large-book');
+
+      // A whole tag in one act.
+      await form.getByLabel('Tag to assign').selectOption({ label: 'growth (250)' });
+      await form.getByRole('button', { name: 'Choose the tagged' }).click();
+      await form
+        .getByRole('status')
+        .filter({ hasText: '250 strategies tagged “growth” chosen.' })
+        .waitFor();
+      await form.getByRole('button', { name: 'Assign 250' }).click();
+      await expect
+        .poll(async () => (await desk.models.followers({ modelId: model.id, profileId })).length, {
+          timeout: 30_000,
+        })
+        .toBe(250);
+      const following = new Set(
+        (await desk.models.followers({ modelId: model.id, profileId })).map((f) => f.strategyId),
+      );
+      expect(following).toEqual(new Set(ids.slice(100, 350)));
+      // They leave the list of strategies to assign.
+      await expect.poll(() => table.getAttribute('aria-rowcount')).toBe(String(COPIES - 250 + 1));
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    180_000,
+  );
+});
