@@ -108,6 +108,10 @@ describe('signing off a batch in the app', () => {
       await page.setViewportSize({ width: 1024, height: 700 });
       await noSidewaysScroll(page);
       await screenshot(page, 'batch-signoff-02-review-1024');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await noSidewaysScroll(page);
+      await screenshot(page, 'batch-signoff-02-review-1024-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize({ width: 1400, height: 900 });
 
       // A line's confirmation is read only: nothing in it that looks like it acts.
