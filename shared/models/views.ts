@@ -40,6 +40,8 @@ export const modelSummary = z.object({
   revisionCount: z.number().int().nonnegative(),
   /** Strategies following it, over every profile. */
   followers: z.number().int().nonnegative(),
+  /** Strategies of the profile asked following it (null: no profile was asked). */
+  followersInProfile: z.number().int().nonnegative().nullable(),
 });
 export type ModelSummary = z.infer<typeof modelSummary>;
 

@@ -37,8 +37,9 @@ export const modelNotFound = (what = 'This model') =>
 export class ModelLibrary {
   constructor(private readonly store: Store) {}
 
-  list(): ModelSummary[] {
-    const counts = this.store.models.counts();
+  /** Every model; with `profileId`, its followers in that profile counted too. */
+  list(profileId?: string): ModelSummary[] {
+    const counts = this.store.models.counts(profileId);
     return this.store.models.list().map((m) => modelSummaryView(this.store, m, counts));
   }
 

@@ -104,6 +104,9 @@ export function strategiesRepository(
   const selectLastSynced = db
     .prepare<[], string | null>('SELECT max(synced_at) FROM strategies')
     .pluck();
+  const selectOldestSynced = db
+    .prepare<[], string | null>('SELECT min(synced_at) FROM strategies')
+    .pluck();
 
   /**
    * Writes the strategy's rows in the caller's transaction; when the response carried positions,
@@ -302,6 +305,13 @@ export function strategiesRepository(
     /** The newest sync of any strategy the app holds: the status bar's "last sync". */
     lastSyncedAt(): string | null {
       return selectLastSynced.get() ?? null;
+    },
+    /**
+     * The sync of the strategy read longest ago: the status bar says it beside the newest, so a
+     * refresh that left strategies unread (cancelled, stopped) never reads as all synced.
+     */
+    oldestSyncedAt(): string | null {
+      return selectOldestSynced.get() ?? null;
     },
     holdings(profileId: string, strategyId: string): StoredHolding[] {
       return selectHoldings.all(profileId, strategyId);
