@@ -143,6 +143,14 @@ describe('the demo model of the built-in sandbox profile', () => {
       (await h.desk.models.ofStrategy({ profileId, strategyId: HALTED_INCOME.strategyId }))?.sync
         .state,
     ).toBe('rebalance-failed');
+    const again = await h.desk.batches.review({
+      profileId,
+      revisionId: latest!.id,
+      strategyIds: [HALTED_INCOME.strategyId],
+    });
+    // A review agrees: not in sync, so not excluded as such; it would sell HALTED again.
+    expect(again.items[0]).toMatchObject({ state: 'ready', exclusion: null });
+    expect(again.items[0]!.review?.sellsWhole.map((s) => s.symbol)).toEqual(['HALTED']);
     expect(
       (await wholeBook(h, profileId)).find((r) => r.strategyId === HALTED_INCOME.strategyId)?.model
         ?.sync,
