@@ -47,8 +47,15 @@ describe('a batch in the app', () => {
       await doubt.getByText(/may be out of date: it holds TSLA/).waitFor();
       await screenshot(page, 'batches-06-model-from-uncertain');
       // Read again, it still holds TSLA: still in doubt, nothing made.
+      const syncedAt = () =>
+        app!.harness.desk.store.strategies.get(app!.profileId, BOOK.globalGrowth)!.synced_at;
+      const before = syncedAt();
       await doubt.getByRole('button', { name: 'Read the strategy first' }).click();
-      await doubt.getByText(/may be out of date/).waitFor();
+      await expect.poll(syncedAt).not.toBe(before);
+      await expect
+        .poll(() => doubt.getByRole('button', { name: 'Read the strategy first' }).isEnabled())
+        .toBe(true);
+      await doubt.getByText(/may be out of date: it holds TSLA/).waitFor();
       expect(await page.getByRole('heading', { name: 'From Global', level: 2 }).count()).toBe(0);
       await doubt.getByRole('button', { name: 'Use the old target anyway' }).click();
       await page.getByRole('heading', { name: 'From Global', level: 2 }).waitFor();
