@@ -208,9 +208,12 @@ export type ExportResult = z.infer<typeof exportResult>;
 
 export const appStatus = z.object({
   online: z.boolean(),
+  /** The newest read of any strategy, of any profile. */
   lastSyncAt: timestamp.nullable(),
+  /** The oldest: the strategy read longest ago, of any profile (unread ones keep theirs). */
+  oldestSyncAt: timestamp.nullable().optional(),
   runningVersions: z.number().int().nonnegative(),
-  /** Executions of unknown outcome plus failed rebalances not yet acknowledged. */
+  /** Executions of unknown outcome plus failed rebalances not yet acknowledged, all profiles. */
   needsAttention: z.number().int().nonnegative(),
   /** Of those, the failed or partly failed rebalances not yet acknowledged. */
   failedUnacknowledged: z.number().int().nonnegative().optional(),

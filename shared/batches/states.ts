@@ -57,3 +57,36 @@ export const BATCH_ITEM_STATE_LABELS: Record<BatchItemState, string> = {
   skipped: 'skipped',
   'not-sent': 'not sent: review again',
 };
+
+/**
+ * How an item that went out ended, failures first (the order every count of them is told in):
+ * refused by the service, outcome unknown, its version FAILED, COMPLETE with failed orders,
+ * CANCELLED, still running (or not read yet), COMPLETE.
+ */
+export const SENT_OUTCOMES = [
+  'refused',
+  'unknown',
+  'FAILED',
+  'PARTIAL',
+  'CANCELLED',
+  'running',
+  'COMPLETE',
+] as const;
+export type SentOutcome = (typeof SENT_OUTCOMES)[number];
+
+export const SENT_OUTCOME_LABELS: Record<SentOutcome, string> = {
+  refused: 'refused',
+  unknown: 'outcome unknown',
+  FAILED: 'FAILED',
+  PARTIAL: 'partly FAILED',
+  CANCELLED: 'CANCELLED',
+  running: 'running',
+  COMPLETE: 'COMPLETE',
+};
+
+/** "1 FAILED, 3 COMPLETE": the outcomes some item has, failures first. */
+export function sentOutcomeWords(counts: Partial<Record<SentOutcome, number>>): string {
+  return SENT_OUTCOMES.filter((o) => (counts[o] ?? 0) > 0)
+    .map((o) => `${counts[o]} ${SENT_OUTCOME_LABELS[o]}`)
+    .join(', ');
+}

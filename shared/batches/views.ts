@@ -1,7 +1,14 @@
 import { z } from 'zod';
-import { decimalString, timestamp, uuid, versionStatus } from '../domain/resources';
+import {
+  decimalString,
+  orderSide,
+  orderStatus,
+  timestamp,
+  uuid,
+  versionStatus,
+} from '../domain/resources';
 import { targetDoubt, targetSourceView } from '../views';
-import { BATCH_ITEM_STATES, BATCH_STATES, EXCLUSION_KINDS } from './states';
+import { BATCH_ITEM_STATES, BATCH_STATES, EXCLUSION_KINDS, SENT_OUTCOMES } from './states';
 
 /**
  * A batch as the contract carries it (zod; the renderer takes only the types): one model
@@ -12,6 +19,7 @@ import { BATCH_ITEM_STATES, BATCH_STATES, EXCLUSION_KINDS } from './states';
 export const batchState = z.enum(BATCH_STATES);
 export const batchItemState = z.enum(BATCH_ITEM_STATES);
 export const exclusionKind = z.enum(EXCLUSION_KINDS);
+export const sentOutcome = z.enum(SENT_OUTCOMES);
 
 const symbolWeight = z.object({ symbol: z.string(), from: decimalString, to: decimalString });
 
@@ -73,11 +81,23 @@ export const acknowledgement = z
   .strict();
 export type Acknowledgement = z.infer<typeof acknowledgement>;
 
+/**
+ * The batch's orders, never summed across symbols (shares of two symbols do not add up): the
+ * quantities per symbol and side, by symbol then BUY before SELL, and the orders per status.
+ */
 export const batchTotals = z.object({
-  buyOrdered: decimalString,
-  sellOrdered: decimalString,
-  buyFilled: decimalString,
-  sellFilled: decimalString,
+  quantities: z.array(
+    z.object({
+      symbol: z.string(),
+      side: orderSide,
+      ordered: decimalString,
+      filled: decimalString,
+      /** Ordered and not filled. */
+      left: decimalString,
+    }),
+  ),
+  /** Every status some order has, in the service's order of statuses. */
+  orders: z.array(z.object({ status: orderStatus, count: z.number().int().positive() })),
 });
 export type BatchTotals = z.infer<typeof batchTotals>;
 
@@ -102,7 +122,12 @@ export const batchSummary = z.object({
   sent: z.number().int().nonnegative(),
   /** Sending waits for the service's rate limit until then (null: not waiting). */
   pausedUntil: timestamp.nullable(),
-  /** How the batch reads in one line ("stopped after 3 of 10: review the rest again"). */
+  /**
+   * How the items that went out ended, failures first ("1 FAILED", then "3 COMPLETE"): only the
+   * outcomes some item has.
+   */
+  outcomes: z.array(z.object({ outcome: sentOutcome, count: z.number().int().positive() })),
+  /** How the batch reads in one line ("4 sent: 1 FAILED, 3 COMPLETE"), failures first. */
   words: z.string(),
 });
 export type BatchSummary = z.infer<typeof batchSummary>;

@@ -59,7 +59,13 @@ export const bookTargetSource = z.object({
 export const bookModel = z.object({
   id: uuid,
   name: z.string(),
-  sync: z.enum(['in-sync', 'out-of-sync', 'target-unknown', 'changed-elsewhere']),
+  sync: z.enum([
+    'in-sync',
+    'out-of-sync',
+    'target-unknown',
+    'changed-elsewhere',
+    'rebalance-failed',
+  ]),
 });
 
 export const bookRow = z.object({

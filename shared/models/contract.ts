@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { method, none, ok, strategyRef } from '../contract-parts';
+import { method, ok, strategyRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
 import { exportResult } from '../views';
 import {
@@ -27,8 +27,11 @@ const modelRowsInput = z
  * a strategy of a profile follows at most one model, with a sync state.
  */
 export const modelsContract = {
-  /** Every model, by name. */
-  list: method(none, z.array(modelSummary)),
+  /**
+   * Every model, by name (models are app-wide); with `profileId`, each counts its followers in
+   * that profile too (`followersInProfile`).
+   */
+  list: method(z.object({ profileId: uuid.optional() }).strict(), z.array(modelSummary)),
   get: method(modelRef, modelDetail),
   /** Empty (no revision until saved), or with revision 1 from a draft or a strategy's known target. */
   create: method(

@@ -4,6 +4,12 @@ export type { CanonicalRow, ModelRowInput } from './canonical';
 export { compareWeights, differingSymbols } from './compare';
 export type { WeightChange, WeightComparison } from './compare';
 export { syncStateOf, syncStateWords } from './sync';
-export type { SyncDifference, SyncState, SyncStateName, ChangedElsewhere } from './sync';
+export type {
+  SyncDifference,
+  SyncState,
+  SyncStateName,
+  ChangedElsewhere,
+  FailedRebalance,
+} from './sync';
 export { validateModelRows } from './rules';
 export type { ModelValidation } from './rules';

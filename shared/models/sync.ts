@@ -9,7 +9,7 @@ import { compareWeights, differingSymbols } from './compare';
  */
 
 export type SyncStateName =
-  'in-sync' | 'out-of-sync' | 'target-unknown' | 'possibly-changed-elsewhere';
+  'in-sync' | 'out-of-sync' | 'target-unknown' | 'possibly-changed-elsewhere' | 'rebalance-failed';
 
 /** A symbol whose weight differs: the model revision's and the known target's ('0': not held). */
 export interface SyncDifference {
@@ -37,7 +37,19 @@ export type SyncState =
    * version may have been executed elsewhere. `differences` compares with the last known target
    * (empty: it equalled the revision), only as a hint.
    */
-  | { state: 'possibly-changed-elsewhere'; differences: SyncDifference[]; why: ChangedElsewhere };
+  | { state: 'possibly-changed-elsewhere'; differences: SyncDifference[]; why: ChangedElsewhere }
+  /**
+   * The known target equals the revision, but the rebalance to it failed (its version ended
+   * FAILED, or with failed orders): the strategy does not hold it. `failedSymbols`: the symbols
+   * of its failed orders, sorted.
+   */
+  | { state: 'rebalance-failed'; versionId: string; failedSymbols: string[] };
+
+/** The known target's rebalance, when it ended FAILED or with failed orders. */
+export interface FailedRebalance {
+  versionId: string;
+  failedSymbols: readonly string[];
+}
 
 export interface KnownTarget {
   /** The latest executed version's positions (weight 0 ones target nothing). */
@@ -54,12 +66,14 @@ export interface TargetFit {
 /**
  * The sync state of a strategy following a revision. `target`: the known current target, null
  * when none is known; `check`: the holdings against it (null when not judged, as for an unknown
- * target).
+ * target); `failed`: the known target's rebalance, when it failed. In sync means the known
+ * target equals the revision and its rebalance did not fail.
  */
 export function syncStateOf(
   revisionRows: readonly ModelRowInput[],
   target: KnownTarget | null,
   check: TargetFit | null,
+  failed: FailedRebalance | null = null,
 ): SyncState {
   if (target === null) return { state: 'target-unknown' };
   const differences = differingSymbols(compareWeights(revisionRows, targetRows(target))).map(
@@ -75,7 +89,14 @@ export function syncStateOf(
         updatedAfter: check.updatedAfter,
       },
     };
-  return differences.length === 0 ? { state: 'in-sync' } : { state: 'out-of-sync', differences };
+  if (differences.length > 0) return { state: 'out-of-sync', differences };
+  return failed === null
+    ? { state: 'in-sync' }
+    : {
+        state: 'rebalance-failed',
+        versionId: failed.versionId,
+        failedSymbols: [...failed.failedSymbols],
+      };
 }
 
 /** The target's positions, the first of a symbol named twice kept (as the draft reads a target). */
@@ -104,5 +125,9 @@ export function syncStateWords(sync: SyncState): string {
       return 'target unknown';
     case 'possibly-changed-elsewhere':
       return 'possibly changed elsewhere';
+    case 'rebalance-failed':
+      return sync.failedSymbols.length > 0
+        ? `rebalance failed: ${sync.failedSymbols.join(', ')} not done`
+        : 'rebalance failed';
   }
 }

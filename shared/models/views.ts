@@ -40,6 +40,8 @@ export const modelSummary = z.object({
   revisionCount: z.number().int().nonnegative(),
   /** Strategies following it, over every profile. */
   followers: z.number().int().nonnegative(),
+  /** Strategies of the profile asked following it (null: no profile was asked). */
+  followersInProfile: z.number().int().nonnegative().nullable(),
 });
 export type ModelSummary = z.infer<typeof modelSummary>;
 
@@ -80,6 +82,11 @@ export const syncState = z.discriminatedUnion('state', [
       updatedAfter: z.boolean(),
     }),
   }),
+  z.object({
+    state: z.literal('rebalance-failed'),
+    versionId: uuid,
+    failedSymbols: z.array(z.string()),
+  }),
 ]);
 // The schema describes exactly the type the plain function answers.
 syncState satisfies z.ZodType<SyncState>;
@@ -106,7 +113,18 @@ export type ModelFollower = z.infer<typeof modelFollower>;
 export const modelStart = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('empty') }).strict(),
   z.object({ kind: z.literal('draft'), draftId: uuid }).strict(),
-  z.object({ kind: z.literal('strategy'), profileId: uuid, strategyId: uuid }).strict(),
+  z
+    .object({
+      kind: z.literal('strategy'),
+      profileId: uuid,
+      strategyId: uuid,
+      /**
+       * The manager starts from a known target the app flags "changed elsewhere" knowingly:
+       * without it such a start is refused (`stale-not-acknowledged`), naming why.
+       */
+      acceptUncertain: z.boolean().optional(),
+    })
+    .strict(),
 ]);
 export type ModelStart = z.infer<typeof modelStart>;
 

@@ -31,6 +31,42 @@ describe('a batch in the app', () => {
   });
 
   withChromium(
+    'a model from a known target flagged changed elsewhere warns, offers to read first, and is made only knowingly',
+    async () => {
+      const page = await app!.browser.newPage({ viewport: { width: 1500, height: 1000 } });
+      const problems = collectPageProblems(page);
+      await page.goto(app!.host.url);
+      await page.getByRole('button', { name: 'Models', exact: true }).click();
+      const form = page.getByRole('form', { name: 'New model' });
+      await form.getByLabel('New model').fill('From Global');
+      await form.getByLabel('Start').selectOption({ label: "from a strategy's known target" });
+      await form.getByLabel('Strategy').selectOption({ label: 'Global Growth' });
+      await form.getByRole('button', { name: 'Create model' }).click();
+      // Before any batch: Global Growth holds TSLA, which its known target does not.
+      const doubt = form.getByRole('alert', { name: 'Known target in doubt' });
+      await doubt.getByText(/may be out of date: it holds TSLA/).waitFor();
+      await screenshot(page, 'batches-06-model-from-uncertain');
+      // Read again, it still holds TSLA: still in doubt, nothing made.
+      const syncedAt = () =>
+        app!.harness.desk.store.strategies.get(app!.profileId, BOOK.globalGrowth)!.synced_at;
+      const before = syncedAt();
+      await doubt.getByRole('button', { name: 'Read the strategy first' }).click();
+      await expect.poll(syncedAt).not.toBe(before);
+      await expect
+        .poll(() => doubt.getByRole('button', { name: 'Read the strategy first' }).isEnabled())
+        .toBe(true);
+      await doubt.getByText(/may be out of date: it holds TSLA/).waitFor();
+      expect(await page.getByRole('heading', { name: 'From Global', level: 2 }).count()).toBe(0);
+      await doubt.getByRole('button', { name: 'Use the old target anyway' }).click();
+      await page.getByRole('heading', { name: 'From Global', level: 2 }).waitFor();
+      await page.getByText(/flagged changed elsewhere when copied/).waitFor();
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
+
+  withChromium(
     'a model from a draft, assigned from the book, one review of every case, executed, followed, exported, logged',
     async () => {
       const { harness, profileId } = app!;
@@ -44,6 +80,19 @@ describe('a batch in the app', () => {
       });
       const page = await app!.browser.newPage({ viewport: { width: 1500, height: 1000 } });
       const problems = collectPageProblems(page);
+      // The system notification as the page asks for it: granted, and what it says kept.
+      await page.addInitScript(() => {
+        const told: string[] = [];
+        Object.assign(window, { told });
+        class Told {
+          static permission = 'granted';
+          static requestPermission = () => Promise.resolve('granted');
+          constructor(title: string, options: { body: string }) {
+            told.push(`${title}: ${options.body}`);
+          }
+        }
+        Object.assign(window, { Notification: Told });
+      });
       await page.goto(app!.host.url);
 
       // The model, from the draft.
@@ -150,7 +199,17 @@ describe('a batch in the app', () => {
       await batchRow(page, HALTED_INCOME.strategyId)
         .getByText('FAILED', { exact: true })
         .waitFor({ timeout: 30_000 });
-      await batch.getByTestId('batch-words').filter({ hasText: 'sent 4 of 4' }).waitFor();
+      // The batch says how its versions ended, the failure first: words, counts, notification.
+      await batch
+        .getByTestId('batch-words')
+        .filter({ hasText: '4 sent: 1 FAILED, 3 COMPLETE' })
+        .waitFor({ timeout: 30_000 });
+      expect(
+        await batch.getByTestId('batch-outcomes').locator('[data-outcome]').allTextContents(),
+      ).toEqual(['1 FAILED', '3 COMPLETE']);
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { told: string[] }).told))
+        .toEqual(['Batch of “Bond sleeve” ended: 4 sent: 1 FAILED, 3 COMPLETE']);
       await expect
         .poll(async () => (await desk.batches.list({ profileId }))[0]?.endedAt ?? null, {
           timeout: 30_000,
@@ -159,6 +218,15 @@ describe('a batch in the app', () => {
       const [summary] = await desk.batches.list({ profileId });
       const ended = await desk.batches.get({ batchId: summary!.id });
       expect(ended.counts).toMatchObject({ accepted: 4, excluded: 3 });
+      // The totals: quantities per symbol and side, never a sum across symbols; HALTED's sell
+      // failed, all of it left; orders counted per status.
+      const totals = batch.getByTestId('batch-totals');
+      const halted = totals.locator('tr[data-symbol="HALTED"][data-side="SELL"]');
+      const haltedCells = await halted.locator('td').allTextContents();
+      expect(haltedCells[2]).toBe('0');
+      expect(haltedCells[3]).toBe(haltedCells[1]);
+      expect(await totals.locator('tbody tr').count()).toBe(ended.totals.quantities.length);
+      await totals.getByTestId('batch-order-statuses').getByText('1 FAILED').waitFor();
       await screenshot(page, 'batches-03-ended');
 
       // Both exports: every order of the batch with batch, model and revision; one row per strategy.
@@ -243,6 +311,10 @@ describe('a batch in the app', () => {
       const [end] = await entries('batch-ended');
       expect(desk.store.activity.get(end!.seq)!.refers_to).toBe(reviewed!.seq);
       await page.getByRole('button', { name: 'Profile activity' }).click();
+      // The end's entry says how the versions ended, in its summary and its Outcome.
+      const endRow = page.locator('tr', { hasText: 'Batch ended: 4 sent: 1 FAILED, 3 COMPLETE' });
+      await endRow.waitFor();
+      expect(await endRow.locator('td.outcome').textContent()).toBe('1 FAILED, 3 COMPLETE');
       await page.getByRole('button', { name: 'Check again' }).click();
       await page.getByRole('status').filter({ hasText: 'The chain held' }).waitFor();
       expect((await desk.activity.verify({})).ok).toBe(true);
@@ -250,5 +322,49 @@ describe('a batch in the app', () => {
       expect(problems).toEqual([]);
     },
     180_000,
+  );
+
+  withChromium(
+    'after the batch: a failed rebalance is not in sync, and the counts say what they count',
+    async () => {
+      const page = await app!.browser.newPage({ viewport: { width: 1500, height: 1000 } });
+      const problems = collectPageProblems(page);
+      await page.goto(app!.host.url);
+      // Halted Income's known target is the model's, but its rebalance to it failed.
+      await page.getByRole('button', { name: 'Book', exact: true }).click();
+      const haltedModel = bookRow(page, HALTED_INCOME.strategyId).locator('td.model');
+      await expect.poll(() => haltedModel.getAttribute('data-sync')).toBe('rebalance-failed');
+      await haltedModel.getByText('REBALANCE FAILED').waitFor();
+      await expect
+        .poll(() => bookRow(page, BOOK.bondLadder).locator('td.model').getAttribute('data-sync'))
+        .toBe('in-sync');
+
+      // The status bar: the newest and the oldest read (the sandbox's first three were not read
+      // by the batch), and attention counted over every profile, as it says.
+      const status = page.getByRole('contentinfo', { name: 'Status' });
+      const sync = status.locator('[data-status-item="sync"]');
+      await expect
+        .poll(async () => (await sync.textContent())!.replace(/\s+/g, ' ').trim())
+        .toMatch(/^Latest sync \d.* · oldest \d/);
+      await status
+        .locator('[data-status-item="attention"]')
+        .getByText(/need(s)? attention, all profiles/)
+        .waitFor();
+
+      // The models list counts the followers in this profile, and says so.
+      await page.getByRole('button', { name: 'Models', exact: true }).click();
+      const models = page.getByRole('navigation').filter({ hasText: 'Bond sleeve' });
+      await models
+        .getByRole('button', { name: /Bond sleeve revision 1 · 7 strategies in this profile/ })
+        .waitFor();
+      // Its seven followers moved to Bond sleeve: none follows the demo model here any more.
+      await models
+        .getByRole('button', { name: /Demo model revision 1 · 0 strategies in this profile/ })
+        .waitFor();
+      await screenshot(page, 'batches-05-after');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60_000,
   );
 });

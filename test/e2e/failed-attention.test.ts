@@ -30,7 +30,7 @@ describe('a failed rebalance needs attention until acknowledged', () => {
       await openStrategyTab(page, 'Fresh Start', 'Overview');
       await expect
         .poll(() => attention(page).textContent())
-        .toMatch(/^\s*0\s+executions need attention\s*$/);
+        .toMatch(/^\s*0\s+executions need attention, all profiles\s*$/);
 
       const version = await executeDraft(
         e2e(),
@@ -46,7 +46,7 @@ describe('a failed rebalance needs attention until acknowledged', () => {
       );
       await expect
         .poll(() => attention(page).textContent(), { timeout: 10_000 })
-        .toMatch(/^\s*1\s+execution needs attention\s*$/);
+        .toMatch(/^\s*1\s+execution needs attention, all profiles\s*$/);
       expect(await attention(page).getAttribute('title')).toContain(
         '1 failed or partly failed rebalance not yet acknowledged',
       );
@@ -90,7 +90,7 @@ describe('a failed rebalance needs attention until acknowledged', () => {
         .toMatch(/^Acknowledged .+: it no longer counts as needing attention\.$/);
       await expect
         .poll(() => attention(page).textContent())
-        .toMatch(/^\s*0\s+executions need attention\s*$/);
+        .toMatch(/^\s*0\s+executions need attention, all profiles\s*$/);
       await expect
         .poll(() => dotOf(page, 'Fresh Start').getAttribute('class'))
         .not.toContain('attention');

@@ -1,4 +1,5 @@
 import { activityKindLabel } from '../../../shared/activity/kinds';
+import { SENT_OUTCOMES, sentOutcomeWords, type SentOutcome } from '../../../shared/batches/states';
 import type { ActivityEntrySummary } from '../../../shared/activity/views';
 import type { ActivityRow } from '../store/repositories/activity';
 
@@ -145,9 +146,26 @@ export function outcomeLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
             : '; the service differed from the prediction';
       return `${capitalized(text(p.status))}: ${plural(filled, 'order')} filled, ${text(p.filledValue)} filled value${differs}`;
     }
+    case 'batch-ended':
+      return batchOutcome(p);
     default:
       return null;
   }
+}
+
+/**
+ * How a batch's items that went out ended, failures first ("1 FAILED, 3 COMPLETE"), from its end
+ * entry's counts (refused, unknown) and version statuses; "Nothing sent" when none went out.
+ */
+function batchOutcome(p: Payload): string {
+  const counts = (p.counts ?? {}) as Payload;
+  const statuses = (p.versionStatuses ?? {}) as Payload;
+  const outcomes: Partial<Record<SentOutcome, number>> = {};
+  for (const outcome of SENT_OUTCOMES) {
+    const n = outcome === 'refused' || outcome === 'unknown' ? counts[outcome] : statuses[outcome];
+    if (typeof n === 'number' && n > 0) outcomes[outcome] = n;
+  }
+  return sentOutcomeWords(outcomes) || 'Nothing sent';
 }
 
 const capitalized = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();

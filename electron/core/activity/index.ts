@@ -6,7 +6,6 @@ export {
   recordProfileCreated,
   recordProfileRemoved,
   recordStrategyRemoved,
-  recordStrategyStored,
   recordVersionDeleted,
   recordVersionEnded,
   recordVersionImported,

@@ -1,3 +1,4 @@
+import type { SentOutcome } from '../../../shared/batches/states';
 import type { Store, StoredBatch, StoredBatchItem, StoredRevision } from '../store';
 
 /**
@@ -61,12 +62,21 @@ export function recordBatchReviewed(
   });
 }
 
-/** The batch ended: its outcome counts, once (`markEnded` refuses a second time). */
+/**
+ * The batch ended: its counts per item state and how the items that went out ended (refused and
+ * unknown among `counts`, the versions' ends as `versionStatuses`: FAILED, PARTIAL, CANCELLED,
+ * COMPLETE), once (`markEnded` refuses a second time).
+ */
 export function recordBatchEnded(
   store: Store,
   batch: StoredBatch,
-  outcome: { counts: Record<string, number>; versions: Record<string, number>; words: string },
+  outcome: {
+    counts: Record<string, number>;
+    outcomes: Partial<Record<SentOutcome, number>>;
+    words: string;
+  },
 ): boolean {
+  const { refused: _refused, unknown: _unknown, ...versionStatuses } = outcome.outcomes;
   return store.activity.record((append) => {
     const entry = append({
       profileId: batch.profileId,
@@ -77,7 +87,7 @@ export function recordBatchEnded(
         batchId: batch.id,
         state: batch.state,
         counts: outcome.counts,
-        versionStatuses: outcome.versions,
+        versionStatuses,
         words: outcome.words,
       },
     });

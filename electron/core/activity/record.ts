@@ -1,4 +1,4 @@
-import type { Order, Strategy, Version, VersionPosition } from '../../../shared/domain/resources';
+import type { Order, Version, VersionPosition } from '../../../shared/domain/resources';
 import { ORDER_STATUSES } from '../../../shared/domain/constants';
 import { Decimal, formatDecimal, toDecimal } from '../../../shared/decimal';
 import { isUncertain } from '../../../shared/draft/prediction';
@@ -112,22 +112,6 @@ export function recordProfileRemoved(store: Store, profileId: string, remove: ()
       append({ profileId, kind: 'profile-removed', payload: profileFacts(profile) });
     return removed;
   });
-}
-
-/**
- * A strategy stored by `upsert`: the first time (the manager added it), that is the
- * strategy-added entry; a refresh of one already here records nothing. The strategies
- * repository keeps this entry with the rows it describes (`recordRead`, `recordStored`).
- */
-export function recordStrategyStored(
-  store: Store,
-  profileId: string,
-  strategyId: string,
-  upsert: () => void,
-  /** What `upsert` stores, when the caller has it in hand (no read back: the book adds hundreds). */
-  stored?: Pick<Strategy, 'name' | 'is_liquidate_only' | 'positions'>,
-): void {
-  store.strategies.recordStored(profileId, strategyId, upsert, stored);
 }
 
 export function recordStrategyRemoved(

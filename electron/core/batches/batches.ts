@@ -20,7 +20,6 @@ import {
   itemView,
   summaryOf,
   summaryOfCounts,
-  versionStatusCounts,
   versionsEnded,
 } from './views';
 
@@ -239,12 +238,13 @@ export class Batches {
     // Judged on the items' states alone: each version's end asks, and a batch has hundreds.
     const progress = store.batches.progress(batchId);
     if (!versionsEnded(store, batch, progress, this.deps.endUnderway)) return;
-    const items = store.batches.items(batchId);
+    const counts = countsOf(store.batches.items(batchId));
+    const outcomes = store.batches.sentOutcomes(batchId);
     try {
       recordBatchEnded(store, batch, {
-        counts: countsOf(items),
-        versions: versionStatusCounts(store, batch, items),
-        words: batchWords(batch, items),
+        counts,
+        outcomes,
+        words: batchWords(batch, counts, outcomes),
       });
     } catch (error) {
       if (error instanceof BatchAlreadyEnded) return;

@@ -1,5 +1,11 @@
 import { Decimal } from 'decimal.js';
-import { BATCH_ITEM_STATES, type BatchItemState } from '../../../shared/batches/states';
+import {
+  BATCH_ITEM_STATES,
+  SENT_OUTCOMES,
+  sentOutcomeWords,
+  type BatchItemState,
+  type SentOutcome,
+} from '../../../shared/batches/states';
 import type {
   BatchItemView,
   BatchSummary,
@@ -7,7 +13,13 @@ import type {
   BatchView,
   ItemReview,
 } from '../../../shared/batches/views';
-import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/constants';
+import {
+  ORDER_SIDES,
+  ORDER_STATUSES,
+  TERMINAL_VERSION_STATUSES,
+  type OrderSide,
+  type OrderStatus,
+} from '../../../shared/domain/constants';
 import type { Store, StoredBatch, StoredBatchItem, StoredVersion } from '../store';
 import { acknowledgementFingerprint } from './acknowledgements';
 
@@ -42,30 +54,39 @@ type Counts = Record<BatchItemState, number>;
 const countIn = (counts: Counts, states: ReadonlySet<BatchItemState>) =>
   [...states].reduce((sum, state) => sum + counts[state], 0);
 
-/** The batch in one line, as the view's heading and the end's entry say it. */
-export function batchWords(batch: StoredBatch, items: readonly StoredBatchItem[]): string {
-  return batchWordsOf(batch, countsOf(items));
-}
+type Outcomes = Partial<Record<SentOutcome, number>>;
 
-function batchWordsOf(batch: StoredBatch, counts: Counts): string {
+/**
+ * The batch in one line, as the view's heading, the notification and the end's entry say it: how
+ * many went out and how they ended, failures first ("4 sent: 1 FAILED, 3 COMPLETE").
+ */
+export function batchWords(batch: StoredBatch, counts: Counts, outcomes: Outcomes): string {
   const included = countIn(counts, INCLUDED);
   const sent = countIn(counts, WENT_OUT);
   const excluded = BATCH_ITEM_STATES.reduce((sum, s) => sum + counts[s], 0) - included;
+  const ended = sent > 0 ? sentOutcomeWords(outcomes) : '';
+  const how = ended === '' ? '' : ` (${ended})`;
   switch (batch.state) {
     case 'reviewed':
       return `reviewed: ${included} to send, ${excluded} excluded`;
     case 'expired':
       return 'reviewed before the app restarted and never executed: review again';
     case 'sending':
-      return `sending: ${sent} of ${included} sent`;
-    case 'sent':
-      return `sent ${sent} of ${included}${sent < included ? ` (${included - sent} skipped)` : ''}`;
+      return `sending: ${sent} of ${included} sent${how}`;
+    case 'sent': {
+      const skipped = included - sent;
+      return (
+        `${sent === included ? sent : `${sent} of ${included}`} sent` +
+        (ended === '' ? '' : `: ${ended}`) +
+        (skipped > 0 ? ` (${skipped} skipped)` : '')
+      );
+    }
     case 'cancelled':
-      return `cancelled after ${sent} of ${included}: review the rest again`;
+      return `cancelled after ${sent} of ${included}${how}: review the rest again`;
     case 'halted':
-      return `stopped at the first failure after ${sent} of ${included}: review the rest again`;
+      return `stopped at the first failure after ${sent} of ${included}${how}: review the rest again`;
     case 'stopped':
-      return `stopped after ${sent} of ${included}: review the rest again`;
+      return `stopped after ${sent} of ${included}${how}: review the rest again`;
   }
 }
 
@@ -131,6 +152,7 @@ export function summaryOfCounts(
 ): BatchSummary {
   const model = store.models.get(batch.modelId);
   const revision = store.models.revision(batch.revisionId);
+  const outcomes = store.batches.sentOutcomes(batch.id);
   return {
     id: batch.id,
     profileId: batch.profileId,
@@ -149,40 +171,56 @@ export function summaryOfCounts(
     included: countIn(counts, INCLUDED),
     sent: countIn(counts, WENT_OUT),
     pausedUntil,
-    words: batchWordsOf(batch, counts),
+    outcomes: SENT_OUTCOMES.filter((o) => (outcomes[o] ?? 0) > 0).map((o) => ({
+      outcome: o,
+      count: outcomes[o]!,
+    })),
+    words: batchWords(batch, counts, outcomes),
   };
 }
 
-/** Exact totals of the orders of the batch's versions, bought and sold, ordered and filled. */
+/**
+ * The orders of the batch's versions: exact quantities (decimal.js) per symbol and side, ordered,
+ * filled and left, and the orders per status. Never a sum across symbols: shares of two symbols
+ * do not add up to anything.
+ */
 export function totalsOf(
   store: ViewStore,
   batch: StoredBatch,
   items: readonly StoredBatchItem[],
 ): BatchTotals {
-  const sum = {
-    buyOrdered: new Decimal(0),
-    sellOrdered: new Decimal(0),
-    buyFilled: new Decimal(0),
-    sellFilled: new Decimal(0),
-  };
+  const quantities = new Map<string, { ordered: Decimal; filled: Decimal }>();
+  const statuses = new Map<OrderStatus, number>();
   for (const item of items) {
     for (const order of versionOf(store, batch.profileId, item)?.orders ?? []) {
-      const buy = order.side === 'BUY';
-      if (order.order_value !== null) {
-        if (buy) sum.buyOrdered = sum.buyOrdered.plus(order.order_value);
-        else sum.sellOrdered = sum.sellOrdered.plus(order.order_value);
-      }
-      if (order.filled_value !== null) {
-        if (buy) sum.buyFilled = sum.buyFilled.plus(order.filled_value);
-        else sum.sellFilled = sum.sellFilled.plus(order.filled_value);
-      }
+      const key = `${order.symbol}\u0000${order.side}`;
+      const sum = quantities.get(key) ?? { ordered: new Decimal(0), filled: new Decimal(0) };
+      sum.ordered = sum.ordered.plus(order.order_quantity);
+      if (order.filled_quantity !== null) sum.filled = sum.filled.plus(order.filled_quantity);
+      quantities.set(key, sum);
+      statuses.set(order.status, (statuses.get(order.status) ?? 0) + 1);
     }
   }
+  const sideRank = (side: OrderSide) => ORDER_SIDES.indexOf(side);
   return {
-    buyOrdered: sum.buyOrdered.toFixed(),
-    sellOrdered: sum.sellOrdered.toFixed(),
-    buyFilled: sum.buyFilled.toFixed(),
-    sellFilled: sum.sellFilled.toFixed(),
+    quantities: [...quantities.entries()]
+      .map(([key, sum]) => {
+        const [symbol, side] = key.split('\u0000') as [string, OrderSide];
+        return {
+          symbol,
+          side,
+          ordered: sum.ordered.toFixed(),
+          filled: sum.filled.toFixed(),
+          left: sum.ordered.minus(sum.filled).toFixed(),
+        };
+      })
+      .sort((a, b) =>
+        a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : sideRank(a.side) - sideRank(b.side),
+      ),
+    orders: ORDER_STATUSES.filter((s) => statuses.has(s)).map((status) => ({
+      status,
+      count: statuses.get(status)!,
+    })),
   };
 }
 
@@ -226,23 +264,4 @@ export function versionsEnded(
     const status = store.versions.get(batch.profileId, i.versionId)?.status ?? null;
     return status !== null && TERMINAL_VERSION_STATUSES.has(status);
   });
-}
-
-/** The version statuses of the batch's versions, for its end entry. */
-export function versionStatusCounts(
-  store: ViewStore,
-  batch: StoredBatch,
-  items: readonly StoredBatchItem[],
-) {
-  const counts: Record<string, number> = {};
-  for (const i of items) {
-    if (i.versionId === null) continue;
-    const version = versionOf(store, batch.profileId, i);
-    const key =
-      failureOf(version) !== null && version?.status === 'COMPLETE'
-        ? 'PARTIAL'
-        : (version?.status ?? 'UNKNOWN');
-    counts[key] = (counts[key] ?? 0) + 1;
-  }
-  return counts;
 }

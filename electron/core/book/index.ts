@@ -350,7 +350,7 @@ export class Book {
   /** A strategy not read because the service stopped answering: its row says so. */
   private notRead(profileId: string, strategyId: string, reason: unknown): void {
     const error = toDeskError(reason);
-    this.deps.store.book.recordFailure(profileId, strategyId, {
+    this.deps.store.strategies.recordReadFailure(profileId, strategyId, {
       kind: error.kind,
       message: `Not read: the service stopped answering (${error.message})`,
       status: error.status ?? null,

@@ -16,6 +16,7 @@ const BOOK_SYNC: Record<SyncStateName, NonNullable<BookRow['model']>['sync']> = 
   'out-of-sync': 'out-of-sync',
   'target-unknown': 'target-unknown',
   'possibly-changed-elsewhere': 'changed-elsewhere',
+  'rebalance-failed': 'rebalance-failed',
 };
 
 export function withModels(store: Store, profileId: string, rows: BookRow[]): BookRow[] {

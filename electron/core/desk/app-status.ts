@@ -23,6 +23,7 @@ export function appStatusHandlers({
       return {
         online: profiles.every((p) => connections.isOnline(p.id)),
         lastSyncAt: store.strategies.lastSyncedAt(),
+        oldestSyncAt: store.strategies.oldestSyncedAt(),
         // The same source as each strategy's running version in the sidebar.
         runningVersions: store.versions.countActive(),
         // Unknown outcomes and failed rebalances not yet acknowledged (views/strategy.ts).

@@ -16,7 +16,7 @@ export function modelHandlers({ store, choosePath }: ModelServices): DeskHandler
   const library = new ModelLibrary(store);
   const following = new ModelFollowing(store, library);
   return {
-    list: async () => library.list(),
+    list: async ({ profileId }) => library.list(profileId),
     get: async ({ modelId }) => library.get(modelId),
     create: async (input) => library.create({ ...input, description: input.description ?? '' }),
     update: async (input) => library.update(input),

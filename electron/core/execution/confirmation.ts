@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { predictExecution, validOrThrow, type ExecutionPrediction } from '../../../shared/draft';
-import type { ExecuteRequest, Strategy } from '../../../shared/domain/resources';
+import type { ExecuteRequest } from '../../../shared/domain/resources';
 import { knownTargetOf, targetCheckFrom } from '../../../shared/known-target';
 import { isServiceError } from '../api';
 import { DeskError } from '../../../shared/views';
@@ -8,6 +8,7 @@ import type { ExecutePreview, TargetCheckView } from '../../../shared/views';
 import type { Store, TargetState } from '../store';
 import type { Connections } from '../profiles/connections';
 import { notFound } from '../desk/errors';
+import { noteReadFailure, readStrategy } from '../strategies/sync';
 import { runningVersionId, strategyView, type ViewStore } from '../views/strategy';
 import { DraftExecutedError } from './errors';
 import type { ExecutionRequest, FreshRead } from './request';
@@ -99,22 +100,6 @@ async function targetUnknownToService(
 }
 
 /**
- * Reads the strategy with its holdings from the service and stores it, as every strategy read
- * is stored (the strategies repository's `recordRead`).
- */
-async function readStrategy(
-  deps: ConfirmationDeps,
-  profileId: string,
-  strategyId: string,
-): Promise<Strategy> {
-  const strategy = await deps.connections.call(profileId, (c) =>
-    c.getStrategy(strategyId, { includePositions: true }),
-  );
-  deps.store.strategies.recordRead(profileId, strategy, { syncedAt: deps.now() });
-  return strategy;
-}
-
-/**
  * Reads the known target's version, then the strategy with its holdings, fresh from the service
  * and stores them: what a confirmed request is checked against. A batch reads the next items
  * while the current ones are sent (batches/send.ts) and hands the result to `execute`.
@@ -125,7 +110,13 @@ export async function readFresh(
   strategyId: string,
 ): Promise<FreshRead> {
   // The version first, then the strategy: holdings read after the version's state are compared.
-  const unknownToService = await targetUnknownToService(deps, profileId, strategyId);
+  // Either failing, the strategy was not read: its "Refresh failed".
+  const unknownToService = await targetUnknownToService(deps, profileId, strategyId).catch(
+    (error: unknown) => {
+      noteReadFailure(deps, profileId, strategyId, error);
+      throw error;
+    },
+  );
   await readStrategy(deps, profileId, strategyId);
   return { unknownToService };
 }
@@ -154,9 +145,7 @@ export async function prepareTarget(
   const profile = deps.store.profiles.get(profileId);
   if (!profile) throw notFound('This profile');
   if (!deps.store.strategies.get(profileId, strategyId)) throw notFound('This strategy');
-  // The version first, then the strategy: holdings read after the version's state are compared.
-  const targetUnconfirmed = await targetUnknownToService(deps, profileId, strategyId);
-  await readStrategy(deps, profileId, strategyId);
+  const { unknownToService: targetUnconfirmed } = await readFresh(deps, profileId, strategyId);
   const plan = planOf(deps, request, targetUnconfirmed);
   const target = plan.target;
   const source = target ? deps.store.versions.get(profileId, target.versionId) : null;

@@ -1,8 +1,9 @@
 import { DeskError } from '../../../shared/errors';
-import { syncStateOf } from '../../../shared/models/sync';
+import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/constants';
+import { syncStateOf, type FailedRebalance } from '../../../shared/models/sync';
 import type { ModelFollower } from '../../../shared/models/views';
 import { recordAssigned, recordUnassigned } from '../activity/record-models';
-import type { Store, StoredAssignment } from '../store';
+import type { Store, StoredAssignment, StoredVersion } from '../store';
 import { knownTargetWithCheck } from '../views/strategy';
 import type { ModelLibrary } from './library';
 import { revisionView } from './views';
@@ -122,7 +123,12 @@ export class ModelFollowing {
       symbol: h.symbol,
       quantity: h.quantity,
     }));
-    const { target, check } = knownTargetWithCheck(this.store, a.profileId, stored, holdings);
+    const { known, target, check } = knownTargetWithCheck(
+      this.store,
+      a.profileId,
+      stored,
+      holdings,
+    );
     return {
       profileId: a.profileId,
       strategyId: a.strategyId,
@@ -133,7 +139,18 @@ export class ModelFollowing {
       pinned: a.revisionId !== null,
       assignedAt: a.assignedAt,
       targetVersionId: target?.versionId ?? null,
-      sync: syncStateOf(this.store.models.rows(revision.id), target, check),
+      sync: syncStateOf(this.store.models.rows(revision.id), target, check, failedRebalance(known)),
     };
   }
+}
+
+/**
+ * The known target's rebalance when it ended FAILED or with FAILED orders (IGNORED ones are the
+ * service's routine minimum, not a failure): the strategy does not hold that target.
+ */
+function failedRebalance(known: StoredVersion | null): FailedRebalance | null {
+  if (!known?.status || !TERMINAL_VERSION_STATUSES.has(known.status)) return null;
+  const failed = (known.orders ?? []).filter((o) => o.status === 'FAILED');
+  if (known.status !== 'FAILED' && failed.length === 0) return null;
+  return { versionId: known.id, failedSymbols: [...new Set(failed.map((o) => o.symbol))].sort() };
 }

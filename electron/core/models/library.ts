@@ -11,7 +11,7 @@ import type {
 } from '../../../shared/models/views';
 import { recordRevisionSaved } from '../activity/record-models';
 import type { Store, StoredModel, StoredModelRow, StoredRevision } from '../store';
-import { currentTargetOf } from '../views/strategy';
+import { knownTargetWithCheck } from '../views/strategy';
 import { revisionHash } from './hash';
 import { modelDetailView, modelSummaryView, revisionDetailView, revisionView } from './views';
 
@@ -37,8 +37,9 @@ export const modelNotFound = (what = 'This model') =>
 export class ModelLibrary {
   constructor(private readonly store: Store) {}
 
-  list(): ModelSummary[] {
-    const counts = this.store.models.counts();
+  /** Every model; with `profileId`, its followers in that profile counted too. */
+  list(profileId?: string): ModelSummary[] {
+    const counts = this.store.models.counts(profileId);
     return this.store.models.list().map((m) => modelSummaryView(this.store, m, counts));
   }
 
@@ -178,7 +179,12 @@ export class ModelLibrary {
     const strategy = this.store.strategies.get(start.profileId, start.strategyId);
     if (!strategy)
       throw new DeskError({ kind: 'not-found', message: 'This strategy is not in this app.' });
-    const target = currentTargetOf(this.store, start.profileId, start.strategyId);
+    const { target, check } = knownTargetWithCheck(
+      this.store,
+      start.profileId,
+      strategy,
+      strategy.positions ?? [],
+    );
     // An unknown target is not an empty one: a model started from it would silently be empty.
     if (target === null)
       throw new DeskError({
@@ -188,10 +194,41 @@ export class ModelLibrary {
           'was created or imported in this app, so a model cannot start from it. Import its ' +
           'latest executed version by id (Versions tab) first, or start from a draft.',
       });
+    const uncertain = check !== null && !check.fits;
+    // A target the holdings no longer fit may be an old one: copied only when the manager knows.
+    if (uncertain && start.acceptUncertain !== true)
+      throw new DeskError({
+        kind: 'stale-not-acknowledged',
+        message:
+          `The known target of “${strategy.name}” (version ${target.versionId}) may be out of ` +
+          `date: ${uncertainWhy(check)}; a version may have been executed elsewhere. Read the ` +
+          'strategy first, or start from this old target knowingly. No model was created.',
+      });
     return {
       rows: target.positions.map((p) => ({ symbol: p.symbol, weight: p.weight })),
-      note: `From the known target of “${strategy.name}” (version ${target.versionId})`,
+      note:
+        `From the known target of “${strategy.name}” (version ${target.versionId})` +
+        (uncertain ? ', flagged changed elsewhere when copied' : ''),
       profileId: start.profileId,
     };
   }
+}
+
+/** Why a known target is in doubt, in the words the strategy's page uses. */
+function uncertainWhy(check: {
+  heldNotInTarget: readonly string[];
+  targetNotHeld: readonly string[];
+  updatedAfter: boolean;
+}): string {
+  return [
+    check.heldNotInTarget.length > 0
+      ? `it holds ${check.heldNotInTarget.join(', ')}, not in that target`
+      : '',
+    check.targetNotHeld.length > 0
+      ? `it does not hold ${check.targetNotHeld.join(', ')}, which that target holds`
+      : '',
+    check.updatedAfter ? 'it changed after that version' : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
 }

@@ -40,6 +40,7 @@ export function modelSummaryView(
     latest: latest ? revisionView(latest) : null,
     revisionCount: counts.revisions.get(m.id) ?? 0,
     followers: counts.followers.get(m.id) ?? 0,
+    followersInProfile: counts.followersIn ? (counts.followersIn.get(m.id) ?? 0) : null,
   };
 }
 

@@ -1,5 +1,4 @@
 import type { Strategy } from '../../../shared/domain/resources';
-import { recordStrategyStored } from '../activity';
 import { DESK_ERROR_MESSAGES, DeskError } from '../../../shared/errors';
 import { isServiceError } from '../api';
 import type { Store } from '../store';
@@ -11,6 +10,74 @@ export interface StrategySyncDeps {
   store: Store;
   connections: Pick<Connections, 'call'>;
   now(): string;
+}
+
+/** What one read of a strategy needs: the service, and the strategies repository to store it. */
+export interface StrategyReadDeps {
+  store: Pick<Store, 'strategies'>;
+  connections: Pick<Connections, 'call'>;
+  now(): string;
+}
+
+/**
+ * Reads the strategy with its holdings from the service. A failure (not a cancel) is the
+ * strategy's "Refresh failed" until a later read stores an answer, whoever read it: the book,
+ * a confirmation, a batch's review or send, the read when a rebalance ends.
+ */
+export async function fetchStrategy(
+  deps: StrategyReadDeps,
+  profileId: string,
+  strategyId: string,
+  signal?: AbortSignal,
+): Promise<Strategy> {
+  try {
+    return await deps.connections.call(profileId, (c) =>
+      c.getStrategy(strategyId, { includePositions: true, ...(signal && { signal }) }),
+    );
+  } catch (error) {
+    noteReadFailure(deps, profileId, strategyId, error);
+    throw error;
+  }
+}
+
+/**
+ * Reads the strategy and stores the answer, as every strategy read is stored (the strategies
+ * repository's `recordRead`: its addition logged the first time, its "Refresh failed" ended in
+ * the same transaction).
+ */
+export async function readStrategy(
+  deps: StrategyReadDeps,
+  profileId: string,
+  strategyId: string,
+  signal?: AbortSignal,
+): Promise<Strategy> {
+  const strategy = await fetchStrategy(deps, profileId, strategyId, signal);
+  deps.store.strategies.recordRead(profileId, strategy, { syncedAt: deps.now() });
+  return strategy;
+}
+
+/**
+ * A read that failed (not one the manager cancelled) is the strategy's "Refresh failed": also a
+ * fresh read that failed at its first step, the known target's version (execution/confirmation.ts).
+ */
+export function noteReadFailure(
+  deps: StrategyReadDeps,
+  profileId: string,
+  strategyId: string,
+  error: unknown,
+): void {
+  if (isServiceError(error) && error.kind === 'cancelled') return;
+  const { kind, message, status } = toDeskError(error);
+  try {
+    deps.store.strategies.recordReadFailure(profileId, strategyId, {
+      kind,
+      message,
+      status: status ?? null,
+      at: deps.now(),
+    });
+  } catch {
+    // The store is closing: the failure is the caller's to report.
+  }
 }
 
 /**
@@ -31,38 +98,13 @@ export class StrategySync {
   constructor(private readonly deps: StrategySyncDeps) {}
 
   /** Reads the strategy now and stores it (no joining: a confirmation wants its own read). */
-  async read(profileId: string, strategyId: string, signal?: AbortSignal): Promise<Strategy> {
-    const strategy = await this.fetch(profileId, strategyId, signal);
-    this.store(profileId, strategy);
-    return strategy;
+  read(profileId: string, strategyId: string, signal?: AbortSignal): Promise<Strategy> {
+    return readStrategy(this.deps, profileId, strategyId, signal);
   }
 
-  /** Reads the strategy with its holdings from the service; a failure is noted for the book. */
-  async fetch(profileId: string, strategyId: string, signal?: AbortSignal): Promise<Strategy> {
-    try {
-      return await this.deps.connections.call(profileId, (c) =>
-        c.getStrategy(strategyId, { includePositions: true, ...(signal && { signal }) }),
-      );
-    } catch (error) {
-      this.noteFailure(profileId, strategyId, error);
-      throw error;
-    }
-  }
-
-  /** Stores one strategy as read, in one transaction (its addition logged the first time). */
-  store(profileId: string, strategy: Strategy): void {
-    const { store } = this.deps;
-    // The book's "refresh failed" ends with the data that replaces it, in one transaction.
-    recordStrategyStored(
-      store,
-      profileId,
-      strategy.id,
-      () => {
-        store.strategies.upsert(profileId, strategy, { syncedAt: this.deps.now() });
-        store.book.clearFailure(profileId, strategy.id);
-      },
-      strategy,
-    );
+  /** Reads the strategy with its holdings from the service; a failure is its "Refresh failed". */
+  fetch(profileId: string, strategyId: string, signal?: AbortSignal): Promise<Strategy> {
+    return fetchStrategy(this.deps, profileId, strategyId, signal);
   }
 
   /**
@@ -74,31 +116,13 @@ export class StrategySync {
    */
   storeAll(profileId: string, strategies: readonly Strategy[]): Promise<void> | undefined {
     const { store } = this.deps;
-    // The book's "refresh failed" ends with the data that replaces it, in the same transaction.
     const added = store.strategies.recordReadTogether(profileId, strategies, {
       syncedAt: this.deps.now(),
-      each: (strategy) => store.book.clearFailure(profileId, strategy.id),
     });
     if (!added) return undefined;
     return store.durable().catch((error: unknown) => {
       throw notOnDisk(error);
     });
-  }
-
-  /** A read that failed (not one the manager cancelled) is the book's "refresh failed". */
-  private noteFailure(profileId: string, strategyId: string, error: unknown): void {
-    if (isServiceError(error) && error.kind === 'cancelled') return;
-    const { kind, message, status } = toDeskError(error);
-    try {
-      this.deps.store.book.recordFailure(profileId, strategyId, {
-        kind,
-        message,
-        status: status ?? null,
-        at: this.deps.now(),
-      });
-    } catch {
-      // The store is closing: the failure is the caller's to report, not the book's.
-    }
   }
 
   /** Reads and stores the strategy, joining a sync of it already under way. */

@@ -5,6 +5,7 @@ import { toDeskError } from '../desk/errors';
 import { errorFields, type DeskLog } from '../log/logger';
 import type { Connections } from '../profiles/connections';
 import type { Store } from '../store';
+import { readStrategy } from '../strategies/sync';
 import { versionStatusChanged, type StatusChange } from '../views/strategy';
 import {
   VersionTracker,
@@ -178,20 +179,14 @@ export class Tracking {
    * the known target, notes the strategy's update time as the one it settled on. A version whose
    * orders carry no end time (all IGNORED, or none) is then still told apart from a later change
    * made elsewhere (shared/known-target.ts, targetCheckFrom). Offline or refused, nothing is
-   * noted and such a target stays in doubt. The read is stored as every strategy read is, by
-   * the strategies repository (`recordRead`).
+   * noted and such a target stays in doubt. The read is the one every strategy read goes
+   * through (strategies/sync.ts `readStrategy`): stored, its "Refresh failed" set or ended.
    */
   private async settleTarget(ended: StatusChange): Promise<void> {
-    const { store, connections, now } = this.deps;
+    const { store } = this.deps;
     const { profileId, strategyId, versionId } = ended;
     if (!store.strategies.get(profileId, strategyId)) return;
-    const fresh = await connections
-      .call(profileId, (c) => c.getStrategy(strategyId, { includePositions: true }))
-      .then((strategy) => {
-        store.strategies.recordRead(profileId, strategy, { syncedAt: now() });
-        return strategy;
-      })
-      .catch(() => null);
+    const fresh = await readStrategy(this.deps, profileId, strategyId).catch(() => null);
     if (!fresh) return;
     if (store.versions.latestExecuted(profileId, strategyId)?.id === versionId)
       store.predictions.recordBaseline(profileId, strategyId, versionId, fresh.updated_at);

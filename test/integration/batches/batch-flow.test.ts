@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { DeskError } from '../../../shared/errors';
@@ -139,11 +140,28 @@ describe('a batch: one review for many, executed and followed together', () => {
     }
     expect(gained(before, await acceptedAtService(baseUrl))).toEqual({ [CORE]: 1, [FRESH]: 1 });
     expect(done.counts).toMatchObject({ accepted: 2, refused: 1, ready: 0, sending: 0 });
-    expect(done.words).toBe('sent 3 of 3');
+    // How the three that went out ended, failures first.
+    expect(done.words).toBe('3 sent: 1 refused, 2 COMPLETE');
+    expect(done.outcomes).toEqual([
+      { outcome: 'refused', count: 1 },
+      { outcome: 'COMPLETE', count: 2 },
+    ]);
     expect(done.endedAt).not.toBeNull();
-    // Exact totals of the orders: Fresh Start bought, Core Equity bought AAPL and sold JPM.
-    expect(Number(done.totals.buyOrdered)).toBeGreaterThan(0);
-    expect(Number(done.totals.sellOrdered)).toBeGreaterThan(0);
+    // The orders' quantities per symbol and side, never summed across symbols: Core Equity
+    // bought AAPL and sold JPM whole; every order filled, nothing left.
+    const sentOrders = [CORE, FRESH].flatMap(
+      (id) =>
+        h.desk.store.versions.get(profileId, itemOf(done, id).versionId!, { orders: true })!
+          .orders!,
+    );
+    const keys = [...new Set(sentOrders.map((o) => `${o.symbol} ${o.side}`))].sort();
+    expect(done.totals.quantities.map((q) => `${q.symbol} ${q.side}`)).toEqual(keys);
+    const jpm = done.totals.quantities.find((q) => q.symbol === 'JPM')!;
+    expect(jpm).toMatchObject({ side: 'SELL', left: '0' });
+    expect(
+      new Decimal(jpm.ordered).eq(sentOrders.find((o) => o.symbol === 'JPM')!.order_quantity),
+    ).toBe(true);
+    expect(done.totals.orders).toEqual([{ status: 'FILLED', count: sentOrders.length }]);
 
     // The review entry: the revision and its hash, included and excluded, acknowledgements.
     const [reviewed] = await entries('batch-reviewed');
@@ -174,6 +192,9 @@ describe('a batch: one review for many, executed and followed together', () => {
       counts: { accepted: 2, refused: 1 },
       versionStatuses: { COMPLETE: 2 },
     });
+    // The list line says how they ended, failures first: the summary and the Outcome column.
+    expect(ended!.summary).toBe('Batch ended: 3 sent: 1 refused, 2 COMPLETE');
+    expect(ended!.outcome).toBe('1 refused, 2 COMPLETE');
     expect((await h.desk.activity.verify({})).ok).toBe(true);
 
     // Both exports: every order of the batch with its batch, model and revision; one row per strategy.

@@ -62,7 +62,9 @@ describe('sending a batch', () => {
     expect(done.items.map((i) => i.state)).toEqual(['accepted', 'refused', 'not-sent']);
     expect(itemOf(done, FRESH).reason).toMatch(/stopped at the first failure \(Dividend Growth\)/);
     expect(done.state).toBe('halted');
-    expect(done.words).toBe('stopped at the first failure after 2 of 3: review the rest again');
+    expect(done.words).toBe(
+      'stopped at the first failure after 2 of 3 (1 refused, 1 COMPLETE): review the rest again',
+    );
     expect(gained(before, await acceptedAtService(baseUrl))).toEqual({ [CORE]: 1 });
     // Fresh Start was journaled while Dividend Growth was at the service: withdrawn, never
     // marked sent, and it holds nothing of its strategy.
@@ -176,7 +178,7 @@ describe('sending a batch', () => {
     expect(done.items.map((i) => i.state)).toEqual(['accepted', 'not-sent']);
     expect(itemOf(done, CORE).versionStatus).toBe('COMPLETE');
     expect(itemOf(done, FRESH).reason).toMatch(/Cancelled before it was sent/);
-    expect(done.words).toBe('cancelled after 1 of 2: review the rest again');
+    expect(done.words).toBe('cancelled after 1 of 2 (1 COMPLETE): review the rest again');
     expect(gained(before, await acceptedAtService(baseUrl))).toEqual({ [CORE]: 1 });
   });
 

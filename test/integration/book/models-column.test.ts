@@ -34,6 +34,7 @@ describe('the book and models', () => {
       'out-of-sync': 'out-of-sync',
       'target-unknown': 'target-unknown',
       'possibly-changed-elsewhere': 'changed-elsewhere',
+      'rebalance-failed': 'rebalance-failed',
     } as const;
     expect(followers).toHaveLength(7);
     for (const f of followers)

@@ -150,6 +150,14 @@ describe('refreshing the book', () => {
     expect(refreshed).toBeGreaterThanOrEqual(6);
     expect(refreshed).toBeLessThan(ids.length);
     expect(refreshed).toBe(ended.done);
+    // The status bar's figures never read as all synced: the unread keep the oldest read.
+    const status = await h.desk.app.status({});
+    const unread = ids.filter(
+      (id) => h.desk.store.strategies.get(profileId, id)!.synced_at === old.get(id)!.synced_at,
+    );
+    const oldestUnread = unread.map((id) => old.get(id)!.synced_at).sort()[0]!;
+    expect(status.oldestSyncAt! <= oldestUnread).toBe(true);
+    expect(status.oldestSyncAt! < status.lastSyncAt!).toBe(true);
   });
 
   it('meeting a service gone away, ends with each strategy’s failure reported', async () => {

@@ -7,6 +7,7 @@ import {
 import { DEMO_MODEL } from '../../../electron/sandbox';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
 import { executeToEnd, itemOf } from '../../support/batches';
+import { wholeBook } from '../../support/book';
 
 /**
  * The demo model of the built-in sandbox, through the real desk, the sandbox over HTTP and a real
@@ -114,6 +115,46 @@ describe('the demo model of the built-in sandbox profile', () => {
     expect(halted.failedOrPartial).toBe(true);
     expect(halted.reason).toMatch(/HALTED/);
     expect(itemOf(ended, BOOK.balancedRetirement).versionStatus).toBe('COMPLETE');
+    // The batch says how its versions ended, the failure first, in its words and counts.
+    expect(ended.words).toBe('4 sent: 1 FAILED, 3 COMPLETE');
+    expect(ended.outcomes).toEqual([
+      { outcome: 'FAILED', count: 1 },
+      { outcome: 'COMPLETE', count: 3 },
+    ]);
+    // HALTED's order failed: the quantity left to sell is the whole of it, on its own line.
+    const halting = ended.totals.quantities.find((q) => q.symbol === 'HALTED')!;
+    expect(halting).toMatchObject({ side: 'SELL', filled: '0' });
+    expect(halting.left).toBe(halting.ordered);
+    expect(ended.totals.orders.find((o) => o.status === 'FAILED')?.count).toBe(1);
+
+    // Halted Income's known target is the model's, but its rebalance to it failed: not in sync,
+    // on the Models screen, the strategy's "Follows" and the book's model column alike.
+    const followers = await h.desk.models.followers({ modelId: model!.id, profileId });
+    const haltedFollower = followers.find((f) => f.strategyId === HALTED_INCOME.strategyId)!;
+    expect(haltedFollower.sync).toEqual({
+      state: 'rebalance-failed',
+      versionId: halted.versionId,
+      failedSymbols: ['HALTED'],
+    });
+    expect(followers.find((f) => f.strategyId === BOOK.balancedRetirement)?.sync.state).toBe(
+      'in-sync',
+    );
+    expect(
+      (await h.desk.models.ofStrategy({ profileId, strategyId: HALTED_INCOME.strategyId }))?.sync
+        .state,
+    ).toBe('rebalance-failed');
+    const again = await h.desk.batches.review({
+      profileId,
+      revisionId: latest!.id,
+      strategyIds: [HALTED_INCOME.strategyId],
+    });
+    // A review agrees: not in sync, so not excluded as such; it would sell HALTED again.
+    expect(again.items[0]).toMatchObject({ state: 'ready', exclusion: null });
+    expect(again.items[0]!.review?.sellsWhole.map((s) => s.symbol)).toEqual(['HALTED']);
+    expect(
+      (await wholeBook(h, profileId)).find((r) => r.strategyId === HALTED_INCOME.strategyId)?.model
+        ?.sync,
+    ).toBe('rebalance-failed');
 
     // The activity view tells both batch entries as facts and tables, never raw JSON.
     const entry = async (kind: 'batch-reviewed' | 'batch-ended') => {
@@ -142,6 +183,11 @@ describe('the demo model of the built-in sandbox profile', () => {
     expect(excluded.rows.find((r) => r[0] === 'Legacy Balanced')?.[2]).toMatch(/^Liquidate-only/);
     const end = await entry('batch-ended');
     expect(end.fact('Outcome')).toBe(ended.words);
+    const [endEntry] = (
+      await h.desk.activity.list({ profileId, kinds: ['batch-ended'], offset: 0, limit: 10 })
+    ).entries;
+    expect(endEntry!.summary).toBe('Batch ended: 4 sent: 1 FAILED, 3 COMPLETE');
+    expect(endEntry!.outcome).toBe('1 FAILED, 3 COMPLETE');
     expect(end.fact('Versions FAILED')).toBe('1');
     expect(end.fact('Versions COMPLETE')).toBe('3');
     expect(end.fact('Strategies accepted')).toBe('4');

@@ -107,6 +107,22 @@ describe('models and the strategies that follow them', () => {
     // Assigning again to the same revision changes nothing and records nothing.
     await h.desk.models.assign({ profileId, modelId: model!.id, strategyIds: [CORE] });
     expect(await entries('model-assigned')).toHaveLength(3);
+
+    // The list counts followers in the profile asked: none in a profile where none follows it.
+    const other = await h.desk.profiles.create({
+      name: 'Another book',
+      baseUrl: 'http://127.0.0.1:9',
+      clientId: 'manager',
+      secret: 'another-secret',
+    });
+    const countIn = async (asked: { profileId?: string }) => {
+      const [listed] = await h.desk.models.list(asked);
+      return [listed!.followersInProfile, listed!.followers];
+    };
+    expect(await countIn({ profileId })).toEqual([3, 3]);
+    expect(await countIn({ profileId: other.id })).toEqual([0, 3]);
+    expect(await countIn({})).toEqual([null, 3]);
+    await h.desk.profiles.remove({ profileId: other.id });
   });
 
   it('a new revision puts followers of the latest out of sync; one pinned stays in sync', async () => {

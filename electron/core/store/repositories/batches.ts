@@ -1,4 +1,9 @@
-import type { BatchItemState, BatchState, ExclusionKind } from '../../../../shared/batches/states';
+import type {
+  BatchItemState,
+  BatchState,
+  ExclusionKind,
+  SentOutcome,
+} from '../../../../shared/batches/states';
 import type { RepositoryContext } from './context';
 
 /**
@@ -166,6 +171,23 @@ export function batchesRepository({ db, now }: RepositoryContext) {
     stateCounts: db.prepare<[string], { state: BatchItemState; n: number }>(
       'SELECT state, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY state',
     ),
+    // How each item that went out ended (shared/batches/states.ts SENT_OUTCOMES), counted here
+    // because a progress event asks for it and a batch has hundreds of items.
+    sentOutcomes: db.prepare<[string], { outcome: SentOutcome; n: number }>(
+      `SELECT CASE
+           WHEN i.state = 'refused' THEN 'refused'
+           WHEN i.state = 'unknown' THEN 'unknown'
+           WHEN v.status = 'FAILED' THEN 'FAILED'
+           WHEN v.status = 'COMPLETE' AND EXISTS (SELECT 1 FROM orders o
+             WHERE o.profile_id = v.profile_id AND o.version_id = v.id AND o.status = 'FAILED')
+             THEN 'PARTIAL'
+           WHEN v.status IN ('COMPLETE', 'CANCELLED') THEN v.status
+           ELSE 'running' END AS outcome, count(*) AS n
+         FROM batch_items i JOIN batches b ON b.id = i.batch_id
+         LEFT JOIN versions v ON v.profile_id = b.profile_id AND v.id = i.version_id
+         WHERE i.batch_id = ? AND i.state IN ('accepted', 'refused', 'unknown')
+         GROUP BY outcome`,
+    ),
     itemAt: db.prepare<[string, number], ItemRecord>(
       'SELECT * FROM batch_items WHERE batch_id = ? AND position = ?',
     ),
@@ -279,6 +301,14 @@ export function batchesRepository({ db, now }: RepositoryContext) {
         q()
           .stateCounts.all(batchId)
           .map((r) => [r.state, r.n]),
+      );
+    },
+    /** How the items that went out ended, by outcome (only the outcomes some item has). */
+    sentOutcomes(batchId: string): Partial<Record<SentOutcome, number>> {
+      return Object.fromEntries(
+        q()
+          .sentOutcomes.all(batchId)
+          .map((r) => [r.outcome, r.n]),
       );
     },
     /** Each item's state and version only, in order: what a batch's end is judged on. */

@@ -6,7 +6,6 @@ import {
   type BookRowRecord,
   type BookFilter,
   type BookOrder,
-  type RefreshFailure,
   ANY_FLAG,
   FLAG_ORDER,
   FLAG_SQL,
@@ -165,23 +164,6 @@ export function bookRepository({ db }: RepositoryContext) {
           number
         >,
       };
-    },
-
-    /** The last failed read of a strategy the app holds (nothing for one it does not). */
-    recordFailure(profileId: string, strategyId: string, failure: RefreshFailure): void {
-      prepared(
-        `INSERT INTO book_refresh_failures (profile_id, strategy_id, failed_at, kind, message, status)
-         SELECT @profileId, @strategyId, @at, @kind, @message, @status
-         WHERE EXISTS (SELECT 1 FROM strategies WHERE profile_id = @profileId AND id = @strategyId)
-         ON CONFLICT (profile_id, strategy_id) DO UPDATE SET failed_at = excluded.failed_at,
-           kind = excluded.kind, message = excluded.message, status = excluded.status`,
-      ).run({ profileId, strategyId, ...failure });
-    },
-    clearFailure(profileId: string, strategyId: string): void {
-      prepared('DELETE FROM book_refresh_failures WHERE profile_id = ? AND strategy_id = ?').run(
-        profileId,
-        strategyId,
-      );
     },
 
     /** Every tag of the profile with its number of strategies, by name. */

@@ -152,6 +152,9 @@ export function modelsRepository({ db, now }: RepositoryContext) {
     const countFollowers = db.prepare<[], { model_id: string; n: number }>(
       'SELECT model_id, count(*) AS n FROM model_assignments GROUP BY model_id',
     );
+    const countFollowersIn = db.prepare<[string], { model_id: string; n: number }>(
+      'SELECT model_id, count(*) AS n FROM model_assignments WHERE profile_id = ? GROUP BY model_id',
+    );
     const countRevisions = db.prepare<[], { model_id: string; n: number }>(
       'SELECT model_id, count(*) AS n FROM model_revisions GROUP BY model_id',
     );
@@ -174,6 +177,7 @@ export function modelsRepository({ db, now }: RepositoryContext) {
       selectFollowers,
       selectProfileAssignments,
       countFollowers,
+      countFollowersIn,
       countRevisions,
     };
   };
@@ -237,14 +241,29 @@ export function modelsRepository({ db, now }: RepositoryContext) {
     rows(revisionId: string): StoredModelRow[] {
       return q().selectRows.all(revisionId);
     },
-    /** Followers of each model over every profile, and revisions of each model. */
-    counts(): { followers: Map<string, number>; revisions: Map<string, number> } {
+    /**
+     * Followers of each model over every profile (and in `profileId`'s, when given), and
+     * revisions of each model.
+     */
+    counts(profileId?: string): {
+      followers: Map<string, number>;
+      followersIn: Map<string, number> | null;
+      revisions: Map<string, number>;
+    } {
       return {
         followers: new Map(
           q()
             .countFollowers.all()
             .map((r) => [r.model_id, r.n]),
         ),
+        followersIn:
+          profileId === undefined
+            ? null
+            : new Map(
+                q()
+                  .countFollowersIn.all(profileId)
+                  .map((r) => [r.model_id, r.n]),
+              ),
         revisions: new Map(
           q()
             .countRevisions.all()

@@ -1,5 +1,6 @@
 import type { Holding, Strategy } from '../../../../shared/domain/resources';
 import type { ActivityRepository, NewActivityEntry } from './activity';
+import type { RefreshFailure } from './book-query';
 import type { RepositoryContext } from './context';
 
 /** A cached strategy: the service's fields as received, plus when the app added and last synced it. */
@@ -78,6 +79,15 @@ export function strategiesRepository(
   const hasBook = () =>
     (bookSchema ??=
       db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'book_dirty'").get() !== undefined);
+  // The strategy's last failed read (the book's "Refresh failed", migration 009 with book_dirty).
+  let clearFailed: ReturnType<typeof db.prepare> | undefined;
+  const clearReadFailure = (profileId: string, strategyId: string) => {
+    if (!hasBook()) return;
+    (clearFailed ??= db.prepare(
+      'DELETE FROM book_refresh_failures WHERE profile_id = ? AND strategy_id = ?',
+    )).run(profileId, strategyId);
+  };
+  let recordFailed: ReturnType<typeof db.prepare> | undefined;
   const selectName = db
     .prepare<[string, string], string>(
       'SELECT name FROM strategies WHERE profile_id = ? AND id = ?',
@@ -94,14 +104,20 @@ export function strategiesRepository(
   const selectLastSynced = db
     .prepare<[], string | null>('SELECT max(synced_at) FROM strategies')
     .pluck();
+  const selectOldestSynced = db
+    .prepare<[], string | null>('SELECT min(synced_at) FROM strategies')
+    .pluck();
 
   /**
    * Writes the strategy's rows in the caller's transaction; when the response carried positions,
-   * they replace the holdings. Returns whether the strategy was new here.
+   * they replace the holdings. Every read of a strategy is stored here, so its last failed read
+   * ("Refresh failed") ends here too, in the same transaction as the answer that replaces it.
+   * Returns whether the strategy was new here.
    */
   const writeRows = (profileId: string, strategy: Strategy, syncedAt: string): boolean => {
     const s = strategy;
     const isNew = selectExists.get(profileId, s.id) === undefined;
+    if (!isNew) clearReadFailure(profileId, s.id);
     upsertStrategy.run(
       profileId,
       s.id,
@@ -254,10 +270,29 @@ export function strategiesRepository(
      * the versions repository (`recordRead`).
      */
     recordRead(profileId: string, strategy: Strategy, options: { syncedAt: string }): void {
-      recordStored(profileId, strategy.id, () => upsert(profileId, strategy, options.syncedAt));
+      recordStored(
+        profileId,
+        strategy.id,
+        () => upsert(profileId, strategy, options.syncedAt),
+        strategy,
+      );
     },
     recordStored,
     recordReadTogether,
+    /**
+     * A read of the strategy failed (not one the manager cancelled): its "Refresh failed", the
+     * last one kept, until a later read stores an answer (`writeRows`). Nothing for a strategy
+     * the app does not hold.
+     */
+    recordReadFailure(profileId: string, strategyId: string, failure: RefreshFailure): void {
+      (recordFailed ??= db.prepare(
+        `INSERT INTO book_refresh_failures (profile_id, strategy_id, failed_at, kind, message, status)
+         SELECT @profileId, @strategyId, @at, @kind, @message, @status
+         WHERE EXISTS (SELECT 1 FROM strategies WHERE profile_id = @profileId AND id = @strategyId)
+         ON CONFLICT (profile_id, strategy_id) DO UPDATE SET failed_at = excluded.failed_at,
+           kind = excluded.kind, message = excluded.message, status = excluded.status`,
+      )).run({ profileId, strategyId, ...failure });
+    },
     /** The strategy with its holdings, or null when the app does not have it. */
     get(profileId: string, strategyId: string): StoredStrategy | null {
       const row = selectOne.get(profileId, strategyId);
@@ -270,6 +305,13 @@ export function strategiesRepository(
     /** The newest sync of any strategy the app holds: the status bar's "last sync". */
     lastSyncedAt(): string | null {
       return selectLastSynced.get() ?? null;
+    },
+    /**
+     * The sync of the strategy read longest ago: the status bar says it beside the newest, so a
+     * refresh that left strategies unread (cancelled, stopped) never reads as all synced.
+     */
+    oldestSyncedAt(): string | null {
+      return selectOldestSynced.get() ?? null;
     },
     holdings(profileId: string, strategyId: string): StoredHolding[] {
       return selectHoldings.all(profileId, strategyId);

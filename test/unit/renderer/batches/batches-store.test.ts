@@ -62,6 +62,7 @@ const summary = (more: Partial<BatchView> = {}) => ({
   included: 2,
   sent: 0,
   pausedUntil: null,
+  outcomes: [],
   words: 'sending: 0 of 2 sent',
   ...more,
 });
@@ -70,7 +71,7 @@ const batch = (more: Partial<BatchView> = {}): BatchView => ({
   ...summary(more),
   sellsWhole: [],
   acknowledgementNeeded: [],
-  totals: { buyOrdered: '0', sellOrdered: '0', buyFilled: '0', sellFilled: '0' },
+  totals: { quantities: [], orders: [] },
   items: [item(0), item(1)],
   ...more,
 });
@@ -106,7 +107,7 @@ describe('the batches store', () => {
     const told: string[] = [];
     const ended = batch({
       endedAt: '2026-01-01T00:05:00.000Z',
-      words: 'sent 2 of 2',
+      words: '2 sent: 1 FAILED, 1 COMPLETE',
       state: 'sent',
     });
     const fake = fakeApi({ 'batches.get': () => ended });
@@ -115,7 +116,7 @@ describe('the batches store', () => {
     // Another batch's progress: not shown, and its end is told (it ended while another is shown).
     batches.apply(
       progress(
-        { id: OTHER_BATCH, endedAt: '2026-01-01T00:04:00.000Z', words: 'sent 1 of 1' },
+        { id: OTHER_BATCH, endedAt: '2026-01-01T00:04:00.000Z', words: '1 sent: 1 COMPLETE' },
         item(0),
         OTHER_BATCH,
       ),
@@ -124,15 +125,15 @@ describe('the batches store', () => {
     expect(batches.current?.items).toEqual([item(0), item(1)]);
     const end = {
       endedAt: '2026-01-01T00:05:00.000Z',
-      words: 'sent 2 of 2',
+      words: '2 sent: 1 FAILED, 1 COMPLETE',
       state: 'sent' as const,
     };
     batches.apply(progress(end, null));
     batches.apply(progress(end, null));
     await settle();
     expect(told).toEqual([
-      'Batch of “Core model” ended: sent 1 of 1',
-      'Batch of “Core model” ended: sent 2 of 2',
+      'Batch of “Core model” ended: 1 sent: 1 COMPLETE',
+      'Batch of “Core model” ended: 2 sent: 1 FAILED, 1 COMPLETE',
     ]);
     expect(fake.channels()).toEqual(['batches.get']);
     expect(batches.current).toEqual(ended);

@@ -23,6 +23,23 @@ describe('the sync state of a strategy following a model revision', () => {
     expect(syncStateWords({ state: 'in-sync' })).toBe('in sync');
   });
 
+  it('is rebalance-failed, not in sync, when the target equals the revision but its rebalance failed', () => {
+    const target = {
+      positions: [
+        { symbol: 'AAPL', weight: '40' },
+        { symbol: 'MSFT', weight: '30.5' },
+      ],
+    };
+    const failed = { versionId: '6e2c8b4f-1d3a-4f9b-8c7e-4a5f6b7c8d92', failedSymbols: ['TSLA'] };
+    const sync = syncStateOf(model, target, FITS, failed);
+    expect(sync).toEqual({ state: 'rebalance-failed', ...failed });
+    expect(syncStateWords(sync)).toBe('rebalance failed: TSLA not done');
+    // A target that differs says so first: the next rebalance is needed either way.
+    expect(
+      syncStateOf(model, { positions: [{ symbol: 'AAPL', weight: '40' }] }, FITS, failed).state,
+    ).toBe('out-of-sync');
+  });
+
   it('is out of sync with every differing symbol listed, both weights, by symbol', () => {
     const target = {
       positions: [

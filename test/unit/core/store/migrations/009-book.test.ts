@@ -168,7 +168,7 @@ describe('migration 009-book', () => {
     const { profileId, strategyId } = seedStrategy(store);
     store.book.putRow(rowOf(profileId, strategyId));
     store.book.changeTags(profileId, [strategyId], ['Growth'], [], ts(3));
-    store.book.recordFailure(profileId, strategyId, {
+    store.strategies.recordReadFailure(profileId, strategyId, {
       kind: 'server',
       message: 'down',
       status: 503,
@@ -183,7 +183,7 @@ describe('migration 009-book', () => {
     expect(store.book.counts(profileId, ts(0)).strategies).toBe(0);
     expect(store.book.tagCounts(profileId)).toEqual([]);
     // A failure is kept only for a strategy the app holds.
-    store.book.recordFailure(profileId, strategyId, {
+    store.strategies.recordReadFailure(profileId, strategyId, {
       kind: 'server',
       message: 'down',
       status: 503,
