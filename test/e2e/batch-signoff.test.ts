@@ -186,6 +186,8 @@ describe('signing off a batch in the app', () => {
         .filter({ hasText: /^(sending|sent)/ })
         .waitFor();
       expect(executes).toHaveLength(1);
+      // The sign-off is gone once sending began: focus is on the batch's heading, not lost.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
       const reviewed = desk.store.batches.get(secondId!)!;
       expect(JSON.parse(desk.store.activity.get(reviewed.reviewSeq!)!.payload)).toMatchObject({
         stopAtFirstFailure: false,
