@@ -4,6 +4,9 @@ import { uuid } from '../domain/resources';
 import { executePreview, exportResult } from '../views';
 import { acknowledgement, batchSummary, batchView } from './views';
 
+/** The most strategies one batch reviews: a larger choice is reviewed a thousand at a time. */
+export const MAX_BATCH_STRATEGIES = 1000;
+
 /**
  * Batches (docs/batches.md): one model revision reviewed once for many strategies of a profile,
  * each included strategy executed through the one execution flow, followed together.
@@ -18,7 +21,7 @@ export const batchesContract = {
       .object({
         profileId: uuid,
         revisionId: uuid,
-        strategyIds: z.array(uuid).min(1).max(1000),
+        strategyIds: z.array(uuid).min(1).max(MAX_BATCH_STRATEGIES),
         concurrency: z.number().int().min(1).max(8).optional(),
       })
       .strict(),
@@ -41,8 +44,8 @@ export const batchesContract = {
     z
       .object({
         batchId: uuid,
-        unticked: z.array(uuid).max(1000),
-        acknowledged: z.array(acknowledgement).max(1000),
+        unticked: z.array(uuid).max(MAX_BATCH_STRATEGIES),
+        acknowledged: z.array(acknowledgement).max(MAX_BATCH_STRATEGIES),
         acknowledgedTogether: z.boolean().optional(),
         stopAtFirstFailure: z.boolean(),
         concurrency: z.number().int().min(1).max(8).optional(),

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { MAX_BATCH_STRATEGIES } from '../../shared/batches/contract';
 import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import { manyStrategiesSandbox, profileWithCopies } from '../support/many-strategies';
@@ -8,10 +9,12 @@ import { itNeeds } from '../support/system-parts';
 /**
  * The Models screen's "Assign strategies" in a large book, in Chromium against the real desk,
  * a sandbox of many strategies over HTTP and SQLite: the list is windowed (a few rows in the
- * page, however many strategies), found by name, and a whole tag is assigned in one act.
+ * page, however many strategies), found by name, and a whole tag is assigned in one act; with more
+ * followers out of sync than a batch holds, the review takes the first thousand and says so.
  */
 const withChromium = itNeeds(chromiumPart);
-const COPIES = 600;
+// One more than a batch holds, so the followers not in sync are reviewed a thousand at a time.
+const COPIES = MAX_BATCH_STRATEGIES + 1;
 
 describe('assigning strategies to a model in a large book', () => {
   let app: BareAppE2E | undefined;
@@ -88,9 +91,34 @@ describe('assigning strategies to a model in a large book', () => {
       expect(following).toEqual(new Set(ids.slice(100, 350)));
       // They leave the list of strategies to assign.
       await expect.poll(() => table.getAttribute('aria-rowcount')).toBe(String(COPIES - 250 + 1));
+
+      // Every copy follows, and a new revision leaves them all out of sync: more than a batch holds.
+      await desk.models.assign({ profileId, modelId: model.id, strategyIds: [...ids] });
+      const detail = await desk.models.get({ modelId: model.id });
+      await desk.models.saveRevision({
+        modelId: model.id,
+        rows: detail.rows.slice(0, -1),
+        basedOn: detail.revisions[0]!.id,
+      });
+      await page.reload();
+      await page.getByRole('button', { name: 'Models', exact: true }).click();
+      await page.getByRole('button', { name: /^Copies model/ }).click();
+      const review = page.getByRole('button', {
+        name: 'Review the first 1,000 not in sync (of 1,001)…',
+      });
+      await review.waitFor({ timeout: 30_000 });
+      await page
+        .getByTestId('batch-limit')
+        .filter({ hasText: 'A batch holds at most 1,000 strategies' })
+        .waitFor();
+      await review.click();
+      await page
+        .getByTestId('batch-to-send')
+        .filter({ hasText: /^1000 strategies to send$/ })
+        .waitFor({ timeout: 60_000 });
       expect(problems).toEqual([]);
       await page.close();
     },
-    180_000,
+    240_000,
   );
 });
