@@ -344,8 +344,16 @@ describe('a batch in the app', () => {
       const status = page.getByRole('contentinfo', { name: 'Status' });
       const sync = status.locator('[data-status-item="sync"]');
       await expect
-        .poll(async () => (await sync.textContent())!.replace(/\s+/g, ' ').trim())
-        .toMatch(/^Latest sync \d.* · oldest \d/);
+        .poll(async () => (await sync.getAttribute('title'))!)
+        .toMatch(
+          /any strategy of any profile: \S+Z\), and when it read the one read longest ago \(\S+Z\)/,
+        );
+      // Shown only when it reads differently from the latest (never "01:19 · oldest 01:19").
+      const [, latest, oldest] = (await sync.textContent())!
+        .replace(/\s+/g, ' ')
+        .trim()
+        .match(/^Latest sync (\S+(?: \S+)?)(?: · oldest (.+))?$/)!;
+      expect(oldest).not.toBe(latest);
       await status
         .locator('[data-status-item="attention"]')
         .getByText(/need(s)? attention, all profiles/)
