@@ -1,12 +1,13 @@
 import type { ExclusionKind } from '../../../shared/batches/states';
 import type { DraftRowInput } from '../../../shared/draft';
 import { isKind } from '../../../shared/errors';
-import { isServiceError } from '../api';
+import { isServiceError, type RateLimitedWait } from '../api';
 import { toDeskError } from '../desk/errors';
 import { ExecutionBlockedError } from '../execution/errors';
 import type { ExecutionOutcome } from '../execution/execute';
 import type { ExecutionRequest, FreshRead } from '../execution/request';
 import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
+import { settleFromJournal } from './restart';
 import { SendTurns } from './send-turns';
 
 /**
@@ -17,8 +18,10 @@ import { SendTurns } from './send-turns';
  * fresh read and journals its execution (pending, on disk), or settles its answer, while others
  * are at the service (send-turns.ts). The item names its journal entry from then on and is moved
  * ready -> sending at its turn, just before its entry is marked sent: a restart finds the entry
- * and settles the item from it (restart.ts). A 429 pauses sending for the wait the service
- * asked; cancel stops taking items (what was sent is followed); "stop at the first failure" does
+ * and settles the item from it (restart.ts). A 429 pauses sending for the wait the profile's
+ * retry policy gives (the service's Retry-After, bounded, with a floor: api/retry.ts), the item
+ * ready again meanwhile; an item refused that way as often as the policy allows is not sent.
+ * Cancel stops taking items (what was sent is followed); "stop at the first failure" does
  * the same after a refusal or an unclear answer.
  */
 
@@ -27,15 +30,19 @@ export interface SendDeps {
   execute(request: ExecutionRequest): Promise<ExecutionOutcome>;
   /** The fresh read an execution is checked against, made ahead of its send (request.ts). */
   readFresh(profileId: string, strategyId: string): Promise<FreshRead>;
+  /** The wait after an item's `refusals`-th 429 in a row; undefined: not sent (Connections). */
+  rateLimitedWait(profileId: string, error: unknown, refusals: number): RateLimitedWait | undefined;
   /** Starts following the versions sent (once sending is over: execution/request.ts). */
   follow(versions: readonly ExecutionOutcome['follow'][]): void;
   /** An item moved, or the batch did (position null). */
   announce(batchId: string, position: number | null): void;
+  /** Sending stopped on a fault of the app's own (the store refused a write): logged. */
+  fault(batchId: string, error: unknown): void;
   now(): string;
 }
 
 /** What stops a run, in the words its unsent items keep. */
-type Stop = { state: 'cancelled' | 'halted'; reason: string };
+type Stop = { state: 'cancelled' | 'halted' | 'stopped'; reason: string };
 
 /** An item whose turn came after the batch stopped: nothing was sent (its entry is withdrawn). */
 class StoppedBeforeSending extends Error {}
@@ -45,6 +52,8 @@ class TakenElsewhere extends Error {}
 
 class Run {
   stop: Stop | null = null;
+  /** The app's own failure that stopped sending (the first), if one did. */
+  fault: { error: unknown } | null = null;
   /** The versions accepted so far, followed once sending is over. */
   readonly accepted: ExecutionOutcome['follow'][] = [];
   pausedUntil = 0;
@@ -96,6 +105,12 @@ class Run {
     this.stop ??= stop;
     this.turns.stop();
     this.wakeAll();
+  }
+
+  /** The app failed while sending (a write refused): nothing more is sent, in these words. */
+  failed(error: unknown): void {
+    this.fault ??= { error };
+    this.halt({ state: 'stopped', reason: stoppedWords(error) });
   }
 
   private wakeAll(): void {
@@ -153,6 +168,15 @@ function settledFailure(error: unknown): {
   return { state: 'refused', exclusionKind: null, reason: desk.message, errorKind: desk.kind };
 }
 
+/** What an unsent item says after the app's own failure stopped sending. */
+function stoppedWords(error: unknown): string {
+  const desk = toDeskError(error);
+  const why = isKind(desk, 'internal')
+    ? 'the app failed to record it (the log says how)'
+    : desk.message.replace(/\.$/, '');
+  return `Not sent: sending stopped, ${why}. Review it again.`;
+}
+
 export class BatchSender {
   private readonly runs = new Map<string, Run>();
 
@@ -177,15 +201,44 @@ export class BatchSender {
     return true;
   }
 
-  /** Sends the batch's ready items; resolves when sending is over (the batch may not have ended). */
+  /**
+   * Sends the batch's ready items; resolves when sending is over (the batch may not have ended).
+   * Never rejects: a fault of the app's own stops the batch ("stopped", its unsent items not
+   * sent, their entries withdrawn) and is told through `fault`.
+   */
   send(batch: StoredBatch, onOver: () => void): Promise<void> {
     const run = new Run(Math.max(1, batch.concurrency));
     this.runs.set(batch.id, run);
-    run.done = this.sendAll(batch, run).finally(() => {
-      this.runs.delete(batch.id);
-      onOver();
-    });
+    run.done = this.sendAll(batch, run)
+      .catch((error: unknown) => this.endAfterFault(batch, run, error))
+      .finally(() => {
+        this.runs.delete(batch.id);
+        this.tell(batch.id, onOver);
+      });
     return run.done;
+  }
+
+  /** Sending failed past its items (the store refused the batch's own writes): ended as stopped. */
+  private endAfterFault(batch: StoredBatch, run: Run, error: unknown): void {
+    run.failed(error);
+    this.deps.fault(batch.id, error);
+    this.tell(batch.id, () => {
+      const { store } = this.deps;
+      store.transaction(() => {
+        store.batches.moveAll(batch.id, 'ready', 'not-sent', run.stop!.reason);
+        store.batches.sendingOver(batch.id, 'stopped');
+      });
+      this.deps.announce(batch.id, null);
+    });
+  }
+
+  /** Runs a step after sending; its failure is told, never left unhandled. */
+  private tell(batchId: string, step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      this.deps.fault(batchId, error);
+    }
   }
 
   private async sendAll(batch: StoredBatch, run: Run): Promise<void> {
@@ -209,6 +262,14 @@ export class BatchSender {
     };
     let next = 0;
     const worker = async () => {
+      try {
+        await sendItems();
+      } catch (error) {
+        // The app's own failure (the store refused a write): no other item is sent.
+        run.failed(error);
+      }
+    };
+    const sendItems = async () => {
       for (;;) {
         await run.waitWhilePaused();
         if (run.stop !== null || next >= items.length) return;
@@ -231,8 +292,15 @@ export class BatchSender {
       this.deps.follow(run.accepted);
     }
     const stop = run.stop;
-    if (stop !== null) store.batches.moveAll(batch.id, 'ready', 'not-sent', stop.reason);
-    store.batches.sendingOver(batch.id, stop?.state ?? 'sent');
+    store.transaction(() => {
+      // An item a fault left sending is settled from its journal entry, as after a restart.
+      if (run.fault !== null)
+        for (const item of store.batches.items(batch.id))
+          if (item.state === 'sending') settleFromJournal(store, batch, item);
+      if (stop !== null) store.batches.moveAll(batch.id, 'ready', 'not-sent', stop.reason);
+      store.batches.sendingOver(batch.id, stop?.state ?? 'sent');
+    });
+    if (run.fault !== null) this.deps.fault(batch.id, run.fault.error);
     this.deps.announce(batch.id, null);
   }
 
@@ -250,6 +318,8 @@ export class BatchSender {
     let freshRead = fresh;
     const { store } = this.deps;
     let sending = false;
+    /** The 429s answered to this item in a row. */
+    let refusals = 0;
     const move = (to: Parameters<Store['batches']['move']>[3], outcome: ItemOutcome) => {
       store.batches.move(batch.id, item.position, sending ? 'sending' : 'ready', to, outcome);
       this.deps.announce(batch.id, item.position);
@@ -300,12 +370,25 @@ export class BatchSender {
           return;
         }
         if (isServiceError(error, 'rate-limited')) {
-          // Nothing was executed (a 429 is a definite refusal): wait as asked, then send it again
-          // under the same review, its plan key checked again.
-          const seconds = error.details.retryAfterSeconds ?? 1;
-          run.pausedUntil = Math.max(run.pausedUntil, Date.now() + seconds * 1000);
+          // Nothing was executed (a 429 is a definite refusal). Its turn goes back and it reads
+          // ready again, not sending, until its next turn (the view never shows more sending
+          // than the concurrency).
+          const wait = this.deps.rateLimitedWait(batch.profileId, error, ++refusals);
+          if (sending) store.batches.move(batch.id, item.position, 'sending', 'ready');
+          sending = false;
           run.giveBack(index);
-          this.deps.announce(batch.id, null);
+          if (wait === undefined) {
+            move('not-sent', {
+              reason: `Not sent: the service kept answering 429 (too many requests), ${refusals} times. Review it again.`,
+              errorKind: 'rate-limited',
+              journalId,
+            });
+            return;
+          }
+          // Wait as the policy says, then send it again under the same review, its plan key
+          // checked again.
+          run.pausedUntil = Math.max(run.pausedUntil, Date.now() + wait.delayMs);
+          this.deps.announce(batch.id, item.position);
           await run.waitWhilePaused();
           this.deps.announce(batch.id, null);
           if (run.stop !== null) {
