@@ -222,6 +222,7 @@ export class BatchSender {
   private endAfterFault(batch: StoredBatch, run: Run, error: unknown): void {
     run.failed(error);
     this.deps.fault(batch.id, error);
+    this.settleLeftSending(batch);
     this.tell(batch.id, () => {
       const { store } = this.deps;
       store.transaction(() => {
@@ -292,16 +293,38 @@ export class BatchSender {
       this.deps.follow(run.accepted);
     }
     const stop = run.stop;
+    if (run.fault !== null) {
+      this.deps.fault(batch.id, run.fault.error);
+      this.settleLeftSending(batch);
+    }
     store.transaction(() => {
-      // An item a fault left sending is settled from its journal entry, as after a restart.
-      if (run.fault !== null)
-        for (const item of store.batches.items(batch.id))
-          if (item.state === 'sending') settleFromJournal(store, batch, item);
       if (stop !== null) store.batches.moveAll(batch.id, 'ready', 'not-sent', stop.reason);
       store.batches.sendingOver(batch.id, stop?.state ?? 'sent');
     });
-    if (run.fault !== null) this.deps.fault(batch.id, run.fault.error);
     this.deps.announce(batch.id, null);
+  }
+
+  /**
+   * The items a fault left sending: each settled from its journal entry, as after a restart; one
+   * whose outcome cannot be written (the same fault again) reads unknown, its execution in the
+   * strategy holding what happened.
+   */
+  private settleLeftSending(batch: StoredBatch): void {
+    const { store } = this.deps;
+    for (const item of store.batches.items(batch.id)) {
+      if (item.state !== 'sending') continue;
+      this.tell(batch.id, () => {
+        try {
+          settleFromJournal(store, batch, item);
+        } catch (error) {
+          this.deps.fault(batch.id, error);
+          store.batches.move(batch.id, item.position, 'sending', 'unknown', {
+            reason:
+              'The app could not record how its send ended: its execution, in the strategy, says whether the service took it.',
+          });
+        }
+      });
+    }
   }
 
   /**
@@ -342,8 +365,9 @@ export class BatchSender {
       const before = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
       const attemptRead = freshRead;
       freshRead = undefined;
+      let outcome: ExecutionOutcome;
       try {
-        const outcome = await this.deps.execute({
+        outcome = await this.deps.execute({
           profileId: batch.profileId,
           strategyId: item.strategyId,
           rows: JSON.parse(item.rows) as DraftRowInput[],
@@ -358,9 +382,6 @@ export class BatchSender {
             againAfter: null,
           },
         });
-        run.accepted.push(outcome.follow);
-        move('accepted', { journalId: outcome.entry.id, versionId: outcome.version.id });
-        return;
       } catch (error) {
         if (error instanceof TakenElsewhere) return;
         const journaled = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
@@ -412,6 +433,11 @@ export class BatchSender {
         });
         return;
       }
+      // Outside the try: an answer the store cannot write is a fault of the app's own (sending
+      // stops), not a refusal of this item.
+      run.accepted.push(outcome.follow);
+      move('accepted', { journalId: outcome.entry.id, versionId: outcome.version.id });
+      return;
     }
   }
 }
