@@ -179,3 +179,77 @@ describe('a batch and the book under 429s', () => {
     });
   });
 });
+
+/**
+ * With the app's own policy (a wait of 30 s at most): a Retry-After of an hour holds a batch or a
+ * refresh for the maximum at most, and Cancel ends the wait at once, long before it would end.
+ */
+describe('a long wait cancelled', () => {
+  let sandbox: Awaited<ReturnType<typeof manyStrategiesSandbox>>;
+  let fake: FakeService;
+  let h: DeskHarness;
+  let profileId: string;
+
+  beforeAll(async () => {
+    sandbox = await manyStrategiesSandbox(2, 0);
+    fake = await startFakeService({ upstream: sandbox.baseUrl });
+    h = await openDeskHarness({ stepMs: 0 });
+    profileId = await profileWithCopies(h.desk, { ...sandbox, baseUrl: fake.baseUrl });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await fake?.close();
+    await sandbox?.close();
+  });
+
+  it('a batch waiting out Retry-After: 3600 is cancelled at once', async () => {
+    const model = await h.desk.models.create({
+      name: 'Cancel model',
+      start: { kind: 'strategy', profileId, strategyId: sandbox.ids[0]! },
+    });
+    const rows = model.rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '18' } : r));
+    const revisionId = (await h.desk.models.saveRevision({ modelId: model.id, rows })).latest!.id;
+    const batch = await h.desk.batches.review({ profileId, revisionId, strategyIds: sandbox.ids });
+    fake.answer((req, forward) => (isExecute(req) ? tooMany('3600') : forward()));
+    const paused = h.waitFor(
+      (e: DeskEvent) =>
+        e.type === 'batch-progress' && e.batchId === batch.id && e.summary.pausedUntil !== null,
+    );
+    await h.desk.batches.execute({
+      batchId: batch.id,
+      unticked: [],
+      acknowledged: [],
+      stopAtFirstFailure: false,
+      concurrency: 1,
+    });
+    const event = (await paused) as Extract<DeskEvent, { type: 'batch-progress' }>;
+    const until = Date.parse(event.summary.pausedUntil!);
+    // The policy's maximum, not an hour.
+    expect(until - Date.parse(event.summary.startedAt!)).toBeLessThanOrEqual(31_000);
+    await h.desk.batches.cancel({ batchId: batch.id });
+    await h.desk.batchFlow.sending(batch.id);
+    expect(Date.now()).toBeLessThan(until);
+    fake.answer(null);
+    const done = await h.desk.batches.get({ batchId: batch.id });
+    expect(done.state).toBe('cancelled');
+    expect(done.items.map((i) => i.state)).toEqual(['not-sent', 'not-sent']);
+  });
+
+  it('a refresh read waiting out Retry-After: 3600 is cancelled at once', async () => {
+    let refusedAt = 0;
+    fake.answer((req, forward) => {
+      if (req.method !== 'GET' || !req.path.includes(`/strategies/${sandbox.ids[1]!}`))
+        return forward();
+      refusedAt ||= Date.now();
+      return tooMany('3600');
+    });
+    const job = await h.desk.book.refresh({ profileId, selection: { kind: 'all' } });
+    while (refusedAt === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await h.desk.book.cancelRefresh({ profileId });
+    const ended = await jobEnded(h, job.id, 20_000);
+    // Long before the policy's 30 s would have passed.
+    expect(Date.now() - refusedAt).toBeLessThan(20_000);
+    fake.answer(null);
+    expect(ended.state).toBe('cancelled');
+  });
+});
