@@ -222,7 +222,7 @@ export class BatchSender {
   private endAfterFault(batch: StoredBatch, run: Run, error: unknown): void {
     run.failed(error);
     this.deps.fault(batch.id, error);
-    this.settleLeftSending(batch);
+    this.tell(batch.id, () => this.settleLeftSending(batch));
     this.tell(batch.id, () => {
       const { store } = this.deps;
       store.transaction(() => {
