@@ -14,5 +14,7 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
     globalSetup: ['./test/support/global-setup.ts'],
+    // A promise rejected and never handled fails the test it happened in.
+    setupFiles: ['./test/support/no-unhandled-rejections.ts'],
   },
 });

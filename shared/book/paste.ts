@@ -33,11 +33,22 @@ export interface PastedIds {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Spaces a copy from a spreadsheet or a web page may carry, besides the ASCII ones. */
-const STRAY =
-  /^(?:\s|\u200b|\u200c|\u200d|\u2060|\ufeff)+|(?:\s|\u200b|\u200c|\u200d|\u2060|\ufeff)+$/g;
-/** Quotes around a value: straight, curly, and single ones. */
-const QUOTES = /^["'\u2018\u2019\u201c\u201d`]+|["'\u2018\u2019\u201c\u201d`]+$/g;
+/**
+ * What is taken off both ends of a cell, as often as it wraps it: white space, the invisible
+ * spaces a copy from a spreadsheet or a web page may carry (zero-width, word joiner, byte-order
+ * mark), and quotes (straight, curly, single, backtick). Read one character at a time from each
+ * end: linear in the cell, whatever it holds (a regex anchored at the end backtracks over a long
+ * run of spaces, once per space).
+ */
+const WRAPPING = new Set([
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\ufeff',
+  ...`"'\u2018\u2019\u201c\u201d\``,
+]);
+const wraps = (ch: string): boolean => WRAPPING.has(ch) || /\s/.test(ch);
 const HEADER = /^(strategy[\s_-]*)?(id|uuid|identifier)s?$/i;
 const MAX_TEXT = 200;
 
@@ -47,12 +58,11 @@ export function isStrategyId(value: string): boolean {
 
 /** A cell as an id may hide in it: spaces and quotes taken off, as often as they wrap it. */
 export function cleanCell(cell: string): string {
-  let value = cell;
-  for (;;) {
-    const next = value.replace(STRAY, '').replace(QUOTES, '');
-    if (next === value) return value;
-    value = next;
-  }
+  let start = 0;
+  let end = cell.length;
+  while (start < end && wraps(cell[start]!)) start++;
+  while (end > start && wraps(cell[end - 1]!)) end--;
+  return cell.slice(start, end);
 }
 
 /** The cells of one line, split on `separator` outside double quotes ("" is a quote). */
@@ -61,21 +71,31 @@ export function splitLine(line: string, separator: string): string[] {
   const cells: string[] = [];
   let cell = '';
   let quoted = false;
+  // Whether the cell so far is only white space (kept as it grows: no trim per quote).
+  let blank = true;
   for (let i = 0; i < line.length; i++) {
     const ch = line[i]!;
     if (quoted) {
       if (ch === '"' && line[i + 1] === '"') {
         cell += '"';
+        blank = false;
         i++;
       } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"' && cell.trim() === '') {
+      else {
+        cell += ch;
+        if (blank && !/\s/.test(ch)) blank = false;
+      }
+    } else if (ch === '"' && blank) {
       quoted = true;
       cell = '';
     } else if (ch === separator) {
       cells.push(cell);
       cell = '';
-    } else cell += ch;
+      blank = true;
+    } else {
+      cell += ch;
+      if (blank && !/\s/.test(ch)) blank = false;
+    }
   }
   cells.push(cell);
   return cells;

@@ -382,7 +382,7 @@ export class ServiceClient {
   ): number | undefined {
     const plan = planRetry(e, failed, mode, this.policy, this.random);
     if (plan) this.onWait?.({ operation, attempt: failed, ...plan });
-    return plan && !plan.givingUp ? plan.delayMs : undefined;
+    return plan?.delayMs;
   }
 
   /**

@@ -36,8 +36,8 @@ export interface ErrorContext {
 export function errorFromResponse(ctx: ErrorContext): ServiceError {
   const { operation, status } = ctx;
   const body = parseErrorBody(ctx.text);
-  const retryAfterMs = parseRetryAfter(ctx.headers['retry-after']);
-  const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
+  const retryAfter = parseRetryAfter(ctx.headers['retry-after']);
+  const retryAfterSeconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter.ms / 1000);
   const base = {
     status,
     operation,
@@ -66,7 +66,9 @@ export function errorFromResponse(ctx: ErrorContext): ServiceError {
       'rate-limited',
       retryAfterSeconds === undefined
         ? 'The service is receiving too many requests; try again shortly'
-        : `The service asks to wait ${retryAfterSeconds} s before trying again`,
+        : retryAfter?.asked !== undefined
+          ? `The service asks to wait longer than the app waits (Retry-After: ${retryAfter.asked}): it waits ${retryAfterSeconds} s at most before trying again`
+          : `The service asks to wait ${retryAfterSeconds} s before trying again`,
     );
   }
   if (status >= 500) {

@@ -12,7 +12,7 @@ import type { Store, StoredBatch, StoredBatchItem } from '../store';
 import { checkAcknowledgements } from './acknowledgements';
 import { settleAtStartup } from './restart';
 import { BatchReview, type ReviewRequest } from './review';
-import { BatchSender } from './send';
+import { BatchSender, type SendDeps } from './send';
 import {
   batchViewOf,
   batchWords,
@@ -46,6 +46,10 @@ export interface BatchesDeps {
   endUnderway?(versionId: string): boolean;
   /** Fresh reads of the review at once (default 4). */
   readConcurrency?: number;
+  /** The profile's retry policy for a 429 (Connections.rateLimitedWait). */
+  rateLimitedWait: SendDeps['rateLimitedWait'];
+  /** Where a fault that stopped a batch is written (the desk's log). */
+  logFault(batchId: string, error: unknown): void;
 }
 
 export interface ExecuteBatch {
@@ -88,6 +92,8 @@ export class Batches {
       follow: (versions) => deps.execution.follow(versions),
       readFresh: (profileId, strategyId) => deps.execution.readFresh(profileId, strategyId),
       announce: (batchId, position) => this.announce(batchId, position),
+      rateLimitedWait: deps.rateLimitedWait,
+      fault: deps.logFault,
       now: deps.now,
     });
     this.unsubscribe = deps.subscribe((event) => {
@@ -187,6 +193,7 @@ export class Batches {
           'This batch was executed already (perhaps from another window): nothing more was sent.',
       });
     const started = this.batch(batch.id);
+    // Never rejects: a fault while sending ends the batch "stopped" and is logged (send.ts).
     void this.sender.send(started, () => this.checkEnd(batch.id));
     return this.view(started);
   }

@@ -1,4 +1,4 @@
-import type { Store } from '../store';
+import type { Store, StoredBatch, StoredBatchItem } from '../store';
 
 /**
  * A batch after a stop or a crash (docs/batches.md). Runs at start-up, after the execution
@@ -28,29 +28,7 @@ export function settleAtStartup(store: Store): string[] {
       for (const item of store.batches.items(batch.id)) {
         if (item.state !== 'sending' && !(item.state === 'ready' && item.journalId !== null))
           continue;
-        const journalId =
-          item.journalId ?? store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
-        const entry = journalId ? store.journal.get(journalId) : null;
-        if (!entry || (entry.state === 'rejected' && entry.attempts === 0)) {
-          store.batches.move(batch.id, item.position, item.state, 'not-sent', {
-            reason: 'The app stopped before it was sent: nothing was sent. Review it again.',
-          });
-        } else if (entry.state === 'accepted') {
-          store.batches.move(batch.id, item.position, item.state, 'accepted', {
-            journalId: entry.id,
-            versionId: entry.versionId,
-          });
-        } else if (entry.state === 'rejected') {
-          store.batches.move(batch.id, item.position, item.state, 'refused', {
-            journalId: entry.id,
-            reason: entry.error ?? 'The service refused it.',
-          });
-        } else {
-          store.batches.move(batch.id, item.position, item.state, 'unknown', {
-            journalId: entry.id,
-            reason: `${entry.error ?? 'The app stopped while sending it.'} Retry it with the same key or dismiss it from the strategy.`,
-          });
-        }
+        settleFromJournal(store, batch, item);
       }
       store.batches.moveAll(
         batch.id,
@@ -63,4 +41,34 @@ export function settleAtStartup(store: Store): string[] {
     changed.push(batch.id);
   }
   return changed;
+}
+
+/**
+ * An item whose send was cut off (by a stop, or a fault of the app's own while sending) takes its
+ * journal entry's state; no entry, or one withdrawn unsent, leaves it not sent.
+ */
+export function settleFromJournal(store: Store, batch: StoredBatch, item: StoredBatchItem): void {
+  const journalId =
+    item.journalId ?? store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
+  const entry = journalId ? store.journal.get(journalId) : null;
+  if (!entry || (entry.state === 'rejected' && entry.attempts === 0)) {
+    store.batches.move(batch.id, item.position, item.state, 'not-sent', {
+      reason: 'The app stopped before it was sent: nothing was sent. Review it again.',
+    });
+  } else if (entry.state === 'accepted') {
+    store.batches.move(batch.id, item.position, item.state, 'accepted', {
+      journalId: entry.id,
+      versionId: entry.versionId,
+    });
+  } else if (entry.state === 'rejected') {
+    store.batches.move(batch.id, item.position, item.state, 'refused', {
+      journalId: entry.id,
+      reason: entry.error ?? 'The service refused it.',
+    });
+  } else {
+    store.batches.move(batch.id, item.position, item.state, 'unknown', {
+      journalId: entry.id,
+      reason: `${entry.error ?? 'The app stopped while sending it.'} Retry it with the same key or dismiss it from the strategy.`,
+    });
+  }
 }

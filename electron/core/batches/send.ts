@@ -1,13 +1,14 @@
 import type { ExclusionKind } from '../../../shared/batches/states';
 import type { DraftRowInput } from '../../../shared/draft';
 import { isKind } from '../../../shared/errors';
-import { isServiceError } from '../api';
+import { isServiceError, type RateLimitedWait } from '../api';
 import { toDeskError } from '../desk/errors';
 import { ExecutionBlockedError } from '../execution/errors';
 import type { ExecutionOutcome } from '../execution/execute';
 import type { ExecutionRequest, FreshRead } from '../execution/request';
 import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
-import { SendTurns } from './send-turns';
+import { settleFromJournal } from './restart';
+import { Run, StoppedBeforeSending } from './send-run';
 
 /**
  * Sending a batch (docs/batches.md): its ready items in their stable order, `concurrency` at the
@@ -17,8 +18,10 @@ import { SendTurns } from './send-turns';
  * fresh read and journals its execution (pending, on disk), or settles its answer, while others
  * are at the service (send-turns.ts). The item names its journal entry from then on and is moved
  * ready -> sending at its turn, just before its entry is marked sent: a restart finds the entry
- * and settles the item from it (restart.ts). A 429 pauses sending for the wait the service
- * asked; cancel stops taking items (what was sent is followed); "stop at the first failure" does
+ * and settles the item from it (restart.ts). A 429 pauses sending for the wait the profile's
+ * retry policy gives (the service's Retry-After, bounded, with a floor: api/retry.ts), the item
+ * ready again meanwhile; an item refused that way as often as the policy allows is not sent.
+ * Cancel stops taking items (what was sent is followed); "stop at the first failure" does
  * the same after a refusal or an unclear answer.
  */
 
@@ -27,84 +30,19 @@ export interface SendDeps {
   execute(request: ExecutionRequest): Promise<ExecutionOutcome>;
   /** The fresh read an execution is checked against, made ahead of its send (request.ts). */
   readFresh(profileId: string, strategyId: string): Promise<FreshRead>;
+  /** The wait after an item's `refusals`-th 429 in a row; undefined: not sent (Connections). */
+  rateLimitedWait(profileId: string, error: unknown, refusals: number): RateLimitedWait | undefined;
   /** Starts following the versions sent (once sending is over: execution/request.ts). */
   follow(versions: readonly ExecutionOutcome['follow'][]): void;
   /** An item moved, or the batch did (position null). */
   announce(batchId: string, position: number | null): void;
+  /** Sending stopped on a fault of the app's own (the store refused a write): logged. */
+  fault(batchId: string, error: unknown): void;
   now(): string;
 }
 
-/** What stops a run, in the words its unsent items keep. */
-type Stop = { state: 'cancelled' | 'halted'; reason: string };
-
-/** An item whose turn came after the batch stopped: nothing was sent (its entry is withdrawn). */
-class StoppedBeforeSending extends Error {}
-
 /** An item another window took to send first: it is that window's to settle. */
 class TakenElsewhere extends Error {}
-
-class Run {
-  stop: Stop | null = null;
-  /** The versions accepted so far, followed once sending is over. */
-  readonly accepted: ExecutionOutcome['follow'][] = [];
-  pausedUntil = 0;
-  done!: Promise<void>;
-  private readonly turns: SendTurns;
-  /** Turns taken and not given back yet, by item index. */
-  private readonly held = new Map<number, () => void>();
-  private readonly wakers = new Set<() => void>();
-  private timer: NodeJS.Timeout | null = null;
-
-  constructor(concurrency: number) {
-    this.turns = new SendTurns(concurrency);
-  }
-
-  /** Waits for an item's turn to send (not while paused); throws when the batch stopped. */
-  async takeTurn(index: number): Promise<void> {
-    const turnOver = await this.turns.take(index);
-    await this.waitWhilePaused();
-    if (this.stop !== null) {
-      turnOver();
-      throw new StoppedBeforeSending(this.stop.reason);
-    }
-    this.held.set(index, turnOver);
-  }
-
-  /** The item's turn is over (its answer came, or it failed and the run decided what next). */
-  giveBack(index: number): void {
-    this.held.get(index)?.();
-    this.held.delete(index);
-  }
-
-  /** The item is done: its turn, taken or not, goes to the next. */
-  itemDone(index: number): void {
-    this.giveBack(index);
-    this.turns.pass(index);
-  }
-
-  /** Waits while paused (or until stopped). */
-  async waitWhilePaused(): Promise<void> {
-    while (this.stop === null && Date.now() < this.pausedUntil) {
-      await new Promise<void>((resolve) => {
-        this.wakers.add(resolve);
-        this.timer ??= setTimeout(() => this.wakeAll(), this.pausedUntil - Date.now());
-      });
-    }
-  }
-
-  halt(stop: Stop): void {
-    this.stop ??= stop;
-    this.turns.stop();
-    this.wakeAll();
-  }
-
-  private wakeAll(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    for (const wake of this.wakers) wake();
-    this.wakers.clear();
-  }
-}
 
 /** How an execution's failure leaves its item. */
 function settledFailure(error: unknown): {
@@ -177,15 +115,45 @@ export class BatchSender {
     return true;
   }
 
-  /** Sends the batch's ready items; resolves when sending is over (the batch may not have ended). */
+  /**
+   * Sends the batch's ready items; resolves when sending is over (the batch may not have ended).
+   * Never rejects: a fault of the app's own stops the batch ("stopped", its unsent items not
+   * sent, their entries withdrawn) and is told through `fault`.
+   */
   send(batch: StoredBatch, onOver: () => void): Promise<void> {
     const run = new Run(Math.max(1, batch.concurrency));
     this.runs.set(batch.id, run);
-    run.done = this.sendAll(batch, run).finally(() => {
-      this.runs.delete(batch.id);
-      onOver();
-    });
+    run.done = this.sendAll(batch, run)
+      .catch((error: unknown) => this.endAfterFault(batch, run, error))
+      .finally(() => {
+        this.runs.delete(batch.id);
+        this.tell(batch.id, onOver);
+      });
     return run.done;
+  }
+
+  /** Sending failed past its items (the store refused the batch's own writes): ended as stopped. */
+  private endAfterFault(batch: StoredBatch, run: Run, error: unknown): void {
+    run.failed(error);
+    this.deps.fault(batch.id, error);
+    this.tell(batch.id, () => this.settleLeftSending(batch));
+    this.tell(batch.id, () => {
+      const { store } = this.deps;
+      store.transaction(() => {
+        store.batches.moveAll(batch.id, 'ready', 'not-sent', run.stop!.reason);
+        store.batches.sendingOver(batch.id, 'stopped');
+      });
+      this.deps.announce(batch.id, null);
+    });
+  }
+
+  /** Runs a step after sending; its failure is told, never left unhandled. */
+  private tell(batchId: string, step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      this.deps.fault(batchId, error);
+    }
   }
 
   private async sendAll(batch: StoredBatch, run: Run): Promise<void> {
@@ -209,6 +177,14 @@ export class BatchSender {
     };
     let next = 0;
     const worker = async () => {
+      try {
+        await sendItems();
+      } catch (error) {
+        // The app's own failure (the store refused a write): no other item is sent.
+        run.failed(error);
+      }
+    };
+    const sendItems = async () => {
       for (;;) {
         await run.waitWhilePaused();
         if (run.stop !== null || next >= items.length) return;
@@ -231,9 +207,38 @@ export class BatchSender {
       this.deps.follow(run.accepted);
     }
     const stop = run.stop;
-    if (stop !== null) store.batches.moveAll(batch.id, 'ready', 'not-sent', stop.reason);
-    store.batches.sendingOver(batch.id, stop?.state ?? 'sent');
+    if (run.fault !== null) {
+      this.deps.fault(batch.id, run.fault.error);
+      this.settleLeftSending(batch);
+    }
+    store.transaction(() => {
+      if (stop !== null) store.batches.moveAll(batch.id, 'ready', 'not-sent', stop.reason);
+      store.batches.sendingOver(batch.id, stop?.state ?? 'sent');
+    });
     this.deps.announce(batch.id, null);
+  }
+
+  /**
+   * The items a fault left sending: each settled from its journal entry, as after a restart; one
+   * whose outcome cannot be written (the same fault again) reads unknown, its execution in the
+   * strategy holding what happened.
+   */
+  private settleLeftSending(batch: StoredBatch): void {
+    const { store } = this.deps;
+    for (const item of store.batches.items(batch.id)) {
+      if (item.state !== 'sending') continue;
+      this.tell(batch.id, () => {
+        try {
+          settleFromJournal(store, batch, item);
+        } catch (error) {
+          this.deps.fault(batch.id, error);
+          store.batches.move(batch.id, item.position, 'sending', 'unknown', {
+            reason:
+              'The app could not record how its send ended: its execution, in the strategy, says whether the service took it.',
+          });
+        }
+      });
+    }
   }
 
   /**
@@ -250,6 +255,8 @@ export class BatchSender {
     let freshRead = fresh;
     const { store } = this.deps;
     let sending = false;
+    /** The 429s answered to this item in a row. */
+    let refusals = 0;
     const move = (to: Parameters<Store['batches']['move']>[3], outcome: ItemOutcome) => {
       store.batches.move(batch.id, item.position, sending ? 'sending' : 'ready', to, outcome);
       this.deps.announce(batch.id, item.position);
@@ -272,8 +279,9 @@ export class BatchSender {
       const before = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
       const attemptRead = freshRead;
       freshRead = undefined;
+      let outcome: ExecutionOutcome;
       try {
-        const outcome = await this.deps.execute({
+        outcome = await this.deps.execute({
           profileId: batch.profileId,
           strategyId: item.strategyId,
           rows: JSON.parse(item.rows) as DraftRowInput[],
@@ -288,9 +296,6 @@ export class BatchSender {
             againAfter: null,
           },
         });
-        run.accepted.push(outcome.follow);
-        move('accepted', { journalId: outcome.entry.id, versionId: outcome.version.id });
-        return;
       } catch (error) {
         if (error instanceof TakenElsewhere) return;
         const journaled = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
@@ -300,12 +305,25 @@ export class BatchSender {
           return;
         }
         if (isServiceError(error, 'rate-limited')) {
-          // Nothing was executed (a 429 is a definite refusal): wait as asked, then send it again
-          // under the same review, its plan key checked again.
-          const seconds = error.details.retryAfterSeconds ?? 1;
-          run.pausedUntil = Math.max(run.pausedUntil, Date.now() + seconds * 1000);
+          // Nothing was executed (a 429 is a definite refusal). Its turn goes back and it reads
+          // ready again, not sending, until its next turn (the view never shows more sending
+          // than the concurrency).
+          const wait = this.deps.rateLimitedWait(batch.profileId, error, ++refusals);
+          if (sending) store.batches.move(batch.id, item.position, 'sending', 'ready');
+          sending = false;
           run.giveBack(index);
-          this.deps.announce(batch.id, null);
+          if (wait === undefined) {
+            move('not-sent', {
+              reason: `Not sent: the service kept answering 429 (too many requests), ${refusals} times. Review it again.`,
+              errorKind: 'rate-limited',
+              journalId,
+            });
+            return;
+          }
+          // Wait as the policy says, then send it again under the same review, its plan key
+          // checked again.
+          run.pausedUntil = Math.max(run.pausedUntil, Date.now() + wait.delayMs);
+          this.deps.announce(batch.id, item.position);
           await run.waitWhilePaused();
           this.deps.announce(batch.id, null);
           if (run.stop !== null) {
@@ -329,6 +347,11 @@ export class BatchSender {
         });
         return;
       }
+      // Outside the try: an answer the store cannot write is a fault of the app's own (sending
+      // stops), not a refusal of this item.
+      run.accepted.push(outcome.follow);
+      move('accepted', { journalId: outcome.entry.id, versionId: outcome.version.id });
+      return;
     }
   }
 }

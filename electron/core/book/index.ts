@@ -17,7 +17,7 @@ import { toDeskError } from '../desk/errors';
 import type { Store } from '../store';
 import { exposureOf } from './exposure';
 import { AddBatch, RefreshBatch, type BookBatch } from './jobs';
-import { ProfileReadQueue } from './read-queue';
+import { ProfileReadQueue, type ReadQueueDeps } from './read-queue';
 import { bringUpToDate } from './rows';
 import { readBookSettings, saveBookSettings, staleBefore } from './settings';
 import { withModels } from './models';
@@ -36,6 +36,8 @@ export interface BookDeps {
   /** Stores strategies read together (StrategySync.storeAll); new ones: resolves once on disk. */
   storeAll(profileId: string, strategies: readonly Strategy[]): Promise<void> | undefined;
   watchWaits(profileId: string, watch: (info: WaitInfo) => void): () => void;
+  /** The profile's retry policy for a 429 (Connections.rateLimitedWait). */
+  rateLimitedWait: ReadQueueDeps<Strategy>['rateLimitedWait'];
   emit(event: DeskEvent): void;
   now(): string;
 }
@@ -285,6 +287,7 @@ export class Book {
         fetch: (p, s, signal) => this.deps.fetch(p, s, signal),
         store: (p, strategies) => this.storeAll(p, strategies),
         watchWaits: this.deps.watchWaits,
+        rateLimitedWait: this.deps.rateLimitedWait,
         concurrency: () => this.settings().refreshConcurrency,
         paced: (p) => this.paced(p),
         notRead: (p, s, reason) => this.notRead(p, s, reason),

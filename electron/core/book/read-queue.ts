@@ -1,12 +1,13 @@
-import type { WaitInfo } from '../api';
+import type { RateLimitedWait, WaitInfo } from '../api';
 import { isServiceError } from '../api';
 
 /**
  * One bounded queue per profile for reading many strategies (the book's refresh and its "Add
  * many"): at most `concurrency` reads at once (4 by default). A 429 slows it down: no read starts
  * before the service's Retry-After has passed, the number of reads at once is halved, and it
- * climbs back one at a time as answers come. A read refused for the rate is tried again (up to
- * MAX_RATE_RETRIES times); a read that fails otherwise settles its strategy with that failure, and
+ * climbs back one at a time as answers come. The wait, and how often a read refused for the rate
+ * is tried again, are the profile's one retry policy (Connections.rateLimitedWait: bounded, with a
+ * floor, cancellable with the read's batch); a read that fails otherwise settles its strategy with that failure, and
  * every other strategy goes on. When the service stops answering altogether (UNREACHABLE_IN_A_ROW
  * reads in a row got no answer) the strategies still waiting settle as not read, with that reason,
  * instead of each waiting out its own retries.
@@ -26,13 +27,10 @@ import { isServiceError } from '../api';
  * aborted, answers already in hand are stored whole.
  */
 
-export const MAX_RATE_RETRIES = 3;
 export const FLUSH_AT = 512;
 export const FLUSH_AFTER_MS = 250;
 export const FLUSH_AFTER_MAX_MS = 1_000;
 export const UNREACHABLE_IN_A_ROW = 4;
-/** How long the queue waits after a 429 that named no Retry-After. */
-const DEFAULT_RATE_WAIT_MS = 2_000;
 
 export type ReadResult = { ok: true } | { ok: false; error: unknown; cancelled: boolean };
 
@@ -56,6 +54,8 @@ export interface ReadQueueDeps<Answer> {
    */
   store(profileId: string, answers: Answer[]): Promise<void> | undefined;
   watchWaits(profileId: string, watch: (info: WaitInfo) => void): () => void;
+  /** The wait after a read's `refusals`-th 429 in a row; undefined: not read again (policy). */
+  rateLimitedWait(profileId: string, error: unknown, refusals: number): RateLimitedWait | undefined;
   /** Reads at once at most (the book's setting). */
   concurrency(): number;
   /** The queue's pace changed (a pause for a 429, the reads at once). */
@@ -128,7 +128,7 @@ export class ProfileReadQueue<Answer> {
   add(batch: ReadBatch, strategyIds: readonly string[]): void {
     for (const strategyId of strategyIds) this.waiting.push({ strategyId, batch, rateRetries: 0 });
     this.unwatch ??= this.deps.watchWaits(this.profileId, (info) => {
-      if (info.reason === 'rate-limited' && !info.givingUp) this.slowDown(info.delayMs);
+      if (info.reason === 'rate-limited') this.slowDown(info.delayMs);
     });
     this.pump();
   }
@@ -165,8 +165,9 @@ export class ProfileReadQueue<Answer> {
   private pump(): void {
     if (this.closed) return;
     const wait = this.pausedUntil - Date.now();
-    if (wait > 0) {
-      clearTimeout(this.pauseTimer);
+    clearTimeout(this.pauseTimer);
+    if (wait > 0 && this.head < this.waiting.length) {
+      // Bounded by the policy (api/retry.ts); a cancel that leaves nothing waiting ends it.
       this.pauseTimer = setTimeout(() => this.pump(), wait);
       return;
     }
@@ -217,8 +218,10 @@ export class ProfileReadQueue<Answer> {
 
   private failed(task: Task, error: unknown, cancelled: boolean): void {
     if (!cancelled && isRateLimited(error)) {
-      this.slowDown(retryAfterMs(error));
-      if (task.rateRetries < MAX_RATE_RETRIES && task.batch.active()) {
+      const again = this.deps.rateLimitedWait(this.profileId, error, task.rateRetries + 1);
+      // Its attempts spent, the read fails; the others still wait as the service asked.
+      this.slowDown((again ?? this.deps.rateLimitedWait(this.profileId, error, 1))?.delayMs ?? 0);
+      if (again !== undefined && task.batch.active()) {
         // First in line again, once the wait is over.
         this.waiting.splice(this.head, 0, { ...task, rateRetries: task.rateRetries + 1 });
         this.pump();
@@ -332,8 +335,3 @@ function cancelledResult(): ReadResult {
 const isCancelled = (error: unknown): boolean => isServiceError(error, 'cancelled');
 const isRateLimited = (error: unknown): boolean => isServiceError(error, 'rate-limited');
 const isUnreachable = (error: unknown): boolean => isServiceError(error, 'network', 'timeout');
-
-function retryAfterMs(error: unknown): number {
-  const seconds = isServiceError(error) ? error.details.retryAfterSeconds : undefined;
-  return seconds === undefined ? DEFAULT_RATE_WAIT_MS : seconds * 1000;
-}

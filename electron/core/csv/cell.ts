@@ -60,6 +60,16 @@ export function csvTextCell(value: string): string {
 }
 
 /**
+ * A text cell of tab-separated text meant for a spreadsheet (a copy to the clipboard): the same
+ * rule as a CSV cell (neutralized with a leading `'` when formula-like); the tabs and line breaks
+ * that would split it become one space, as tab-separated text has no quoting.
+ */
+export function tsvTextCell(value: string): string {
+  const cell = value.replace(/[\t\r\n]+/g, ' ');
+  return isFormulaLike(cell) ? "'" + cell : cell;
+}
+
+/**
  * A numeric cell: a plain decimal (DECIMAL_PATTERN) is written exactly as it is, never
  * neutralized ("-12.5" is a number to the spreadsheet, not a formula); null for anything else,
  * which the caller refuses (it is not a number and must not become text quietly).

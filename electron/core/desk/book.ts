@@ -3,6 +3,7 @@ import type { DeskHandlers } from '../../../shared/contract';
 import type { BookQuery } from '../../../shared/book/views';
 import { writeBookCsv, writeHoldingsCsv, type Book } from '../book';
 import { selectionModelsOf } from '../book/models';
+import { tsvTextCell } from '../csv/cell';
 import { readBookSettings, staleBefore } from '../book/settings';
 import { filterOf, orderOf } from '../book/view';
 import type { Store } from '../store';
@@ -78,7 +79,8 @@ export function bookHandlers({
     },
     async copyOutcomes({ profileId, jobId }) {
       const lines = book.addOutcomes(profileId, jobId);
-      const cell = (value: string | null) => (value ?? '').replace(/[\t\r\n]+/g, ' ');
+      // The service's names and the pasted values go to a spreadsheet: the CSV cell rule.
+      const cell = (value: string | null) => tsvTextCell(value ?? '');
       const text = [
         'line\tvalue\toutcome\tdetail',
         ...lines.map((l) => `${l.line}\t${cell(l.text)}\t${l.outcome}\t${cell(l.detail)}`),

@@ -145,6 +145,10 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     subscribe: (listener) => events.subscribe(listener),
     now,
     endUnderway: (versionId) => tracking.endUnderway(versionId),
+    rateLimitedWait: (profileId, error, refusals) =>
+      connections.rateLimitedWait(profileId, error, refusals),
+    logFault: (batchId, error) =>
+      log.error('A batch stopped sending on a fault', { batchId, ...errorFields(error) }),
   });
   const activityChecks = new ActivityChecks(store.activity, now);
   store.activity.onAppended((row) => emit(activityAppended(store, row)));
@@ -171,6 +175,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     fetch: (profileId, strategyId, signal) => strategySync.fetch(profileId, strategyId, signal),
     storeAll: (profileId, strategies) => strategySync.storeAll(profileId, strategies),
     watchWaits: (profileId, watch) => connections.watchWaits(profileId, watch),
+    rateLimitedWait: (profileId, error, refusals) =>
+      connections.rateLimitedWait(profileId, error, refusals),
     emit,
     now,
   });

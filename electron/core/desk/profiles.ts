@@ -33,6 +33,22 @@ export function secretNeededForNewAddress(from: string, to: string): DeskError {
   });
 }
 
+/**
+ * A profile's removal or a change of its service address waits for no batch: while one of the
+ * profile's batches sends, its executions are followed and answered through this profile at this
+ * address, so either is refused in words (checked again just before the write, after any wait).
+ */
+function refuseWhileSending(store: Store, profileId: string, what: string): void {
+  const sending = store.batches
+    .unfinished()
+    .filter((b) => b.profileId === profileId && b.state === 'sending').length;
+  if (sending === 0) return;
+  throw new DeskError({
+    kind: 'busy',
+    message: `${sending === 1 ? 'A batch' : `${sending} batches`} of this profile ${sending === 1 ? 'is' : 'are'} sending: ${what} once sending is over, or cancel the batch first.`,
+  });
+}
+
 export interface ProfileServices {
   /** The whole store: profile changes are recorded in the activity log. */
   store: Store;
@@ -90,6 +106,9 @@ export function profileHandlers({
         ...(baseUrl !== undefined && { baseUrl: checkServiceAddress(baseUrl) }),
         ...(clientId !== undefined && { clientId: clientId.trim() }),
       };
+      const moves = patch.baseUrl !== undefined && patch.baseUrl !== before.baseUrl;
+      const changeAddress = 'change its service address';
+      if (moves) refuseWhileSending(store, profileId, changeAddress);
       // The stored secret was given for one service: it never follows the profile to another
       // address unless the manager enters it again or says it may.
       const storedSecretMoves =
@@ -102,6 +121,7 @@ export function profileHandlers({
       }
       if (secret !== undefined) await secrets.set(profileId, secret);
       const change = { secretReplaced: secret !== undefined, storedSecretMoves };
+      if (moves) refuseWhileSending(store, profileId, changeAddress);
       const updated =
         recordProfileChanged(store, before, change, () =>
           store.profiles.update(profileId, patch),
@@ -111,8 +131,12 @@ export function profileHandlers({
     },
     async remove({ profileId }) {
       existing(profileId);
-      tracking.stopFollowing({ profileId });
+      const removeIt = 'remove it';
+      refuseWhileSending(store, profileId, removeIt);
       await connections.reset(profileId);
+      // From here to the removal nothing waits: no batch of the profile starts in between.
+      refuseWhileSending(store, profileId, removeIt);
+      tracking.stopFollowing({ profileId });
       recordProfileRemoved(store, profileId, () => store.profiles.delete(profileId));
       await secrets.delete(profileId);
       return { ok: true as const };

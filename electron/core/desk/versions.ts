@@ -1,5 +1,4 @@
 import type { DeskHandlers } from '../../../shared/contract';
-import { DeskError } from '../../../shared/views';
 import { prepareExecution, type ConfirmationDeps } from '../execution/confirmation';
 import type { Execution } from '../execution/execute';
 import { journalEntryView, versionDetail, versionSummary } from '../../../shared/version-views';
@@ -36,20 +35,6 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       failureAcknowledgedAt: store.failures.acknowledgedAt(profileId, versionId),
     };
   };
-  /** Only an execution whose outcome nobody knows may be sent again or dismissed. */
-  const unknownOutcome = (journalId: string) => {
-    const entry = store.journal.get(journalId);
-    if (!entry) throw notFound('This execution');
-    if (entry.state !== 'unknown') {
-      throw new DeskError({
-        kind: 'execution-blocked',
-        message: `This execution is ${entry.state}: only one whose outcome is unknown can be sent again or dismissed.`,
-        details: { state: entry.state },
-      });
-    }
-    return entry;
-  };
-
   return {
     async list({ profileId, strategyId }) {
       return store.versions.listForStrategy(profileId, strategyId).map(versionSummary);
@@ -70,13 +55,12 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       const { entry, version } = await execution.executeDraft(draftId, confirmation);
       return { journalId: entry.id, version: detail(entry.profileId, version.id) };
     },
+    // Only an execution whose outcome nobody knows: Execution refuses the others, saying why.
     async retryExecution({ journalId }) {
-      const entry = unknownOutcome(journalId);
       const outcome = await execution.retry(journalId);
-      return { journalId, version: detail(entry.profileId, outcome.version.id) };
+      return { journalId, version: detail(outcome.entry.profileId, outcome.version.id) };
     },
     async dismissExecution({ journalId }) {
-      unknownOutcome(journalId);
       execution.dismiss(journalId);
       return { ok: true as const };
     },

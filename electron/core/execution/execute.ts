@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DeskEvent } from '../../../shared/contract';
-import type { ExecutePreview } from '../../../shared/views';
+import { DeskError, type ExecutePreview } from '../../../shared/views';
 import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
 import { comparePrediction } from '../../../shared/draft';
 import { isServiceError } from '../api';
 import { journalEntryView } from '../../../shared/version-views';
 import { notFound, toDeskError } from '../desk/errors';
-import type { JournalEntry, Store } from '../store';
+import type { JournalEntry, JournalState, Store } from '../store';
 import type { Follower, TrackedVersion } from '../tracking/tracker';
 import {
   confirmedRequest,
@@ -205,15 +205,22 @@ export class Execution {
     return sent;
   }
 
+  /** Only an execution whose outcome nobody knows may be sent again or dismissed: the refusal says why. */
+  private unknownEntry(entryId: string, action: 'sent again' | 'dismissed'): JournalEntry {
+    const entry = this.journal.get(entryId);
+    if (!entry) throw notFound('This execution');
+    if (entry.state !== 'unknown')
+      throw new DeskError({
+        kind: 'execution-blocked',
+        message: `This execution ${JOURNAL_STATE_WORDS[entry.state]}: only one whose outcome is unknown can be ${action}.`,
+        details: { state: entry.state },
+      });
+    return entry;
+  }
+
   /** Sends an unknown entry again, with its own key and body. */
   async retry(entryId: string): Promise<ExecutionOutcome> {
-    const entry = this.journal.get(entryId);
-    if (!entry) throw new Error(`There is no execution ${entryId} in the journal.`);
-    if (entry.state !== 'unknown') {
-      throw new Error(
-        `This execution is ${entry.state}: only an execution whose outcome is unknown can be sent again.`,
-      );
-    }
+    const entry = this.unknownEntry(entryId, 'sent again');
     const key = sendingKey(entry);
     let holds = false;
     try {
@@ -232,10 +239,7 @@ export class Execution {
 
   /** The manager leaves an unknown entry as it is. */
   dismiss(entryId: string): JournalEntry {
-    const entry = this.journal.get(entryId);
-    if (!entry) throw new Error(`There is no execution ${entryId} in the journal.`);
-    if (entry.state !== 'unknown')
-      throw new Error('Only an execution whose outcome is unknown can be dismissed.');
+    this.unknownEntry(entryId, 'dismissed');
     const dismissed = this.journal.markDismissed(entryId);
     this.announce(dismissed.profileId);
     return dismissed;
@@ -396,3 +400,13 @@ function answerPrediction(
   const differences = comparePrediction(record.prediction, version.positions ?? []);
   store.predictions.recordAnswer(record.id, version.id, differences);
 }
+
+/** What an execution's state says of it, in a refusal to retry or dismiss it. */
+const JOURNAL_STATE_WORDS: Record<JournalState, string> = {
+  pending: 'is about to be sent',
+  sent: 'is being sent now',
+  accepted: 'was accepted by the service',
+  rejected: 'was refused by the service, or never sent',
+  dismissed: 'was dismissed already',
+  unknown: 'has an unknown outcome',
+};

@@ -1,7 +1,11 @@
 import type { DeskEvent } from '../../../shared/contract';
 import {
+  DEFAULT_RETRY,
   createServiceClient,
   isServiceError,
+  rateLimitedWait,
+  type RateLimitedWait,
+  type RetryPolicy,
   type ServiceClient,
   type ServiceClientOptions,
   type WaitInfo,
@@ -33,13 +37,31 @@ export class Connections {
   private readonly refused = new Map<string, string>();
   /** Who hears each wait of a profile's client before a retry (the book's queue slows down). */
   private readonly waitWatchers = new Map<string, Set<(info: WaitInfo) => void>>();
+  /** The one retry policy of every profile's requests (api/retry.ts). */
+  private readonly policy: RetryPolicy;
 
   constructor(
     private readonly store: Store,
     private readonly secrets: SecretStore,
     private readonly emit: Emit,
     private readonly clientOptions: Partial<ServiceClientOptions> = {},
-  ) {}
+  ) {
+    this.policy = { ...DEFAULT_RETRY, ...clientOptions.retry };
+  }
+
+  /**
+   * The wait after a profile's request was answered 429 `refusals` times in a row, by the policy
+   * its client retries with; undefined once its attempts are spent. What the client does not
+   * retry itself (the book's reads again, a batch's executes) waits through this.
+   */
+  rateLimitedWait(
+    _profileId: string,
+    error: unknown,
+    refusals: number,
+  ): RateLimitedWait | undefined {
+    const seconds = isServiceError(error) ? error.details.retryAfterSeconds : undefined;
+    return rateLimitedWait(seconds, refusals, this.policy);
+  }
 
   client(profileId: string): ServiceClient {
     let client = this.clients.get(profileId);

@@ -105,7 +105,7 @@ describe('tokens against the sandbox', () => {
 });
 
 describe('reads against the sandbox', () => {
-  it('honours a 429 Retry-After and reports a long one instead of clamping it', async () => {
+  it('honours a 429 Retry-After and cuts a long one to the maximum, saying so', async () => {
     await h.admin('PUT', '/sandbox/faults', { api_rate_limit: { limit: 2, window_s: 1 } });
     const waits: WaitInfo[] = [];
     const c = client({ onWait: (w) => waits.push(w) });
@@ -113,11 +113,21 @@ describe('reads against the sandbox', () => {
     expect(waits.some((w) => w.reason === 'rate-limited' && w.retryAfterSeconds === 1)).toBe(true);
 
     await h.admin('PUT', '/sandbox/faults', { api_rate_limit: { limit: 1, window_s: 120 } });
-    await c.getStrategy(CORE_EQUITY);
-    const err = await fail(c.getStrategy(CORE_EQUITY));
+    // The policy's maximum lowered for the test: each wait is cut to it, the attempts bounded.
+    const longWaits: WaitInfo[] = [];
+    const patient = client({ onWait: (w) => longWaits.push(w), retry: { maxRetryAfterMs: 50 } });
+    await patient.getStrategy(CORE_EQUITY);
+    const err = await fail(patient.getStrategy(CORE_EQUITY));
     expect(err.kind).toBe('rate-limited');
-    expect(err.details.retryAfterSeconds).toBeGreaterThan(100);
-    expect(err.message).toMatch(/^The service asks to wait 1\d\d s before trying again$/);
+    expect(err.details.retryAfterSeconds).toBe(30);
+    expect(err.message).toMatch(
+      /^The service asks to wait longer than the app waits \(Retry-After: 1\d\d\): it waits 30 s at most before trying again$/,
+    );
+    expect(longWaits.map((w) => [w.delayMs, w.capped])).toEqual([
+      [50, true],
+      [50, true],
+      [50, true],
+    ]);
   });
 
   it('retries a 5xx on GET', async () => {

@@ -4,7 +4,9 @@ import {
   backoffDelay,
   parseRetryAfter,
   planRetry,
+  rateLimitedWait,
   DEFAULT_RETRY,
+  MAX_RETRY_AFTER_MS,
 } from '../../../../electron/core/api';
 import type { WaitInfo } from '../../../../electron/core/api';
 import {
@@ -39,13 +41,46 @@ const body = { data: { positions: [{ symbol: 'AAPL', weight: '90' }] } };
 describe('Retry-After and backoff', () => {
   it('reads Retry-After as seconds or as an HTTP date', () => {
     const now = Date.parse('2025-01-01T00:00:00Z');
-    expect(parseRetryAfter('3', now)).toBe(3000);
-    expect(parseRetryAfter(' 0 ', now)).toBe(0);
-    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:07 GMT', now)).toBe(7000);
-    expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('3', now)).toEqual({ ms: 3000 });
+    expect(parseRetryAfter(' 0 ', now)).toEqual({ ms: 0 });
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:07 GMT', now)).toEqual({ ms: 7000 });
+    expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toEqual({ ms: 0 });
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter('-5', now)).toBeUndefined();
+    expect(parseRetryAfter('1.5', now)).toBeUndefined();
+    expect(parseRetryAfter('<script>', now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+
+  it('cuts any wait longer than the stated maximum to it, and keeps what was asked to say so', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    const absurd = [
+      '99999999999999999999',
+      '9'.repeat(400),
+      '3600',
+      'Fri, 31 Dec 9999 23:59:59 GMT',
+    ];
+    for (const value of absurd) {
+      const read = parseRetryAfter(value, now)!;
+      expect(read.ms).toBe(MAX_RETRY_AFTER_MS);
+      expect(read.asked).toBe(value.length > 40 ? `${value.slice(0, 39)}…` : value);
+      // A date JavaScript can hold: the pause it becomes is always shown.
+      expect(new Date(now + read.ms).toISOString()).toBe('2025-01-01T00:00:30.000Z');
+    }
+    expect(parseRetryAfter(String(MAX_RETRY_AFTER_MS / 1000), now)).toEqual({
+      ms: MAX_RETRY_AFTER_MS,
+    });
+  });
+
+  it('waits after a 429 as asked, never under a floor that doubles, never over the maximum', () => {
+    const p = { ...DEFAULT_RETRY, rateFloorMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 2000 };
+    // Retry-After: 0 (or none) does not spin.
+    expect([1, 2, 3].map((n) => rateLimitedWait(0, n, p)?.delayMs)).toEqual([100, 200, 400]);
+    expect(rateLimitedWait(undefined, 1, p)).toEqual({ delayMs: 100, capped: false });
+    expect(rateLimitedWait(1, 1, p)).toEqual({ delayMs: 1000, capped: false });
+    expect(rateLimitedWait(30, 1, p)).toEqual({ delayMs: 2000, capped: true });
+    // Attempts are bounded: after `attempts` refusals in a row, no more waits.
+    expect(rateLimitedWait(0, p.attempts, p)).toBeUndefined();
   });
 
   it('keeps full-jitter backoff within the exponential bound and the maximum', () => {
@@ -86,14 +121,14 @@ describe('planRetry: which failure is retried, per operation kind', () => {
     expect(planRetry(e, 1, mode, DEFAULT_RETRY) !== undefined).toBe(retried);
   });
 
-  it('stops after the bounded attempts and gives up on a long Retry-After', () => {
+  it('stops after the bounded attempts and cuts a long Retry-After to the maximum', () => {
     expect(planRetry(err('server'), DEFAULT_RETRY.attempts, 'read', DEFAULT_RETRY)).toBeUndefined();
     expect(
       planRetry(err('rate-limited', { retryAfterSeconds: 2 }), 1, 'read', DEFAULT_RETRY),
     ).toEqual({ reason: 'rate-limited', status: undefined, retryAfterSeconds: 2, delayMs: 2000 });
     expect(
       planRetry(err('rate-limited', { retryAfterSeconds: 120 }), 1, 'read', DEFAULT_RETRY),
-    ).toMatchObject({ givingUp: true, delayMs: 120_000 });
+    ).toMatchObject({ capped: true, delayMs: MAX_RETRY_AFTER_MS });
   });
 });
 
@@ -168,7 +203,7 @@ describe('reads', () => {
     expect(Date.now()).toBeGreaterThanOrEqual(until - 50);
   });
 
-  it('does not clamp a Retry-After longer than the policy: fails stating the wait', async () => {
+  it('cuts a Retry-After longer than the policy to its maximum, says so, and stops in time', async () => {
     let calls = 0;
     const f = await fake((app) =>
       app.get('/api/v1/strategies/:id', async (_req, reply) => {
@@ -177,14 +212,22 @@ describe('reads', () => {
       }),
     );
     const waits: WaitInfo[] = [];
-    const err = (await client(f, { onWait: (w) => waits.push(w) })
+    const err = (await client(f, {
+      onWait: (w) => waits.push(w),
+      retry: { maxRetryAfterMs: 50 },
+    })
       .getStrategy(STRATEGY_ID)
       .catch((e: unknown) => e)) as ServiceError;
     expect(err.kind).toBe('rate-limited');
-    expect(err.message).toBe('The service asks to wait 120 s before trying again');
-    expect(err.details.retryAfterSeconds).toBe(120);
-    expect(calls).toBe(1);
-    expect(waits).toMatchObject([{ givingUp: true, retryAfterSeconds: 120, delayMs: 120_000 }]);
+    expect(err.message).toBe(
+      'The service asks to wait longer than the app waits (Retry-After: 120): it waits 30 s at most before trying again',
+    );
+    expect(err.details.retryAfterSeconds).toBe(30);
+    expect(calls).toBe(DEFAULT_RETRY.attempts);
+    expect(waits).toHaveLength(DEFAULT_RETRY.attempts - 1);
+    expect(waits).toMatchObject(
+      Array(DEFAULT_RETRY.attempts - 1).fill({ capped: true, retryAfterSeconds: 30, delayMs: 50 }),
+    );
   });
 
   it('retries a request timeout on GET', async () => {

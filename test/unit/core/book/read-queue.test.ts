@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ServiceError, type WaitInfo } from '../../../../electron/core/api';
+import {
+  DEFAULT_RETRY,
+  ServiceError,
+  isServiceError,
+  rateLimitedWait,
+  type WaitInfo,
+} from '../../../../electron/core/api';
 import {
   ProfileReadQueue,
   type ReadBatch,
@@ -30,6 +36,13 @@ function harness(concurrency = 4, disk?: () => Promise<void>) {
       watcher = watch;
       return () => (watcher = undefined);
     },
+    // The app's one policy (api/retry.ts), as Connections applies it.
+    rateLimitedWait: (_p, error, refusals) =>
+      rateLimitedWait(
+        isServiceError(error) ? error.details.retryAfterSeconds : undefined,
+        refusals,
+        DEFAULT_RETRY,
+      ),
     concurrency: () => concurrency,
     paced: () => undefined,
     notRead: () => undefined,

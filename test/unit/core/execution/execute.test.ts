@@ -135,9 +135,11 @@ describe('Execution', () => {
     await expect(executions.executeDraft(draftId)).rejects.toThrow('422');
     const entry = journal.listForStrategy(PID, SID)[0]!;
     expect(entry.state).toBe('rejected');
-    await expect(executions.retry(entry.id)).rejects.toThrow(
-      /only an execution whose outcome is unknown/,
-    );
+    await expect(executions.retry(entry.id)).rejects.toMatchObject({
+      kind: 'execution-blocked',
+      message:
+        'This execution was refused by the service, or never sent: only one whose outcome is unknown can be sent again.',
+    });
     expect(svc.sent).toHaveLength(1);
   });
 
