@@ -76,7 +76,7 @@ describe('a fault of the store while a batch sends', () => {
     }
     const done = await h.desk.batches.get({ batchId: batch.id });
     expect(done.state).toBe('stopped');
-    expect(done.words).toMatch(/^stopped after [12] of 3: review the rest again$/);
+    expect(done.words).toMatch(/^stopped after [12] of 3 \(.*\): review the rest again$/);
     const core = itemOf(done, CORE);
     expect(core.state).toBe('unknown');
     expect(core.reason).toMatch(/could not record how its send ended/);
