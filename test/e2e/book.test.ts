@@ -265,8 +265,12 @@ describe('the book', () => {
       await page.getByRole('button', { name: 'Export' }).click();
       await page.getByRole('button', { name: 'Holdings as CSV' }).click();
       await page.getByText(/Saved [\d,]+ holdings as CSV/).waitFor();
+      // Each export keeps its own status: the book's file is still named beside the holdings'.
+      await page.getByText(/Saved 11 strategies as CSV/).waitFor();
+      const holdingsPath = page.getByTestId('book-holdings-export-path');
+      expect(await holdingsPath.textContent()).not.toBe(await path.textContent());
       const [holdingsHeader, ...holdings] = parseCsv(
-        readFileSync((await path.textContent())!, 'utf8'),
+        readFileSync((await holdingsPath.textContent())!, 'utf8'),
       );
       expect(holdingsHeader).toEqual([...HOLDINGS_CSV_COLUMNS]);
       const h = (name: (typeof HOLDINGS_CSV_COLUMNS)[number]) => HOLDINGS_CSV_COLUMNS.indexOf(name);
