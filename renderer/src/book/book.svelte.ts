@@ -12,7 +12,7 @@ import type {
 } from '../../../shared/book/views';
 import type { BookFlag, BookSort } from '../../../shared/book/flags';
 import { BOOK_PAGE } from '../../../shared/book/first-page';
-import type { DeskApi, DeskEvent, DeskEventOf } from '../../../shared/contract';
+import type { DeskApi, DeskEventOf } from '../../../shared/contract';
 import type { DeskError } from '../../../shared/views';
 import { afterPaint } from '../lib/after-paint';
 import { asDeskError } from '../lib/errors';
