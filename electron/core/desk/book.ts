@@ -1,5 +1,5 @@
 import type { DeskHandlers } from '../../../shared/contract';
-import type { BookQuery } from '../../../shared/book/views';
+import { ADD_OUTCOME_TEXT, type BookQuery } from '../../../shared/book/views';
 import { BOOK_CSV, HOLDINGS_CSV, type Book, type BookCsv } from '../book';
 import type { Exports } from '../exports';
 import { selectionModelsOf } from '../book/models';
@@ -76,8 +76,11 @@ export function bookHandlers({ store, book, exports, now }: BookHandlerDeps): De
       const lines = book.addOutcomes(profileId, jobId);
       const cell = (value: string | null) => (value ?? '').replace(/[\t\r\n]+/g, ' ');
       const text = [
-        'line\tvalue\toutcome\tdetail',
-        ...lines.map((l) => `${l.line}\t${cell(l.text)}\t${l.outcome}\t${cell(l.detail)}`),
+        // The screen's words: its column names and each outcome as the table shows it.
+        'Line\tValue\tOutcome\tDetail',
+        ...lines.map(
+          (l) => `${l.line}\t${cell(l.text)}\t${ADD_OUTCOME_TEXT[l.outcome]}\t${cell(l.detail)}`,
+        ),
       ].join('\n');
       return { text: `${text}\n` };
     },
