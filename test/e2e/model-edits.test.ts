@@ -79,11 +79,13 @@ describe('a model’s edits and imports', () => {
     expect(saved.rows.find((r) => r.symbol === first.symbol)!.weight).toBe('2');
 
     // Alpha's revision exported; imported into Alpha again, the question is asked.
-    const file = await desk.models.exportCsv({ revisionId: saved.latest!.id });
     await list.getByRole('button', { name: /^Alpha/ }).click();
     await heading('Alpha').waitFor();
+    await page.getByRole('button', { name: 'Export revision 2 as CSV' }).click();
+    await page.getByText(`Saved ${saved.rows.length} rows as CSV`).waitFor();
+    const file = { path: (await page.getByTestId('model-export-path').textContent())! };
     const importInput = page.getByLabel('Import CSV…');
-    await importInput.setInputFiles(file!.path);
+    await importInput.setInputFiles(file.path);
     const ask = page.getByRole('group', { name: 'Replace or merge the imported rows' });
     await ask.getByText(`${saved.rows.length} rows read`, { exact: false }).waitFor();
     await ask.getByRole('button', { name: 'Replace the rows' }).click();
@@ -96,7 +98,7 @@ describe('a model’s edits and imports', () => {
       .waitFor();
     // The same rows as saved: nothing to save, the total unchanged.
     await page.getByText('As revision 2: nothing to save').waitFor();
-    await importInput.setInputFiles(file!.path);
+    await importInput.setInputFiles(file.path);
     await ask.getByRole('button', { name: 'Merge' }).click();
     await page
       .getByText(`Read ${saved.rows.length} rows: 0 added, 0 updated.`, { exact: false })
@@ -106,7 +108,7 @@ describe('a model’s edits and imports', () => {
     // Into the empty model: no question; saved, the same rows and hash as Alpha's revision.
     await list.getByRole('button', { name: /^Beta/ }).click();
     await heading('Beta').waitFor();
-    await importInput.setInputFiles(file!.path);
+    await importInput.setInputFiles(file.path);
     await page
       .getByText(`Read ${saved.rows.length} rows: ${saved.rows.length} added`, { exact: false })
       .waitFor();
