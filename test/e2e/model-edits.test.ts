@@ -59,6 +59,15 @@ describe('a model’s edits and imports', () => {
     await heading('Alpha').waitFor();
     await page.getByText('Unsaved changes').waitFor();
 
+    // A new model made meanwhile waits for the same answer: Stay keeps Alpha and its edit.
+    const form = page.getByRole('form', { name: 'New model' });
+    await form.getByLabel('New model').fill('Gamma');
+    await form.getByRole('button', { name: 'Create model' }).click();
+    await dialog.getByRole('button', { name: 'Stay' }).click();
+    await list.getByRole('button', { name: /^Gamma/ }).waitFor();
+    await heading('Alpha').waitFor();
+    await page.getByText('Unsaved changes').waitFor();
+
     // Discard: Beta opens, and Alpha is as saved.
     await list.getByRole('button', { name: /^Beta/ }).click();
     await screenshot(page, 'models-unsaved-ask');
