@@ -49,8 +49,10 @@ describe('one way of saying things', () => {
     await panel.getByRole('button', { name: 'Close' }).click();
 
     // A tag over the limit is refused in words, not cut to fit.
-    await page.getByRole('button', { name: /^Choose all 10 shown/ }).click();
+    await page.getByRole('checkbox', { name: 'Choose Core Equity' }).check();
+    await page.getByRole('checkbox', { name: 'Choose Dividend Growth' }).check();
     const chosen = page.getByRole('group', { name: 'Chosen strategies' });
+    await chosen.getByText('2 strategies chosen').waitFor();
     await chosen.getByLabel('Tag').fill('t'.repeat(61));
     await chosen.getByRole('button', { name: 'Add tag' }).click();
     await chosen
@@ -64,6 +66,10 @@ describe('one way of saying things', () => {
       limit: 50,
     });
     expect(tagged.rows.flatMap((r) => r.tags)).toEqual([]);
+    // Another choice: the note on the last one goes.
+    await page.getByRole('checkbox', { name: 'Choose Fresh Start' }).check();
+    await chosen.getByText('3 strategies chosen').waitFor();
+    expect(await chosen.getByText('A tag is at most 60 characters').count()).toBe(0);
 
     // Times of day on the 24-hour clock, on the book and in the activity log alike.
     await page.getByRole('button', { name: 'Profile activity' }).click();
