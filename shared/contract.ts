@@ -8,6 +8,7 @@ import {
   draftSummary,
   draftView,
   executePreview,
+  exportIdField,
   exportResult,
   journalEntryView,
   trackingProblem,
@@ -183,7 +184,7 @@ export const contract = {
   reports: {
     /** Writes a CSV of orders; the host chooses where (a save dialog in the desktop app). */
     exportOrders: method(
-      z.object({ profileId: uuid, selection: reportSelection }).strict(),
+      z.object({ profileId: uuid, selection: reportSelection, ...exportIdField }).strict(),
       exportResult.nullable(),
     ),
   },
@@ -208,7 +209,9 @@ export const contract = {
     removedProfiles: method(none, z.array(removedProfileLog)),
     /** Writes the filtered log as CSV or as JSON Lines with the hashes; the host chooses where. */
     export: method(
-      z.object({ filter: activityFilter, format: z.enum(['csv', 'jsonl']) }).strict(),
+      z
+        .object({ filter: activityFilter, format: z.enum(['csv', 'jsonl']), ...exportIdField })
+        .strict(),
       exportResult.nullable(),
     ),
   },

@@ -198,6 +198,12 @@ export const reportSelection = z.discriminatedUnion('kind', [
 ]);
 export type ReportSelection = z.infer<typeof reportSelection>;
 
+/**
+ * An export's id, chosen by the caller (a UUID) so the `export-progress` events it hears while
+ * the export runs are known to be its own; the desk chooses one when none is given.
+ */
+export const exportIdField = { exportId: uuid.optional() };
+
 export const exportResult = z.object({
   exportId: z.string(),
   path: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { method, profileRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
-import { executePreview, exportResult } from '../views';
+import { executePreview, exportIdField, exportResult } from '../views';
 import { acknowledgement, batchSummary, batchView } from './views';
 
 /** The most strategies one batch reviews: a larger choice is reviewed a thousand at a time. */
@@ -56,7 +56,13 @@ export const batchesContract = {
   /** Stops sending; what was sent is followed, the rest is not sent. */
   cancel: method(z.object({ batchId: uuid }).strict(), batchView),
   /** Every order of the batch's versions as CSV (the order report's columns, batch and model). */
-  exportOrders: method(z.object({ batchId: uuid }).strict(), exportResult.nullable()),
+  exportOrders: method(
+    z.object({ batchId: uuid, ...exportIdField }).strict(),
+    exportResult.nullable(),
+  ),
   /** One row per strategy: its outcome and counts. */
-  exportSummary: method(z.object({ batchId: uuid }).strict(), exportResult.nullable()),
+  exportSummary: method(
+    z.object({ batchId: uuid, ...exportIdField }).strict(),
+    exportResult.nullable(),
+  ),
 };

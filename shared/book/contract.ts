@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { method, none, ok, profileRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
-import { exportResult } from '../views';
+import { exportIdField, exportResult } from '../views';
 import { MAX_PASTE_CHARACTERS } from './flags';
 import {
   addOutcomeLine,
@@ -89,12 +89,12 @@ export const bookContract = {
   ),
   /** The book as filtered, one row per strategy, as CSV; the host chooses where. */
   exportStrategies: method(
-    z.object({ profileId: uuid, query: bookQuery }).strict(),
+    z.object({ profileId: uuid, query: bookQuery, ...exportIdField }).strict(),
     exportResult.nullable(),
   ),
   /** One row per holding of the book as filtered, with its known target weight, as CSV. */
   exportHoldings: method(
-    z.object({ profileId: uuid, query: bookQuery }).strict(),
+    z.object({ profileId: uuid, query: bookQuery, ...exportIdField }).strict(),
     exportResult.nullable(),
   ),
   settings: method(none, bookSettings),

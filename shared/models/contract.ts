@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { method, ok, strategyRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
-import { exportResult } from '../views';
+import { exportIdField, exportResult } from '../views';
 import {
   modelCsvImport,
   modelDetail,
@@ -79,7 +79,10 @@ export const modelsContract = {
   /** Reads rows from a CSV file's text (nothing is saved: the editor takes them). */
   importCsv: method(z.object({ text: z.string().max(1_100_000) }).strict(), modelCsvImport),
   /** Writes a revision as CSV; the host chooses where (null: the manager cancelled). */
-  exportCsv: method(revisionRef, exportResult.nullable()),
+  exportCsv: method(
+    z.object({ revisionId: uuid, ...exportIdField }).strict(),
+    exportResult.nullable(),
+  ),
   /**
    * The profile's strategies follow the model (one following another moves), pinned to
    * `revisionId` when given, else following its latest revision.

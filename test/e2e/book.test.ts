@@ -110,9 +110,20 @@ describe('the book', () => {
       await panel.getByRole('button', { name: 'Copy outcomes' }).click();
       await panel.getByText('Copied 13 lines with their outcomes.').waitFor();
       const copied = await page.evaluate(() => navigator.clipboard.readText());
-      expect(copied.split('\n')[0]).toBe('line\tvalue\toutcome\tdetail');
-      expect(copied).toContain(`\t${ids[1]!.toUpperCase()}\tadded\t`);
+      // In the screen's words, as the table shows them.
+      expect(copied.split('\n')[0]).toBe('Line\tValue\tOutcome\tDetail');
+      expect(copied).toContain(`\t${ids[1]!.toUpperCase()}\tAdded\t`);
+      expect(copied).toContain(`\t${DEMO.otherFund}\tNot found\t`);
       await screenshot(page, 'book-01-added-many');
+
+      // A second add in the same panel: its own outcomes, no error about the first add's.
+      await panel.getByLabel('Strategy ids to add').fill([ids[0], ids[1]].join('\n'));
+      await panel.getByRole('button', { name: 'Add', exact: true }).click();
+      await outcomes.getByText('2 Already in the app', { exact: true }).waitFor();
+      await expect.poll(() => table.locator('tr[data-outcome="already-added"]').count()).toBe(2);
+      await expect.poll(() => table.locator('tr[data-outcome]').count()).toBe(2);
+      expect(await panel.getByText('This is not in the app.').count()).toBe(0);
+      expect(await panel.locator('.error-note, [role="alert"]').count()).toBe(0);
       await panel.getByRole('button', { name: 'Close' }).click();
       await expect.poll(() => shownNames(page)).toHaveLength(11);
 
@@ -265,8 +276,12 @@ describe('the book', () => {
       await page.getByRole('button', { name: 'Export' }).click();
       await page.getByRole('button', { name: 'Holdings as CSV' }).click();
       await page.getByText(/Saved [\d,]+ holdings as CSV/).waitFor();
+      // Each export keeps its own status: the book's file is still named beside the holdings'.
+      await page.getByText(/Saved 11 strategies as CSV/).waitFor();
+      const holdingsPath = page.getByTestId('book-holdings-export-path');
+      expect(await holdingsPath.textContent()).not.toBe(await path.textContent());
       const [holdingsHeader, ...holdings] = parseCsv(
-        readFileSync((await path.textContent())!, 'utf8'),
+        readFileSync((await holdingsPath.textContent())!, 'utf8'),
       );
       expect(holdingsHeader).toEqual([...HOLDINGS_CSV_COLUMNS]);
       const h = (name: (typeof HOLDINGS_CSV_COLUMNS)[number]) => HOLDINGS_CSV_COLUMNS.indexOf(name);

@@ -1,14 +1,14 @@
 import type { ActivityFilter } from '../../../shared/activity/views';
-import { writeOrderReportLines, type OrderReportWritten, type PartialFiles } from '../reports';
+import { formattedLine, type ExportFile } from '../exports';
 import { CRLF, csvCell } from '../csv/cell';
 import { kindLabel, payloadOf, summaryLine } from './describe';
 import type { ActivityRepository, ActivityRow } from '../store/repositories/activity';
 
 /**
  * The activity log written to a file, oldest first: CSV by the app's one CSV rule (../csv/cell.ts:
- * RFC 4180, formula-like cells neutralized) and the order reports' writer (0600, written aside
- * and renamed into place), or JSON Lines
- * with every hashed field and the hashes, which `npm run verify-activity` checks on its own.
+ * RFC 4180, formula-like cells neutralized), or JSON Lines
+ * with every hashed field and the hashes, which `npm run verify-activity` checks on its own. Written by the app's one export (core/exports:
+ * 0600, aside and renamed into place).
  */
 
 export const ACTIVITY_EXPORT_FORMAT = 'strategy-desk-activity';
@@ -76,28 +76,25 @@ export function activityExportName(filter: ActivityFilter, format: 'csv' | 'json
   return `activity${scope}${range}.${format}`;
 }
 
-const NUL = '\0';
-
-export async function writeActivityExport(
+/** The export's file: the filtered log as it is when its rows are first read. */
+export function activityExportFile(
   activity: ActivityRepository,
   request: { filter: ActivityFilter; format: 'csv' | 'jsonl'; profileName: string | null },
-  path: string,
-  options: { exportedAt: string; onProgress?: (rows: number) => void; partial?: PartialFiles },
-): Promise<OrderReportWritten> {
+  exportedAt: string,
+): ExportFile {
   const { filter, format } = request;
-  const until = activity.lastSeq();
-  const rows = activity.iterate(filter, until);
-  if (format === 'csv') {
-    // A NUL-led line is written as it is (see reports/write.ts).
-    const lines = (function* () {
-      for (const row of rows) yield NUL + csvLine(row);
-    })();
-    return writeOrderReportLines(lines, path, {
+  const name = activityExportName(filter, format);
+  if (format === 'csv')
+    return {
+      name,
       header: ACTIVITY_CSV_COLUMNS.join(',') + CRLF,
-      ...(options.onProgress && { onProgress: options.onProgress }),
-      ...(options.partial && { partial: options.partial }),
-    });
-  }
+      *lines() {
+        for (const row of activity.iterate(filter, activity.lastSeq()))
+          yield formattedLine(csvLine(row));
+      },
+    };
+  // The header counts the entries up to the last one at the time of the header.
+  const until = activity.lastSeq();
   const header: ActivityExportHeader = {
     format: ACTIVITY_EXPORT_FORMAT,
     version: 1,
@@ -105,14 +102,13 @@ export async function writeActivityExport(
     profileName: request.profileName,
     filter,
     entries: activity.count(filter, until),
-    exportedAt: options.exportedAt,
+    exportedAt,
   };
-  const lines = (function* () {
-    for (const row of rows) yield `${NUL}${jsonLine(row)}\n`;
-  })();
-  return writeOrderReportLines(lines, path, {
+  return {
+    name,
     header: `${JSON.stringify(header)}\n`,
-    ...(options.onProgress && { onProgress: options.onProgress }),
-    ...(options.partial && { partial: options.partial }),
-  });
+    *lines() {
+      for (const row of activity.iterate(filter, until)) yield formattedLine(`${jsonLine(row)}\n`);
+    },
+  };
 }

@@ -24,7 +24,7 @@ import { withModels } from './models';
 import { bookRowView, filterOf, orderOf } from './view';
 
 export { DEFAULT_BOOK_SETTINGS, readBookSettings } from './settings';
-export { writeBookCsv, writeHoldingsCsv } from './export';
+export { BOOK_CSV, HOLDINGS_CSV, type BookCsv } from './export';
 
 /** How often progress and the rows it changed are announced while reads go on. */
 const ANNOUNCE_EVERY_MS = 150;

@@ -11,7 +11,9 @@ import type { Store } from '../store';
  * profile's assignments; only the rows that follow a model cost more.
  */
 
-const BOOK_SYNC: Record<SyncStateName, NonNullable<BookRow['model']>['sync']> = {
+type BookModel = NonNullable<BookRow['model']>;
+
+const BOOK_SYNC: Record<SyncStateName, BookModel['sync']> = {
   'in-sync': 'in-sync',
   'out-of-sync': 'out-of-sync',
   'target-unknown': 'target-unknown',
@@ -21,22 +23,40 @@ const BOOK_SYNC: Record<SyncStateName, NonNullable<BookRow['model']>['sync']> = 
 
 export function withModels(store: Store, profileId: string, rows: BookRow[]): BookRow[] {
   if (rows.length === 0) return rows;
-  const assigned = new Set(store.models.assignmentsOf(profileId).map((a) => a.strategyId));
-  if (assigned.size === 0) return rows;
-  const following = new ModelFollowing(store, new ModelLibrary(store));
+  const models = modelsOf(
+    store,
+    profileId,
+    rows.map((r) => r.strategyId),
+  );
+  if (models.size === 0) return rows;
   return rows.map((row) => {
-    if (!assigned.has(row.strategyId)) return row;
-    const follower = following.ofStrategy(profileId, row.strategyId);
-    if (!follower) return row;
-    return {
-      ...row,
-      model: {
-        id: follower.modelId,
-        name: follower.modelName,
-        sync: BOOK_SYNC[follower.sync.state],
-      },
-    };
+    const model = models.get(row.strategyId);
+    return model ? { ...row, model } : row;
   });
+}
+
+/** The model each of `strategyIds` follows and its sync state, by strategy (none: follows none). */
+export function modelsOf(
+  store: Store,
+  profileId: string,
+  strategyIds: readonly string[],
+): Map<string, BookModel> {
+  const models = new Map<string, BookModel>();
+  if (strategyIds.length === 0) return models;
+  const assigned = new Set(store.models.assignmentsOf(profileId).map((a) => a.strategyId));
+  if (assigned.size === 0) return models;
+  const following = new ModelFollowing(store, new ModelLibrary(store));
+  for (const strategyId of strategyIds) {
+    if (!assigned.has(strategyId)) continue;
+    const follower = following.ofStrategy(profileId, strategyId);
+    if (!follower) continue;
+    models.set(strategyId, {
+      id: follower.modelId,
+      name: follower.modelName,
+      sync: BOOK_SYNC[follower.sync.state],
+    });
+  }
+  return models;
 }
 
 /** The strategies `strategyIds` (in that order) grouped by the model revision each follows. */

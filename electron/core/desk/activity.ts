@@ -1,23 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
+import type { DeskHandlers } from '../../../shared/contract';
 import type { ActivityChecks } from '../activity/checks';
 import { payloadOf, summaryOf } from '../activity/describe';
 import { activitySummary } from '../views/activity';
 import { detailOf } from '../activity/detail';
-import { activityExportName, writeActivityExport } from '../activity/export';
+import { activityExportFile } from '../activity/export';
+import type { Exports } from '../exports';
 import type { ActivityRow } from '../store/repositories/activity';
 import type { Store } from '../store';
 import { notFound } from './errors';
-import type { PartialFiles } from '../reports';
-import type { ChooseExportPath } from './reports';
 
 export interface ActivityHandlerDeps {
   store: Store;
   checks: ActivityChecks;
-  choosePath: ChooseExportPath;
-  /** Where an export's temporary file is listed while it exists (reports/partials.ts). */
-  partial?: PartialFiles;
-  emit(event: DeskEvent): void;
+  exports: Exports;
   now(): string;
 }
 
@@ -78,22 +73,14 @@ export function activityHandlers(deps: ActivityHandlerDeps): DeskHandlers['activ
           };
         });
     },
-    async export({ filter, format }) {
-      const path = await deps.choosePath(activityExportName(filter, format));
-      if (path === null) return null;
-      const exportId = randomUUID();
-      const written = await writeActivityExport(
-        store.activity,
-        { filter, format, profileName: profileNameOf(filter.profileId) },
-        path,
-        {
-          exportedAt: deps.now(),
-          onProgress: (rows) => deps.emit({ type: 'export-progress', exportId, rows, done: false }),
-          ...(deps.partial && { partial: deps.partial }),
-        },
-      );
-      deps.emit({ type: 'export-progress', exportId, rows: written.rows, done: true });
-      return { exportId, path: written.path, rows: written.rows, bytes: written.bytes };
-    },
+    export: ({ filter, format, exportId }) =>
+      deps.exports.write(
+        activityExportFile(
+          store.activity,
+          { filter, format, profileName: profileNameOf(filter.profileId) },
+          deps.now(),
+        ),
+        exportId,
+      ),
   };
 }

@@ -1,33 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/errors';
 import type { Batches } from '../batches/batches';
-import { batchCsvName, batchOrdersCsv, batchSummaryCsv, writeBatchCsv } from '../batches/csv';
+import { batchOrdersCsv, batchSummaryCsv } from '../batches/csv';
+import type { Exports } from '../exports';
 import type { Store } from '../store';
-import type { ChooseExportPath } from './reports';
 
 export interface BatchServices {
   store: Store;
   batches: Batches;
-  choosePath: ChooseExportPath;
+  exports: Exports;
 }
 
 /** The `batches` area: each handler passes the call to the batch flow (core/batches). */
-export function batchHandlers({
-  store,
-  batches,
-  choosePath,
-}: BatchServices): DeskHandlers['batches'] {
-  const exported = async (batchId: string, what: 'orders' | 'summary') => {
+export function batchHandlers({ store, batches, exports }: BatchServices): DeskHandlers['batches'] {
+  const exported = async (batchId: string, what: 'orders' | 'summary', exportId?: string) => {
     const batch = store.batches.get(batchId);
     if (!batch)
       throw new DeskError({ kind: 'not-found', message: 'This batch is not in this app.' });
-    const path = await choosePath(batchCsvName(batch, what));
-    if (path === null) return null;
-    const content =
-      what === 'orders' ? batchOrdersCsv(store, batch) : batchSummaryCsv(store, batch);
-    const written = await writeBatchCsv(path, content);
-    return { exportId: randomUUID(), path, ...written };
+    const file = what === 'orders' ? batchOrdersCsv(store, batch) : batchSummaryCsv(store, batch);
+    return exports.write(file, exportId);
   };
   return {
     review: async (input) => batches.review(input),
@@ -36,7 +27,7 @@ export function batchHandlers({
     preview: async ({ batchId, strategyId }) => batches.preview(batchId, strategyId),
     execute: async (input) => batches.execute(input),
     cancel: async ({ batchId }) => batches.cancel(batchId),
-    exportOrders: async ({ batchId }) => exported(batchId, 'orders'),
-    exportSummary: async ({ batchId }) => exported(batchId, 'summary'),
+    exportOrders: async ({ batchId, exportId }) => exported(batchId, 'orders', exportId),
+    exportSummary: async ({ batchId, exportId }) => exported(batchId, 'summary', exportId),
   };
 }

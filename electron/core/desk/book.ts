@@ -1,49 +1,45 @@
-import { randomUUID } from 'node:crypto';
 import type { DeskHandlers } from '../../../shared/contract';
-import type { BookQuery } from '../../../shared/book/views';
-import { writeBookCsv, writeHoldingsCsv, type Book } from '../book';
+import { ADD_OUTCOME_TEXT, type BookQuery } from '../../../shared/book/views';
+import { BOOK_CSV, HOLDINGS_CSV, type Book, type BookCsv } from '../book';
+import type { Exports } from '../exports';
 import { selectionModelsOf } from '../book/models';
 import { tsvTextCell } from '../csv/cell';
 import { readBookSettings, staleBefore } from '../book/settings';
 import { filterOf, orderOf } from '../book/view';
 import type { Store } from '../store';
-import type { Emit } from './events';
-import type { ChooseExportPath } from './reports';
 
 export interface BookHandlerDeps {
   store: Store;
   book: Book;
-  emit: Emit;
-  choosePath: ChooseExportPath;
+  exports: Exports;
   now(): string;
 }
 
 /** The book's contract handlers (the book itself lives in electron/core/book). */
-export function bookHandlers({
-  store,
-  book,
-  emit,
-  choosePath,
-  now,
-}: BookHandlerDeps): DeskHandlers['book'] {
+export function bookHandlers({ store, book, exports, now }: BookHandlerDeps): DeskHandlers['book'] {
   /** Writes one of the book's exports where the host chooses, with progress events. */
-  async function exportCsv(
+  function exportCsv(
     profileId: string,
     query: BookQuery,
     name: string,
-    write: typeof writeBookCsv,
+    file: BookCsv,
+    exportId: string | undefined,
   ) {
-    const path = await choosePath(`${name}-${now().slice(0, 10)}.csv`);
-    if (path === null) return null;
-    const exportId = randomUUID();
-    // The rows as the book shows them now: worked out again where the cache changed.
-    book.counts(profileId);
-    const filter = filterOf(profileId, query, staleBefore(readBookSettings(store), now()));
-    const written = await write(store, filter, orderOf(query), path, (rows) =>
-      emit({ type: 'export-progress', exportId, rows, done: false }),
+    const day = now().slice(0, 10);
+    return exports.write(
+      {
+        name: `${name}-${day}.csv`,
+        header: file.header,
+        lines: () => {
+          // The rows as the book shows them once the path is chosen: worked out again where the
+          // cache changed.
+          book.counts(profileId);
+          const filter = filterOf(profileId, query, staleBefore(readBookSettings(store), now()));
+          return file.lines(store, filter, orderOf(query));
+        },
+      },
+      exportId,
     );
-    emit({ type: 'export-progress', exportId, rows: written.rows, done: true });
-    return { exportId, path: written.path, rows: written.rows, bytes: written.bytes };
   }
 
   return {
@@ -82,17 +78,21 @@ export function bookHandlers({
       // The service's names and the pasted values go to a spreadsheet: the CSV cell rule.
       const cell = (value: string | null) => tsvTextCell(value ?? '');
       const text = [
-        'line\tvalue\toutcome\tdetail',
-        ...lines.map((l) => `${l.line}\t${cell(l.text)}\t${l.outcome}\t${cell(l.detail)}`),
+        // The screen's words: its column names and each outcome as the table shows it.
+        'Line\tValue\tOutcome\tDetail',
+        ...lines.map(
+          (l) => `${l.line}\t${cell(l.text)}\t${ADD_OUTCOME_TEXT[l.outcome]}\t${cell(l.detail)}`,
+        ),
       ].join('\n');
       return { text: `${text}\n` };
     },
     async exposure({ profileId, symbol }) {
       return book.exposure(profileId, symbol);
     },
-    exportStrategies: ({ profileId, query }) => exportCsv(profileId, query, 'book', writeBookCsv),
-    exportHoldings: ({ profileId, query }) =>
-      exportCsv(profileId, query, 'book-holdings', writeHoldingsCsv),
+    exportStrategies: ({ profileId, query, exportId }) =>
+      exportCsv(profileId, query, 'book', BOOK_CSV, exportId),
+    exportHoldings: ({ profileId, query, exportId }) =>
+      exportCsv(profileId, query, 'book-holdings', HOLDINGS_CSV, exportId),
     async settings() {
       return book.settings();
     },

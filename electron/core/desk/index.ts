@@ -12,6 +12,7 @@ import { errorFields, type DeskLog } from '../log/logger';
 import { Connections } from '../profiles/connections';
 import { SandboxProfiles, type BuiltInSandbox } from '../profiles/sandbox';
 import { rememberingSecrets, secretsToRedact, withKeychainFailures } from '../profiles/secrets';
+import { exportsOf } from '../exports';
 import { partialExports, removeUnfinishedExports } from '../reports/partials';
 import { exportsInto } from '../reports/unused-path';
 import type { SecretStore } from '../secrets';
@@ -182,7 +183,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const exportsDir = join(options.dataDir, 'exports');
   const partial = partialExports(store.settings);
-  const choosePath: ChooseExportPath = options.chooseExportPath ?? exportsInto(exportsDir);
+  const exports = exportsOf({
+    choosePath: options.chooseExportPath ?? exportsInto(exportsDir),
+    partial,
+    emit,
+  });
 
   const profileArea = profileHandlers({
     store,
@@ -191,7 +196,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     tracking,
     useSandbox: () => sandbox.use(),
   });
-  const bookArea = bookHandlers({ store, book, emit, choosePath, now });
+  const bookArea = bookHandlers({ store, book, exports, now });
   const handlers: DeskHandlers = {
     profiles: profileArea,
     strategies: strategyHandlers({ store, strategySync, tracking }),
@@ -205,11 +210,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       unexecuted,
       now,
     }),
-    reports: reportHandlers({ store, emit, choosePath, partial }),
-    activity: activityHandlers({ store, checks: activityChecks, choosePath, partial, emit, now }),
+    reports: reportHandlers({ store, exports }),
+    activity: activityHandlers({ store, checks: activityChecks, exports, now }),
     book: bookArea,
-    models: modelHandlers({ store, choosePath }),
-    batches: batchHandlers({ store, batches, choosePath }),
+    models: modelHandlers({ store, exports }),
+    batches: batchHandlers({ store, batches, exports }),
     app: {
       ...appStatusHandlers({ store, connections, secretStore: options.secretStore }),
       firstScreen: firstScreenHandler({ profiles: profileArea, book: bookArea }),

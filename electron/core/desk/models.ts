@@ -1,18 +1,17 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { ModelFollowing } from '../models/following';
 import { ModelLibrary } from '../models/library';
-import { modelCsvName, readModelCsv, writeModelCsv } from '../models/csv';
+import { modelCsvFile, readModelCsv } from '../models/csv';
+import type { Exports } from '../exports';
 import type { Store } from '../store';
-import type { ChooseExportPath } from './reports';
-import { randomUUID } from 'node:crypto';
 
 export interface ModelServices {
   store: Store;
-  choosePath: ChooseExportPath;
+  exports: Exports;
 }
 
 /** The `models` area: each handler passes the call to the library or the following. */
-export function modelHandlers({ store, choosePath }: ModelServices): DeskHandlers['models'] {
+export function modelHandlers({ store, exports }: ModelServices): DeskHandlers['models'] {
   const library = new ModelLibrary(store);
   const following = new ModelFollowing(store, library);
   return {
@@ -24,13 +23,13 @@ export function modelHandlers({ store, choosePath }: ModelServices): DeskHandler
     revision: async ({ revisionId }) => library.revision(revisionId),
     compare: async ({ from, to }) => library.compare(from, to),
     importCsv: async ({ text }) => readModelCsv(text),
-    async exportCsv({ revisionId }) {
+    async exportCsv({ revisionId, exportId }) {
       const revision = library.revisionOf(revisionId);
       const model = library.model(revision.modelId);
-      const path = await choosePath(modelCsvName(model.name, revision.number));
-      if (path === null) return null;
-      const written = await writeModelCsv(path, store.models.rows(revision.id));
-      return { exportId: randomUUID(), path, ...written };
+      return exports.write(
+        modelCsvFile(model.name, revision.number, store.models.rows(revision.id)),
+        exportId,
+      );
     },
     assign: async (input) => following.assign(input),
     async unassign(input) {

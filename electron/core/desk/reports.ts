@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { DeskHandlers } from '../../../shared/contract';
 import type { ReportSelection } from '../../../shared/views';
-import { writeOrderReportLines, type PartialFiles } from '../reports';
+import type { Exports } from '../exports';
+import { ORDER_REPORT_HEADER } from '../reports';
 import type { OrderReportQuery, Store } from '../store';
-import type { Emit } from './events';
 
-/** Where an export goes: the desktop shell asks with a save dialog; null means cancelled. */
-export type ChooseExportPath = (suggestedName: string) => Promise<string | null>;
+export type { ChooseExportPath } from '../exports';
 
 /** A calendar day in the local time the manager typed it in, as YYYY-MM-DD. */
 function localDay(date: Date): string {
@@ -44,31 +42,20 @@ function queryOf(profileId: string, selection: ReportSelection): OrderReportQuer
 
 export interface ReportServices {
   store: Pick<Store, 'reports'>;
-  emit: Emit;
-  choosePath: ChooseExportPath;
-  /** Where the export's temporary file is listed while it exists (reports/partials.ts). */
-  partial?: PartialFiles;
+  exports: Exports;
 }
 
-export function reportHandlers({
-  store,
-  emit,
-  choosePath,
-  partial,
-}: ReportServices): DeskHandlers['reports'] {
+export function reportHandlers({ store, exports }: ReportServices): DeskHandlers['reports'] {
   return {
-    async exportOrders({ profileId, selection }) {
-      const path = await choosePath(suggestedName(selection));
-      if (path === null) return null;
-      const exportId = randomUUID();
-      // Every numeric cell is validated on the way (see reports/lines.ts).
-      const lines = store.reports.iterateOrderReportLines(queryOf(profileId, selection));
-      const written = await writeOrderReportLines(lines, path, {
-        onProgress: (n) => emit({ type: 'export-progress', exportId, rows: n, done: false }),
-        ...(partial && { partial }),
-      });
-      emit({ type: 'export-progress', exportId, rows: written.rows, done: true });
-      return { exportId, path: written.path, rows: written.rows, bytes: written.bytes };
-    },
+    exportOrders: ({ profileId, selection, exportId }) =>
+      exports.write(
+        {
+          name: suggestedName(selection),
+          header: ORDER_REPORT_HEADER,
+          // Every numeric cell is validated on the way (see reports/lines.ts).
+          lines: () => store.reports.iterateOrderReportLines(queryOf(profileId, selection)),
+        },
+        exportId,
+      ),
   };
 }

@@ -1,8 +1,8 @@
-import { writeFile } from 'node:fs/promises';
 import { parseDraftPaste, pasteProblems } from '../../../shared/draft/paste';
 import { DeskError } from '../../../shared/errors';
 import type { ModelCsvImport } from '../../../shared/models/views';
 import { CRLF, csvDecimalCell, csvTextCell, isFormulaLike } from '../csv/cell';
+import { formattedLine, type ExportFile } from '../exports';
 import type { StoredModelRow } from '../store';
 
 /**
@@ -14,16 +14,28 @@ import type { StoredModelRow } from '../store';
 
 export const MODEL_CSV_HEADER = 'symbol,weight';
 
-/** The file's text: a header, then one line per row in the revision's order, CRLF after each. */
-export function modelCsvText(rows: readonly StoredModelRow[]): string {
-  const lines = [MODEL_CSV_HEADER];
-  for (const row of rows) {
-    const weight = csvDecimalCell(row.weight);
-    // A saved weight is a decimal (the rules checked it): anything else is a damaged file.
-    if (weight === null) throw new RangeError(`${row.symbol}: "${row.weight}" is not a decimal`);
-    lines.push(`${csvTextCell(row.symbol)},${weight}`);
-  }
-  return lines.join(CRLF) + CRLF;
+/**
+ * The revision's file (written by the app's one export, core/exports): a header, then one line
+ * per row in the revision's order, CRLF after each.
+ */
+export function modelCsvFile(
+  modelName: string,
+  revisionNumber: number,
+  rows: readonly StoredModelRow[],
+): ExportFile {
+  return {
+    name: modelCsvName(modelName, revisionNumber),
+    header: MODEL_CSV_HEADER + CRLF,
+    *lines() {
+      for (const row of rows) {
+        const weight = csvDecimalCell(row.weight);
+        // A saved weight is a decimal (the rules checked it): anything else is a damaged file.
+        if (weight === null)
+          throw new RangeError(`${row.symbol}: "${row.weight}" is not a decimal`);
+        yield formattedLine(`${csvTextCell(row.symbol)},${weight}${CRLF}`);
+      }
+    },
+  };
 }
 
 /** A name for the file: the model's name reduced to safe characters, and the revision. */
@@ -36,15 +48,6 @@ export function modelCsvName(modelName: string, revisionNumber: number): string 
     .toLowerCase()
     .slice(0, 60);
   return `model-${stem || 'unnamed'}-revision-${revisionNumber}.csv`;
-}
-
-export async function writeModelCsv(
-  path: string,
-  rows: readonly StoredModelRow[],
-): Promise<{ rows: number; bytes: number }> {
-  const text = modelCsvText(rows);
-  await writeFile(path, text, { encoding: 'utf8', mode: 0o600 });
-  return { rows: rows.length, bytes: Buffer.byteLength(text, 'utf8') };
 }
 
 /** Rows read from a CSV text, with what the draft's rules say of each line. */

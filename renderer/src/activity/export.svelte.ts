@@ -1,7 +1,7 @@
 import type { ActivityFilter } from '../../../shared/activity/views';
-import type { DeskApi } from '../../../shared/contract';
-import type { DeskError, ExportResult } from '../../../shared/views';
-import { asDeskError } from '../lib/errors';
+import type { DeskApi, DeskEventOf } from '../../../shared/contract';
+import type { Audience } from '../lib/stores/audience';
+import { ExportRun } from '../lib/stores/export-run.svelte';
 
 export type ActivityExportFormat = 'csv' | 'jsonl';
 export const FORMAT_LABELS: Record<ActivityExportFormat, string> = {
@@ -9,28 +9,20 @@ export const FORMAT_LABELS: Record<ActivityExportFormat, string> = {
   jsonl: 'JSON Lines',
 };
 
-/** One export of the filtered log: running, then the saved file, nothing (cancelled) or the error. */
-export class ActivityExport {
-  phase = $state<'idle' | 'running' | 'done' | 'cancelled' | 'failed'>('idle');
+/** One export of the filtered log, in the format last chosen, followed as every export is. */
+export class ActivityExport extends ExportRun {
   format = $state<ActivityExportFormat>('csv');
-  result = $state.raw<ExportResult | null>(null);
-  error = $state<DeskError | null>(null);
 
-  constructor(private readonly desk: DeskApi) {}
+  constructor(
+    private readonly desk: DeskApi,
+    progress: Audience<DeskEventOf<'export-progress'>>,
+  ) {
+    super(progress);
+  }
 
   async run(filter: ActivityFilter, format: ActivityExportFormat): Promise<void> {
-    if (this.phase === 'running') return;
-    this.phase = 'running';
+    if (this.running) return;
     this.format = format;
-    this.result = null;
-    this.error = null;
-    try {
-      const result = await this.desk.activity.export({ filter, format });
-      this.result = result;
-      this.phase = result ? 'done' : 'cancelled';
-    } catch (error) {
-      this.error = asDeskError(error);
-      this.phase = 'failed';
-    }
+    await this.start((exportId) => this.desk.activity.export({ filter, format, exportId }));
   }
 }

@@ -1,5 +1,6 @@
 import type { BookJob, BookRow } from '../../../shared/book/views';
 import { formatCount } from '../../../shared/figures';
+import { localClock } from '../lib/local-time';
 
 /** The book's words: where a target comes from, and how a read of many strategies stands. */
 
@@ -19,6 +20,17 @@ export function targetText(row: BookRow): { title: string } {
   };
 }
 
+/**
+ * Whether a refresh's line is still worth showing: under way, or ended with no add begun since
+ * (after one, "Refreshed 9 of 9" no longer says how the book stands).
+ */
+export function refreshLineShown(refresh: BookJob | null, add: BookJob | null): boolean {
+  if (!refresh) return false;
+  if (refresh.state === 'running') return true;
+  if (refresh.total === 0) return false;
+  return !(add && refresh.endedAt !== null && add.startedAt >= refresh.endedAt);
+}
+
 /** One line on a refresh or an add: how far, how many failed, whether it waits for the service. */
 export function jobLine(job: BookJob): string {
   const verb = job.kind === 'refresh' ? 'Refreshed' : 'Read';
@@ -28,7 +40,7 @@ export function jobLine(job: BookJob): string {
   if (job.state === 'finished')
     return `${verb} ${formatCount(job.done)} of ${formatCount(job.total)}${failed}.`;
   const waiting = job.waitingUntil
-    ? ` · the service asked to slow down: waiting until ${new Date(job.waitingUntil).toLocaleTimeString()}`
+    ? ` · the service asked to slow down: waiting until ${localClock(job.waitingUntil)}`
     : '';
   return `${job.kind === 'refresh' ? 'Refreshing' : 'Reading'}… ${formatCount(job.done)} of ${formatCount(job.total)}${failed} · ${job.concurrency} at a time${waiting}`;
 }

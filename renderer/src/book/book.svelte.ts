@@ -12,10 +12,12 @@ import type {
 } from '../../../shared/book/views';
 import type { BookFlag, BookSort } from '../../../shared/book/flags';
 import { BOOK_PAGE } from '../../../shared/book/first-page';
-import type { DeskApi, DeskEvent } from '../../../shared/contract';
-import type { DeskError, ExportResult } from '../../../shared/views';
+import type { DeskApi, DeskEventOf } from '../../../shared/contract';
+import type { DeskError } from '../../../shared/views';
 import { afterPaint } from '../lib/after-paint';
 import { asDeskError } from '../lib/errors';
+import type { Audience } from '../lib/stores/audience';
+import { ExportRun } from '../lib/stores/export-run.svelte';
 import { BookRows, JobListeners, NO_CHOICE, choiceWith, laterJob } from './book-rows';
 
 /** Rows asked for at a time: a screenful or two, well under the contract's 500. */
@@ -24,14 +26,7 @@ const PAGE = BOOK_PAGE;
 const REREAD_MS = 300;
 const SCROLL_SETTLE_MS = 40;
 
-type ExportKind = 'strategies' | 'holdings';
-export type BookExport = {
-  phase: 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
-  kind: ExportKind;
-  rows: number;
-  result: ExportResult | null;
-  error: DeskError | null;
-};
+export type BookExportKind = 'strategies' | 'holdings';
 
 /**
  * A profile's book as the screen holds it: the query, the rows read so far (a page at a time, as
@@ -62,7 +57,8 @@ export class BookStore {
 
   exposure = $state.raw<ExposureView | null>(null);
   exposureFailure = $state<DeskError | null>(null);
-  exported = $state.raw<BookExport | null>(null);
+  /** The book's two exports, each followed on its own (both may run at once). */
+  readonly exports: Readonly<Record<BookExportKind, ExportRun>>;
 
   /** The book is on screen: only then does a change heard make it read again. */
   private shownOnScreen = false;
@@ -76,7 +72,11 @@ export class BookStore {
   constructor(
     private readonly desk: DeskApi,
     readonly profileId: string,
-  ) {}
+    /** The session's `export-progress` events. */
+    progress: Audience<DeskEventOf<'export-progress'>>,
+  ) {
+    this.exports = { strategies: new ExportRun(progress), holdings: new ExportRun(progress) };
+  }
 
   get query(): BookQuery {
     return {
@@ -366,28 +366,13 @@ export class BookStore {
     this.exposureFailure = null;
   }
 
-  async export(kind: ExportKind): Promise<void> {
-    if (this.exported?.phase === 'running') return;
-    this.exported = { phase: 'running', kind, rows: 0, result: null, error: null };
+  async export(kind: BookExportKind): Promise<void> {
     const input = { profileId: this.profileId, query: this.query };
-    try {
-      const result =
-        kind === 'strategies'
-          ? await this.desk.book.exportStrategies(input)
-          : await this.desk.book.exportHoldings(input);
-      this.exported = result
-        ? { phase: 'done', kind, rows: result.rows, result, error: null }
-        : { phase: 'cancelled', kind, rows: 0, result: null, error: null };
-    } catch (error) {
-      this.exported = { phase: 'failed', kind, rows: 0, result: null, error: asDeskError(error) };
-    }
-  }
-
-  /** An export's progress, routed here by the session while one of the book's runs. */
-  applyExportProgress(event: Extract<DeskEvent, { type: 'export-progress' }>): void {
-    const run = this.exported;
-    if (run?.phase === 'running' && event.rows > run.rows)
-      this.exported = { ...run, rows: event.rows };
+    await this.exports[kind].start((exportId) =>
+      kind === 'strategies'
+        ? this.desk.book.exportStrategies({ ...input, exportId })
+        : this.desk.book.exportHoldings({ ...input, exportId }),
+    );
   }
 
   async saveSettings(patch: Partial<BookSettings>): Promise<void> {

@@ -16,6 +16,15 @@ export type GridNotice = { text: string; lines: string[]; error: boolean };
 /** What the grid holds, in the notices' words ("the draft", "the model"). */
 export type GridNoun = 'draft' | 'model';
 
+/** A file read into a grid that has rows: waiting for the manager to replace them or merge. */
+export type PendingImport = {
+  source: string;
+  rows: PastedRow[];
+  problems: string[];
+  /** The grid's rows (with a symbol or a weight) when the file was read. */
+  held: number;
+};
+
 /**
  * Reads an imported file's text another way than the paste reader (a model's: the desk reads
  * it): the rows read, and its problems line by line. A failure is said in the notice.
@@ -30,6 +39,8 @@ export type ImportReader = (text: string) => Promise<{ rows: PastedRow[]; proble
  */
 export class GridImport {
   notice = $state<GridNotice | null>(null);
+  /** A model's import into rows it already has, asked about before anything changes. */
+  pending = $state.raw<PendingImport | null>(null);
 
   constructor(
     private readonly editing: DraftEditing,
@@ -97,13 +108,59 @@ export class GridImport {
     }
     try {
       const read = await this.readImport(await file.text());
-      this.mergeRows(read.rows, source, null);
-      // The reader's problems, line by line, in place of the rows'.
-      if (read.problems.length > 0 && this.notice)
-        this.notice = { ...this.notice, lines: read.problems, error: true };
+      const held = this.editing.model.rows.filter(
+        (r) => r.symbol.trim() !== '' || r.weight.trim() !== '',
+      ).length;
+      // A model's rows are its whole content: replace them or merge into them is asked.
+      if (this.noun === 'model' && held > 0 && read.rows.length > 0) {
+        this.notice = null;
+        this.pending = { source, rows: read.rows, problems: read.problems, held };
+        return;
+      }
+      this.placeImport(read.rows, read.problems, source, 'merge');
     } catch (error) {
       this.notice = { text: `${source}: ${asDeskError(error).message}`, lines: [], error: true };
     }
+  }
+
+  /** The pending import's rows replace the grid's, or are merged into them; or nothing. */
+  settleImport(how: 'replace' | 'merge' | 'cancel'): void {
+    const pending = this.pending;
+    this.pending = null;
+    if (!pending) return;
+    if (how === 'cancel') {
+      this.notice = { text: `${pending.source}: nothing was changed.`, lines: [], error: false };
+      return;
+    }
+    this.placeImport(pending.rows, pending.problems, pending.source, how, pending.held);
+  }
+
+  private placeImport(
+    rows: PastedRow[],
+    problems: string[],
+    source: string,
+    how: 'replace' | 'merge',
+    held = 0,
+  ): void {
+    if (how === 'merge') this.mergeRows(rows, source, null);
+    else {
+      const model = this.editing.model;
+      this.editing.apply(
+        model.replaceAll(rows.map((r) => ({ symbol: r.symbol, weight: r.weight, locked: false }))),
+      );
+      const bad = rows.filter((r) => r.problem !== null).length;
+      this.notice = {
+        text:
+          `${source}: the ${this.noun}'s ${count(held)} ${held === 1 ? 'row was' : 'rows were'} ` +
+          `replaced by the file's ${count(rows.length)}.` +
+          (bad > 0 ? ` ${count(bad)} marked in the grid: fix or remove them before saving.` : ''),
+        lines: [],
+        error: false,
+      };
+    }
+    // The reader's problems, line by line, in place of the rows'.
+    if (problems.length > 0 && this.notice)
+      this.notice = { ...this.notice, lines: problems, error: true };
   }
 
   /** The whole grid reaches the total: locked rows keep their weight, the others scale. */

@@ -1,10 +1,14 @@
 /**
  * A formatter made on first use: each costs milliseconds to build in Chromium, and the welcome
- * screen, the first thing a manager waits for, shows no time at all.
+ * screen, the first thing a manager waits for, shows no time at all. Every time of day is on the
+ * 24-hour clock, as the first screen writes it by hand (local-time.ts): one time format across
+ * the app, whatever the locale's habit.
  */
 function lazyFormat(options: Intl.DateTimeFormatOptions): { format: (d: Date) => string } {
   let made: Intl.DateTimeFormat | undefined;
-  return { format: (d) => (made ??= new Intl.DateTimeFormat(undefined, options)).format(d) };
+  const withClock: Intl.DateTimeFormatOptions =
+    options.hour === undefined ? options : { ...options, hourCycle: 'h23' };
+  return { format: (d) => (made ??= new Intl.DateTimeFormat(undefined, withClock)).format(d) };
 }
 
 const dateTime = lazyFormat({
@@ -25,7 +29,7 @@ export function formatDateTime(iso: string | null | undefined): string {
 }
 
 /**
- * A timestamp's date and time apart ("Nov 25, 2026", "07:32 PM"), for a narrow column that may
+ * A timestamp's date and time apart ("Nov 25, 2026", "19:32"), for a narrow column that may
  * break the line between them, never inside either.
  */
 export function formatDateTimeParts(iso: string | null | undefined): [string, string] | null {

@@ -16,6 +16,13 @@ export function localDay(iso: string | null | undefined): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
+/** "14:03:05" in local time, on the 24-hour clock as every time of the app. */
+export function localClock(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
 /** "14:03" today, "2026-03-03 14:03" another day; "never" for none. */
 export function localSyncTime(iso: string | null | undefined, now = new Date()): string {
   if (!iso) return 'never';

@@ -10,10 +10,11 @@ import {
   entryHash,
 } from '../../../electron/core/store/repositories/activity-canonical';
 import { ActivityChecks } from '../../../electron/core/activity/checks';
-import { writeActivityExport } from '../../../electron/core/activity/export';
+import { activityExportFile } from '../../../electron/core/activity/export';
 import type { ActivityRow } from '../../../electron/core/store/repositories/activity';
 import { openStore, type Store } from '../../../electron/core/store';
 import { seedActivity } from '../../support/activity-seed';
+import { exportTo } from '../../support/export-to';
 import { tempFolder } from '../../support/store-fixtures';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -45,11 +46,14 @@ describe('verify-activity against edited exports', () => {
   };
   const exported = async (filter: ActivityFilter, name: string) => {
     const path = folder.file(name);
-    await writeActivityExport(
-      store.activity,
-      { filter, format: name.endsWith('.csv') ? 'csv' : 'jsonl', profileName: 'Demo' },
+    await exportTo(
+      store,
       path,
-      { exportedAt: '2026-02-01T00:00:00.000Z' },
+      activityExportFile(
+        store.activity,
+        { filter, format: name.endsWith('.csv') ? 'csv' : 'jsonl', profileName: 'Demo' },
+        '2026-02-01T00:00:00.000Z',
+      ),
     );
     return path;
   };

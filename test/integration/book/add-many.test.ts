@@ -109,8 +109,8 @@ describe('adding many strategies from a pasted list', () => {
 
     const { text: copied } = await h.desk.book.copyOutcomes({ profileId, jobId: job.id });
     const copiedLines = copied.trimEnd().split('\n');
-    expect(copiedLines[0]).toBe('line\tvalue\toutcome\tdetail');
-    expect(copiedLines[3]).toBe(`3\t${BOOK.bondLadder.toUpperCase()}\tadded\tBond Ladder`);
+    expect(copiedLines[0]).toBe('Line\tValue\tOutcome\tDetail');
+    expect(copiedLines[3]).toBe(`3\t${BOOK.bondLadder.toUpperCase()}\tAdded\tBond Ladder`);
     expect(copiedLines).toHaveLength(10);
   });
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BOOK_PAGE, WHOLE_BOOK } from '../../../shared/book/first-page';
 import type { BookPage, BookSummary } from '../../../shared/book/views';
 import { BookStore } from '../../../renderer/src/book/book.svelte';
+import { Audience } from '../../../renderer/src/lib/stores/audience';
 import { DeskSession } from '../../../renderer/src/lib/stores/session.svelte';
 import {
   PROFILE,
@@ -21,7 +22,7 @@ describe("the book's first read", () => {
     const fake = fakeApi({
       'book.rows': () => ({ offset: 0, rows: [], total: 0 }) satisfies BookPage,
     });
-    const store = new BookStore(fake.api, PROFILE);
+    const store = new BookStore(fake.api, PROFILE, new Audience());
     const summary = deferred<BookSummary>();
     const page = deferred<BookPage>();
     store.useFirstRead({ summary: summary.promise, page: page.promise });
@@ -81,7 +82,8 @@ describe("a profile's first screen", () => {
       answer: () =>
         opened.resolve({ profiles: [profile], book: { profileId: PROFILE, summary, page: rows } }),
       /** The book's screen is drawn (its store made as BookView makes it). */
-      showBook: () => session.bookOf(PROFILE, () => new BookStore(desk.api, PROFILE)),
+      showBook: () =>
+        session.bookOf(PROFILE, () => new BookStore(desk.api, PROFILE, session.exportProgress)),
     };
   };
 

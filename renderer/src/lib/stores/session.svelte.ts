@@ -282,7 +282,6 @@ export class DeskSession {
         return;
       case 'export-progress':
         this.exportProgress.tell(event);
-        this.book?.applyExportProgress(event);
         return;
       case 'menu-command':
         // File › Export CSV… opens the open strategy's Reports tab.

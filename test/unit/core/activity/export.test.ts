@@ -1,10 +1,11 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeActivityExport } from '../../../../electron/core/activity/export';
+import { activityExportFile } from '../../../../electron/core/activity/export';
 import { csvCell } from '../../../../electron/core/csv/cell';
 import { verifyActivityExport } from '../../../../electron/core/activity/verify-export';
 import { openStore, type Store } from '../../../../electron/core/store';
 import { seedActivity } from '../../../support/activity-seed';
+import { exportTo } from '../../../support/export-to';
 import { tempFolder } from '../../../support/store-fixtures';
 
 const PROFILE = '11111111-1111-4111-8111-111111111111';
@@ -31,16 +32,19 @@ describe('activity exports', () => {
   });
 
   const exported = async (
-    filter: Parameters<typeof writeActivityExport>[1]['filter'],
+    filter: Parameters<typeof activityExportFile>[1]['filter'],
     format: 'csv' | 'jsonl',
     name: string,
   ) => {
     const path = folder.file(name);
-    const written = await writeActivityExport(
-      store.activity,
-      { filter, format, profileName: '@Desk' },
+    const written = await exportTo(
+      store,
       path,
-      { exportedAt: '2026-02-01T00:00:00.000Z' },
+      activityExportFile(
+        store.activity,
+        { filter, format, profileName: '@Desk' },
+        '2026-02-01T00:00:00.000Z',
+      ),
     );
     return { path, written };
   };

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { modelCsvName, modelCsvText, readModelCsv } from '../../../../electron/core/models/csv';
+import { modelCsvFile, modelCsvName, readModelCsv } from '../../../../electron/core/models/csv';
+
+/** The file's text as the export writes it (a NUL-led line is written after its NUL). */
+function modelCsvText(rows: { symbol: string; weight: string }[]): string {
+  const file = modelCsvFile('Model', 1, rows);
+  return file.header + [...file.lines()].map((line) => line.slice(1)).join('');
+}
 
 describe('a model revision as CSV and back', () => {
   it('writes a header and one line per row with the app cell rule, CRLF', () => {

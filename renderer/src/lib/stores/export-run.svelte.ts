@@ -1,24 +1,25 @@
-import type { DeskApi, DeskEventOf } from '../../../shared/contract';
-import type { DeskError, ExportResult, ReportSelection } from '../../../shared/views';
-import { asDeskError } from '../lib/errors';
-import type { Audience } from '../lib/stores/audience';
+import type { DeskEventOf } from '../../../../shared/contract';
+import type { DeskError, ExportResult } from '../../../../shared/views';
+import { asDeskError } from '../errors';
+import type { Audience } from './audience';
 
 export type ExportPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
 /**
- * One CSV export as the screen follows it: rows written so far (from `export-progress` events),
- * then the saved file's path, or the error in plain words.
+ * One export as a screen follows it (every export of the app: orders, the activity log, the
+ * book): rows written so far, then the saved file's path, nothing (cancelled) or the error in
+ * plain words. The run gives its export an id of its own and hears only that export's
+ * `export-progress` events, so two exports at once show two progresses.
  */
 export class ExportRun {
   phase = $state<ExportPhase>('idle');
   rows = $state(0);
   /** Rows expected, when the screen knows (a version's orders); null draws an open-ended bar. */
   expected = $state<number | null>(null);
-  result = $state<ExportResult | null>(null);
+  result = $state.raw<ExportResult | null>(null);
   error = $state<DeskError | null>(null);
 
   constructor(
-    private readonly desk: DeskApi,
     /** The session's router tells it each `export-progress` event. */
     private readonly progress: Audience<DeskEventOf<'export-progress'>>,
   ) {}
@@ -27,19 +28,23 @@ export class ExportRun {
     return this.phase === 'running';
   }
 
-  async start(profileId: string, selection: ReportSelection, expected: number | null = null) {
+  /** Runs `write` (a desk export called with the id given) unless this run's export is under way. */
+  async start(
+    write: (exportId: string) => Promise<ExportResult | null>,
+    expected: number | null = null,
+  ): Promise<void> {
     if (this.phase === 'running') return;
+    const exportId = crypto.randomUUID();
     this.phase = 'running';
     this.rows = 0;
     this.expected = expected;
     this.result = null;
     this.error = null;
-    // The export's id is known only at the end; this screen runs one export at a time.
     const leave = this.progress.join((event) => {
-      if (this.phase === 'running') this.rows = Math.max(this.rows, event.rows);
+      if (event.exportId === exportId) this.rows = Math.max(this.rows, event.rows);
     });
     try {
-      const result = await this.desk.reports.exportOrders({ profileId, selection });
+      const result = await write(exportId);
       if (result === null) {
         this.phase = 'cancelled';
       } else {
