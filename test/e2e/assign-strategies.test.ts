@@ -114,7 +114,7 @@ describe('assigning strategies to a model in a large book', () => {
       await review.click();
       await page
         .getByTestId('batch-to-send')
-        .filter({ hasText: /^1000 strategies to send$/ })
+        .filter({ hasText: /^1,000 strategies to send$/ })
         .waitFor({ timeout: 60_000 });
       expect(problems).toEqual([]);
       await page.close();

@@ -231,9 +231,11 @@ describe('a batch in the app', () => {
 
       // Both exports: every order of the batch with batch, model and revision; one row per strategy.
       await batch.getByRole('button', { name: 'Export orders CSV…' }).click();
-      const savedOrders = batch.getByRole('status').filter({ hasText: /^Saved \d+ rows? to / });
+      const savedOrders = batch
+        .getByRole('status')
+        .filter({ hasText: /Saved\s+\d+\s+orders?\s+as CSV/ });
       await savedOrders.waitFor();
-      const ordersPath = /to (.+)$/.exec((await savedOrders.textContent())!.trim())![1]!;
+      const ordersPath = (await savedOrders.getByTestId('batch-orders-path').textContent())!;
       const orders = parseCsv(readFileSync(ordersPath, 'utf8'));
       const header = orders[0]!;
       expect(header.slice(-5)).toEqual([
@@ -268,9 +270,11 @@ describe('a batch in the app', () => {
       await batch.getByRole('button', { name: 'Export summary CSV…' }).click();
       const savedSummary = batch
         .getByRole('status')
-        .filter({ hasText: /^Saved 7 rows to .*summary/i });
+        .filter({ hasText: /Saved\s+7\s+strategies\s+as CSV.*summary/i });
       await savedSummary.waitFor();
-      const summaryPath = /to (.+)$/.exec((await savedSummary.textContent())!.trim())![1]!;
+      // The orders' export is still told beside it: each export its own status.
+      await savedOrders.waitFor();
+      const summaryPath = (await savedSummary.getByTestId('batch-summary-path').textContent())!;
       const lines = parseCsv(readFileSync(summaryPath, 'utf8')).filter((r) => r.length > 1);
       expect(lines[0]).toEqual([
         'batch_id',
