@@ -131,20 +131,6 @@ export const addOutcome = z.enum([
 ]);
 export type AddOutcome = z.infer<typeof addOutcome>;
 
-/** Each outcome in the words the screen shows (the table and the copied outcomes). */
-export const ADD_OUTCOME_TEXT: Record<AddOutcome, string> = {
-  added: 'Added',
-  'already-added': 'Already in the app',
-  'not-found': 'Not found',
-  'not-an-id': 'Not an id',
-  duplicate: 'Duplicate',
-  header: 'Header',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  'over-limit': 'Over the limit',
-  waiting: 'Waiting',
-};
-
 export const addOutcomeLine = z.object({
   /** The line's number in the pasted text, from 1. */
   line: z.number().int().positive(),

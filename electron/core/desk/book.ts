@@ -1,5 +1,6 @@
 import type { DeskHandlers } from '../../../shared/contract';
-import { ADD_OUTCOME_TEXT, type BookQuery } from '../../../shared/book/views';
+import { ADD_OUTCOME_TEXT } from '../../../shared/book/add-outcomes';
+import type { BookQuery } from '../../../shared/book/views';
 import { BOOK_CSV, HOLDINGS_CSV, type Book, type BookCsv } from '../book';
 import type { Exports } from '../exports';
 import { selectionModelsOf } from '../book/models';

@@ -32,7 +32,7 @@ describe('copied outcomes of "Add many"', () => {
       .trimEnd()
       .split('\n')
       .map((line) => line.split('\t'));
-    expect(rows[0]).toEqual(['line', 'value', 'outcome', 'detail']);
+    expect(rows[0]).toEqual(['Line', 'Value', 'Outcome', 'Detail']);
     // Every cell a spreadsheet could read as a formula starts with a quote.
     expect(rows[1]![3]).toBe(`'${FORMULA} 1`);
     expect(rows.slice(2).map((r) => r[1])).toEqual(["'+1+1", "'@SUM(A1:A9)", "'-2", 'plain']);
