@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { method, profileRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
 import { executePreview, exportIdField, exportResult } from '../views';
+import { MAX_BATCH_STRATEGIES } from './states';
 import { acknowledgement, batchSummary, batchView } from './views';
-
-/** The most strategies one batch reviews: a larger choice is reviewed a thousand at a time. */
-export const MAX_BATCH_STRATEGIES = 1000;
 
 /**
  * Batches (docs/batches.md): one model revision reviewed once for many strategies of a profile,

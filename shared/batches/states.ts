@@ -90,3 +90,6 @@ export function sentOutcomeWords(counts: Partial<Record<SentOutcome, number>>): 
     .map((o) => `${counts[o]} ${SENT_OUTCOME_LABELS[o]}`)
     .join(', ');
 }
+
+/** The most strategies one batch reviews: a larger choice is reviewed a thousand at a time. */
+export const MAX_BATCH_STRATEGIES = 1000;

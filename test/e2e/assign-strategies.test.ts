@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { MAX_BATCH_STRATEGIES } from '../../shared/batches/contract';
+import { MAX_BATCH_STRATEGIES } from '../../shared/batches/states';
 import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import { manyStrategiesSandbox, profileWithCopies } from '../support/many-strategies';
