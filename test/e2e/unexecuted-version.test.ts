@@ -63,6 +63,8 @@ const local = (page: Page, iso: string) =>
         day: 'numeric',
         hour: '2-digit',
         minute: '2-digit',
+        // The app's one clock: 24-hour, whatever the locale's habit.
+        hourCycle: 'h23',
       }).format(new Date(at)),
     iso,
   );
