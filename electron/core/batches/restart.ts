@@ -8,7 +8,8 @@ import type { Store, StoredBatch, StoredBatchItem } from '../store';
  *   an item left `sending`) takes its entry's state: accepted with its version, refused, or
  *   unknown for the manager to retry or dismiss; an entry withdrawn unsent (never sent: the app
  *   stopped before its turn, on a computer that did not restart) leaves it not sent, as does no
- *   entry at all;
+ *   entry at all, and so does a refused entry of an item ready again (answered 429, waiting to
+ *   be sent again);
  * - every item still `ready` is not sent, and never will be without a new review;
  * - the batch that was sending reads "stopped after N of M: review the rest again"; one reviewed
  *   and never executed expires (its review is not sent after a restart either).
@@ -54,6 +55,13 @@ export function settleFromJournal(store: Store, batch: StoredBatch, item: Stored
   if (!entry || (entry.state === 'rejected' && entry.attempts === 0)) {
     store.batches.move(batch.id, item.position, item.state, 'not-sent', {
       reason: 'The app stopped before it was sent: nothing was sent. Review it again.',
+    });
+  } else if (item.state === 'ready' && entry.state === 'rejected') {
+    // Ready again after its entry was refused: a 429 (which executes nothing), and the app
+    // stopped while it waited to send it again. Nothing of it was executed.
+    store.batches.move(batch.id, item.position, item.state, 'not-sent', {
+      reason:
+        'The app stopped while it waited to send it again after the service answered 429 (too many requests): nothing was executed. Review it again.',
     });
   } else if (entry.state === 'accepted') {
     store.batches.move(batch.id, item.position, item.state, 'accepted', {

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
@@ -147,6 +148,53 @@ describe('a batch killed mid-send, then the app restarted', () => {
     expect(entry.error).toMatch(/may or may not have left/);
     expect(result.doubles).toBe(0);
     expect(result.unsentSentAfterRestart).toBe(0);
+    await clearAfterRun(h, profileId);
+  });
+
+  it('an item waiting to be sent again after a 429 when the app stopped is not sent: nothing was executed', async () => {
+    const model = await h.desk.models.get({ modelId });
+    const rows = model.rows.map((r) => (r.symbol === 'SPY' ? { ...r, weight: '12' } : r));
+    const revisionId = (await h.desk.models.saveRevision({ modelId, rows })).latest!.id;
+    // The first execute is answered 429 (Retry-After: 1): the item waits to be sent again.
+    await sandboxAdmin(h.sandbox()!.baseUrl, 'PUT', '/sandbox/faults', {
+      fail_next: 1,
+      fail_next_method: 'POST',
+      fail_status: 429,
+    });
+    const batch = await h.desk.batches.review({ profileId, revisionId, strategyIds: [CORE] });
+    h.desk.batches.execute({
+      batchId: batch.id,
+      unticked: [],
+      acknowledged: [],
+      stopAtFirstFailure: false,
+      concurrency: 1,
+    });
+    // The moment of the stop: the item ready again, naming its entry refused by the 429.
+    const waitingAgain = () =>
+      h.desk.store.batches
+        .items(batch.id)
+        .some(
+          (i) =>
+            i.state === 'ready' &&
+            i.journalId !== null &&
+            h.desk.store.journal.get(i.journalId)?.state === 'rejected',
+        );
+    await expect.poll(waitingAgain, { timeout: 10_000, interval: 5 }).toBe(true);
+    // Stopped there, as a crash would leave it (the file as it was, then the app started again).
+    const file = join(h.dataDir, 'strategy-desk.sqlite');
+    const copy = `${file}.at-stop`;
+    const db = database(false);
+    await db.backup(copy);
+    db.close();
+    await h.desk.batchFlow.sending(batch.id);
+    await h.desk.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    renameSync(copy, file);
+    await sandboxAdmin(h.sandbox()!.baseUrl, 'PUT', '/sandbox/faults', { fail_next: 0 });
+    await h.restart();
+    const [item] = h.desk.store.batches.items(batch.id);
+    expect(item!.state, JSON.stringify(item)).toBe('not-sent');
+    expect(item!.reason).toMatch(/waited to send it again after the service answered 429/);
     await clearAfterRun(h, profileId);
   });
 
