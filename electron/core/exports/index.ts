@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { DeskEventOf } from '../../../shared/contract';
 import { DeskError } from '../../../shared/errors';
 import type { ExportResult } from '../../../shared/views';
-import type { Emit } from '../desk/events';
 import { writeOrderReportLines, type PartialFiles } from '../reports';
 
 /**
@@ -38,7 +38,8 @@ export interface ExportServices {
   choosePath: ChooseExportPath;
   /** The leftover registry: each temporary file is listed while it exists. */
   partial: PartialFiles;
-  emit: Emit;
+  /** Tells each export's progress (the desk's event hub: core does not import desk/). */
+  emit: (event: DeskEventOf<'export-progress'>) => void;
 }
 
 /** A CSV line in the writer's form: written as it is. */
