@@ -3,6 +3,13 @@ import type { z } from 'zod';
 import { bulkStrategiesBody, createBulkStrategies } from './bulk-strategies';
 import type { SandboxContext } from './context';
 import { cashWeightOf, createUnexecutedVersion, planPositions } from './engine';
+import {
+  applyOutsideTrade,
+  applySplit,
+  outsideTradeBody,
+  type Refusal,
+  splitBody,
+} from './outside-events';
 import { isRecognizedSymbol } from './prices';
 import { resourceError } from './replies';
 import {
@@ -11,6 +18,7 @@ import {
   latestExecuted,
   latestVersion,
   serializeVersion,
+  type StrategyRec,
 } from './state';
 import {
   checkTarget,
@@ -24,8 +32,8 @@ import {
 
 /**
  * Sandbox-only routes under /sandbox/ (the X-Sandbox-Admin guard lives in
- * server.ts): reset, listing, unexecuted versions (created or changed), faults, timing,
- * counters.
+ * server.ts): reset, listing, unexecuted versions (created or changed), what happens outside
+ * any version (a trade made elsewhere, a split), faults, timing, counters.
  */
 
 type Req = FastifyRequest<{ Params: Record<string, string | undefined> }>;
@@ -147,6 +155,29 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
     ctx.changed();
     return { data: serializeVersion(version, { orders: true, positions: true }) };
   });
+
+  // Outside any version: the holdings change, no version or order is written.
+  const outsideEvent =
+    <T>(schema: z.ZodType<T>, apply: (strategy: StrategyRec, body: T) => Refusal) =>
+    async (request: Req, reply: FastifyReply) => {
+      const id = request.params.id;
+      if (!isUuid(id)) return resourceError(reply, 400, `id "${id ?? ''}" is not a UUID.`);
+      const body = readBody(request, reply, schema);
+      if (!body) return reply;
+      const strategy = ctx.state.strategy(id);
+      if (!strategy) return resourceError(reply, 404, `Strategy ${id} was not found.`);
+      const refusal = apply(strategy, body);
+      if (refusal !== null) return resourceError(reply, 409, refusal);
+      ctx.changed();
+      return reply.code(201).send({
+        data: { id: strategy.id, cash: strategy.cash, positions: strategy.holdings },
+      });
+    };
+  app.post(
+    '/sandbox/strategies/:id/outside-trades',
+    outsideEvent(outsideTradeBody, applyOutsideTrade),
+  );
+  app.post('/sandbox/strategies/:id/splits', outsideEvent(splitBody, applySplit));
 
   app.get('/sandbox/faults', async () => ({ data: ctx.faults }));
 

@@ -3,7 +3,13 @@ import type { Order, PositionAction, VersionPosition } from '../../shared/domain
 import { dateOf, nowIso } from './clock';
 import { cents, D, dec, type Dec, str } from './money';
 import { HALTED_SYMBOL, priceOf } from './prices';
-import { currentCashWeight, currentTarget, type StrategyRec, type VersionRec } from './state';
+import {
+  currentCashWeight,
+  currentTarget,
+  setHolding,
+  type StrategyRec,
+  type VersionRec,
+} from './state';
 
 /**
  * The rebalance engine: turns a requested target into version positions and
@@ -238,22 +244,8 @@ function applyFill(
 ): void {
   const sign = side === 'BUY' ? 1 : -1;
   strategy.cash = str(dec(strategy.cash).minus(dec(value).times(sign)));
-  const holding = strategy.holdings.find((h) => h.symbol === symbol);
-  const next = dec(holding?.quantity ?? '0').plus(dec(quantity).times(sign));
-  if (holding && next.lte(0)) {
-    strategy.holdings = strategy.holdings.filter((h) => h !== holding);
-  } else if (holding) {
-    holding.quantity = str(next);
-    holding.updated_at = at;
-  } else if (next.gt(0)) {
-    strategy.holdings.push({
-      id: randomUUID(),
-      symbol,
-      quantity: str(next),
-      inserted_at: at,
-      updated_at: at,
-    });
-  }
+  const held = strategy.holdings.find((h) => h.symbol === symbol)?.quantity ?? '0';
+  setHolding(strategy, symbol, str(dec(held).plus(dec(quantity).times(sign))), at);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Holding, Order, Version, VersionPosition } from '../../shared/domain/resources';
 import { TERMINAL_VERSION_STATUSES } from '../../shared/domain/resources';
+import { randomUUID } from 'node:crypto';
 import { dec } from './money';
 
 /**
@@ -119,4 +120,23 @@ export function serializeVersion(
     ...(include.orders ? { orders: v.orders.map((o) => ({ ...o })) } : {}),
     ...(include.positions ? { positions: v.positions.map((p) => ({ ...p })) } : {}),
   };
+}
+
+/** Sets the quantity held of a symbol (0 or less: no longer held), stamped `at`. */
+export function setHolding(
+  strategy: StrategyRec,
+  symbol: string,
+  quantity: string,
+  at: string,
+): void {
+  const holding = strategy.holdings.find((h) => h.symbol === symbol);
+  if (dec(quantity).lte(0)) {
+    strategy.holdings = strategy.holdings.filter((h) => h !== holding);
+  } else if (holding) {
+    holding.quantity = quantity;
+    holding.updated_at = at;
+  } else {
+    strategy.holdings.push({ id: randomUUID(), symbol, quantity, inserted_at: at, updated_at: at });
+  }
+  strategy.updated_at = at;
 }
