@@ -1,7 +1,7 @@
 import type { ActivityCheck } from '../../../shared/activity/views';
 import { errorFields, type DeskLog } from '../log/logger';
 import type { ActivityRepository } from '../store/repositories/activity';
-import { checkChains, checkChainsInSlices } from './verify';
+import { checkChainsInSlices } from './verify';
 
 /** The page still draws what the last call answered: a second without calls ends the first screen. */
 const QUIET_MS = 1_000;
@@ -16,22 +16,22 @@ export class ActivityChecks {
     private readonly now: () => string,
   ) {}
 
-  run(): ActivityCheck {
-    this.last = checkChains(this.activity.iterateChains(), this.now(), this.activity.lastSeq());
-    return this.last;
-  }
+  private walking: Promise<ActivityCheck> | null = null;
 
-  /** The walk at start: in slices, so the first screen's requests are answered meanwhile. */
-  async runInBackground(): Promise<ActivityCheck> {
-    const lastSeq = this.activity.lastSeq();
-    // Small slices: the first screen's calls, served meanwhile, each wait one slice at most.
-    const result = await checkChainsInSlices(this.activity.iterateChains(), this.now, {
-      lastSeq,
+  /**
+   * Walks every chain in slices, so the desk's other calls (an execute's answer, a batch in
+   * flight) wait one slice at most, never the whole log. Asked again while a walk runs, that walk
+   * answers: it reads the log as it is now.
+   */
+  run(): Promise<ActivityCheck> {
+    this.walking ??= checkChainsInSlices(this.activity.iterateChains(), this.now, {
+      lastSeq: this.activity.lastSeq(),
+      // Small slices: a call served meanwhile waits for 200 entries' hashes at most.
       sliceSize: 200,
-    });
-    // A check asked for meanwhile walked the log as it is now: it stands.
-    this.last ??= result;
-    return result;
+    })
+      .then((result) => (this.last = result))
+      .finally(() => (this.walking = null));
+    return this.walking;
   }
 
   /**
@@ -64,7 +64,7 @@ export class ActivityChecks {
         timer = setTimeout(walkWhenQuiet, QUIET_MS - quietFor);
         return;
       }
-      this.runInBackground().then(
+      this.run().then(
         (check) => {
           if (check.brokenAt) log.error('The activity log does not verify', { ...check.brokenAt });
         },

@@ -151,7 +151,7 @@ describe('an activity log edited in the database file', () => {
 });
 
 describe('an activity table rebuilt without its unique index', () => {
-  it('finds an entry duplicated where a batch of the check ends', () => {
+  it('finds an entry duplicated where a batch of the check ends', async () => {
     const folder = tempFolder();
     const path = folder.file();
     const seeded = openStore(path);
@@ -173,7 +173,7 @@ describe('an activity table rebuilt without its unique index', () => {
     `);
     db.close();
     const store = openStore(path);
-    const check = new ActivityChecks(store.activity, () => '2026-02-01T00:00:00.000Z').run();
+    const check = await new ActivityChecks(store.activity, () => '2026-02-01T00:00:00.000Z').run();
     store.close();
     folder.cleanup();
     expect(check).toMatchObject({
@@ -193,12 +193,12 @@ describe('an activity table rebuilt without its unique index', () => {
     seedActivity(store, { profileId: DEMO, profileName: 'Demo', count: 1999 });
     seedActivity(store, { profileId: OTHER, profileName: 'Other', count: 5 });
     const checks = new ActivityChecks(store.activity, () => '2026-02-01T00:00:00.000Z');
-    const walking = checks.runInBackground();
+    const walking = checks.run();
     // Meanwhile the app writes to both: Demo's entry lands behind the walk, Other's ahead of it.
     seedActivity(store, { profileId: DEMO, profileName: 'Demo', count: 1 });
     seedActivity(store, { profileId: OTHER, profileName: 'Other', count: 1 });
     const check = await walking;
-    expect(checks.run()).toMatchObject({ ok: true, entries: 2006 });
+    expect(await checks.run()).toMatchObject({ ok: true, entries: 2006 });
     store.close();
     folder.cleanup();
     expect(check).toMatchObject({ ok: true, brokenAt: null });
