@@ -31,8 +31,10 @@ export async function fetchStrategy(
   signal?: AbortSignal,
 ): Promise<Strategy> {
   try {
-    return await deps.connections.call(profileId, (c) =>
-      c.getStrategy(strategyId, { includePositions: true, ...(signal && { signal }) }),
+    return await deps.connections.call(
+      profileId,
+      (c) => c.getStrategy(strategyId, { includePositions: true, ...(signal && { signal }) }),
+      signal,
     );
   } catch (error) {
     noteReadFailure(deps, profileId, strategyId, error);
