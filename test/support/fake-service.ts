@@ -195,8 +195,8 @@ function tokenRequestClient(seen: SeenRequest): string | undefined {
 /**
  * Answers 429 (with `Retry-After: retryAfter`) to every `every`-th request that `matches`, once
  * per method and path: the request asked again is forwarded, so every flow can end well and a
- * test checks how it waited, not whether it gave up. Other requests are forwarded, each
- * `delayMs` later, so requests overlap as they would at a busy service.
+ * test checks how it waited, not whether it gave up. Every answer goes `delayMs` late
+ * (`delayed`).
  */
 export function tooManyEvery(
   every: number,
@@ -205,19 +205,32 @@ export function tooManyEvery(
   let counted = 0;
   const refusedOnce = new Set<string>();
   const refused: SeenRequest[] = [];
-  const rule: Rule = async (req, forward) => {
-    await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+  const later = delayed(options.delayMs);
+  const rule: Rule = (req, forward) => {
     const key = `${req.method} ${req.path}`;
-    if (!options.matches(req) || refusedOnce.has(key) || ++counted % every !== 0) return forward();
+    if (!options.matches(req) || refusedOnce.has(key) || ++counted % every !== 0)
+      return later(req, forward);
     refusedOnce.add(key);
     refused.push(req);
-    return jsonAnswer(
-      429,
-      { errors: { detail: 'Too many requests' } },
-      { 'retry-after': options.retryAfter },
+    return later(req, () =>
+      Promise.resolve(
+        jsonAnswer(
+          429,
+          { errors: { detail: 'Too many requests' } },
+          { 'retry-after': options.retryAfter },
+        ),
+      ),
     );
   };
   return Object.assign(rule, { refused });
+}
+
+/** Forwards every request `delayMs` later: requests overlap as they would at a busy service. */
+export function delayed(delayMs: number): Rule {
+  return async (_req, forward) => {
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return forward();
+  };
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BookJob } from '../../../shared/book/views';
 import { MAX_REQUESTS_AT_ONCE } from '../../../electron/core/api/budget';
 import { DEMO_CLIENTS } from '../../../electron/sandbox';
@@ -6,6 +6,7 @@ import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
 import { executeToEnd } from '../../support/batches';
 import { jobEnded, wholeBook } from '../../support/book';
 import {
+  delayed,
   isToken,
   startFakeService,
   tooManyEvery,
@@ -34,6 +35,8 @@ describe("one profile's requests, whatever runs together", () => {
   let profileId: string;
   let held: string[];
   let added: string[];
+  /** The revision the first test's batch sent (the second reviews it again). */
+  let revisionId: string;
 
   beforeAll(async () => {
     sandbox = await manyStrategiesSandbox(HELD + ADDED, 0);
@@ -65,7 +68,7 @@ describe("one profile's requests, whatever runs together", () => {
     ).id;
     const model = await h.desk.models.get({ modelId });
     const rows = model.rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '17' } : r));
-    const revisionId = (await h.desk.models.saveRevision({ modelId, rows })).latest!.id;
+    revisionId = (await h.desk.models.saveRevision({ modelId, rows })).latest!.id;
 
     const from = fake.requests.length;
     fake.resetPeaks();
@@ -117,5 +120,49 @@ describe("one profile's requests, whatever runs together", () => {
       asked.set(key, (asked.get(key) ?? 0) + 1);
     }
     expect(Math.max(...asked.values())).toBeLessThanOrEqual(8);
+  });
+
+  it("a draft's confirmation and execute go before a review's many reads waiting", async () => {
+    const mine = held[0]!;
+    const draft = await h.desk.drafts.create({
+      profileId,
+      strategyId: mine,
+      name: 'Manager first',
+      start: 'target',
+    });
+    await h.desk.drafts.saveRows({
+      draftId: draft.id,
+      rows: draft.rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '16' } : r)),
+    });
+    const others = [...held, ...added].filter((id) => id !== mine);
+    const from = fake.requests.length;
+    fake.answer(delayed(40));
+
+    // The review asks all its reads at once (bulk); the manager's requests come after them.
+    const reviewed = h.desk.batches.review({ profileId, revisionId, strategyIds: others });
+    // Once its first read has reached the service, the others wait in line.
+    await vi.waitUntil(() => fake.requests.length > from, { interval: 1, timeout: 10_000 });
+    const preview = await h.desk.versions.prepareExecute({ draftId: draft.id });
+    const executed = await h.desk.versions.execute({
+      draftId: draft.id,
+      confirmation: {
+        planKey: preview.planKey,
+        acknowledgedStale: preview.check?.fits === false,
+        againAfter: null,
+      },
+    });
+    await reviewed;
+    fake.answer(null);
+
+    expect(executed.version.id).toBeTruthy();
+    const seen = fake.requests.slice(from).filter((r) => !isToken(r));
+    const isMine = (path: string) => path.includes(`/strategies/${mine}`);
+    const reviewReads = seen.filter((r) => !isMine(r.path));
+    const executeAt = seen.findIndex((r) => r.method === 'POST' && isMine(r.path));
+    const reviewReadsBefore = seen.slice(0, executeAt).filter((r) => !isMine(r.path)).length;
+    // Without the manager's lane the confirmation's two reads wait behind every read of the
+    // review (one or two per strategy), and the execute arrives after nearly all of them.
+    expect(reviewReads.length).toBeGreaterThanOrEqual(others.length);
+    expect(reviewReadsBefore).toBeLessThan(reviewReads.length / 2);
   });
 });
