@@ -9,7 +9,9 @@ import { Agent, request } from 'undici';
  * lets each test change the answers within what the service interface allows (compressed bodies,
  * another Location, fields dropped, other error shapes and statuses). Every request it receives
  * is kept, so a test can check what the client sent and where. Without an upstream every request
- * is answered 404 (a trap: another origin the token must never reach).
+ * is answered 404 (a trap: another origin the token must never reach). It counts the requests of
+ * each API client under way at once (received, not yet answered): a client is known by the
+ * `client_id` of its token request, and its bearer token by the answer to that request.
  */
 
 export interface SeenRequest {
@@ -41,6 +43,10 @@ export interface FakeService {
   port: number;
   /** Every request received, in order. */
   requests: SeenRequest[];
+  /** The most requests of `clientId` under way at once since the start (or the last reset). */
+  peakInFlight(clientId: string): number;
+  /** Forgets the peaks seen so far. */
+  resetPeaks(): void;
   /** Sets how the following requests are answered (null: forwarded as they are). */
   answer(rule: Rule | null): void;
   close(): Promise<void>;
@@ -60,6 +66,27 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   const agent = new Agent({ keepAliveTimeout: 1_000 });
   const requests: SeenRequest[] = [];
   let rule: Rule = passThrough;
+  /** The API client of each bearer token handed out through this fake. */
+  const clientOfToken = new Map<string, string>();
+  const inFlight = new Map<string, number>();
+  const peaks = new Map<string, number>();
+  const clientOf = (seen: SeenRequest): string => {
+    const auth = seen.headers.authorization ?? '';
+    if (auth.startsWith('Bearer ')) return clientOfToken.get(auth.slice(7)) ?? '(unknown token)';
+    return tokenRequestClient(seen) ?? '(anonymous)';
+  };
+  /** Notes the token an answer to a token request hands to its client. */
+  const learnToken = (seen: SeenRequest, answer: FakeAnswer) => {
+    const clientId = tokenRequestClient(seen);
+    if (!isToken(seen) || answer.status !== 200 || clientId === undefined) return;
+    try {
+      const token = (JSON.parse(answer.body.toString('utf8')) as { access_token?: unknown })
+        .access_token;
+      if (typeof token === 'string') clientOfToken.set(token, clientId);
+    } catch {
+      // Not a token answer the fake can read: its requests count as an unknown token's.
+    }
+  };
 
   const forwardFor =
     (seen: SeenRequest): Forward =>
@@ -106,6 +133,12 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
         body,
       };
       requests.push(seen);
+      const client = clientOf(seen);
+      const now = (inFlight.get(client) ?? 0) + 1;
+      inFlight.set(client, now);
+      peaks.set(client, Math.max(peaks.get(client) ?? 0, now));
+      // Under way until the answer has gone out (or the client gave up on it).
+      res.once('close', () => inFlight.set(client, inFlight.get(client)! - 1));
       let answer: FakeAnswer;
       try {
         answer = await rule(seen, forwardFor(seen));
@@ -116,6 +149,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
           body: Buffer.from(`fake service rule failed: ${String(error)}`),
         };
       }
+      learnToken(seen, answer);
       res.writeHead(answer.status, { ...answer.headers, 'content-length': answer.body.length });
       res.end(answer.body);
     });
@@ -128,6 +162,8 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     origin,
     port,
     requests,
+    peakInFlight: (clientId) => peaks.get(clientId) ?? 0,
+    resetPeaks: () => peaks.clear(),
     answer(next) {
       rule = next ?? passThrough;
     },
@@ -136,6 +172,64 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await agent.close();
     },
+  };
+}
+
+/** The client id a token request names (JSON body, form body or HTTP Basic). */
+function tokenRequestClient(seen: SeenRequest): string | undefined {
+  if (!isToken(seen)) return undefined;
+  const auth = seen.headers.authorization ?? '';
+  if (auth.startsWith('Basic ')) {
+    const pair = Buffer.from(auth.slice(6), 'base64').toString('utf8');
+    return decodeURIComponent(pair.slice(0, Math.max(0, pair.indexOf(':'))));
+  }
+  try {
+    const body = JSON.parse(seen.body) as { client_id?: unknown };
+    if (typeof body.client_id === 'string') return body.client_id;
+  } catch {
+    // A form body.
+  }
+  return new URLSearchParams(seen.body).get('client_id') ?? undefined;
+}
+
+/**
+ * Answers 429 (with `Retry-After: retryAfter`) to every `every`-th request that `matches`, once
+ * per method and path: the request asked again is forwarded, so every flow can end well and a
+ * test checks how it waited, not whether it gave up. Every answer goes `delayMs` late
+ * (`delayed`).
+ */
+export function tooManyEvery(
+  every: number,
+  options: { retryAfter: string; delayMs: number; matches: (req: SeenRequest) => boolean },
+): Rule & { refused: SeenRequest[] } {
+  let counted = 0;
+  const refusedOnce = new Set<string>();
+  const refused: SeenRequest[] = [];
+  const later = delayed(options.delayMs);
+  const rule: Rule = (req, forward) => {
+    const key = `${req.method} ${req.path}`;
+    if (!options.matches(req) || refusedOnce.has(key) || ++counted % every !== 0)
+      return later(req, forward);
+    refusedOnce.add(key);
+    refused.push(req);
+    return later(req, () =>
+      Promise.resolve(
+        jsonAnswer(
+          429,
+          { errors: { detail: 'Too many requests' } },
+          { 'retry-after': options.retryAfter },
+        ),
+      ),
+    );
+  };
+  return Object.assign(rule, { refused });
+}
+
+/** Forwards every request `delayMs` later: requests overlap as they would at a busy service. */
+export function delayed(delayMs: number): Rule {
+  return async (_req, forward) => {
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return forward();
   };
 }
 

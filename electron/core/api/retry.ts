@@ -2,7 +2,8 @@ import { isServiceError, type ServiceError } from './errors';
 
 /**
  * The one policy for every wait on the service (docs/client.md, "Waits"): the client's retries,
- * the book's read queue and a batch's sends all read a 429 through rateLimitedWait. Exponential
+ * the profile's request budget (its pause after a 429: budget.ts), the book's read queue and a
+ * batch's sends all read a 429 through rateLimitedWait. Exponential
  * backoff with full jitter and bounded attempts for failures; for a 429, the service's
  * `Retry-After`, parsed once (parseRetryAfter), never shorter than a floor that doubles with
  * each refusal in a row (`Retry-After: 0` does not spin) and never longer than one stated

@@ -44,10 +44,13 @@ export interface BatchesDeps {
    * batch ends once every version's end is, not at the first status that reads ended.
    */
   endUnderway?(versionId: string): boolean;
-  /** Fresh reads of the review at once (default 4). */
-  readConcurrency?: number;
   /** The profile's retry policy for a 429 (Connections.rateLimitedWait). */
   rateLimitedWait: SendDeps['rateLimitedWait'];
+  /**
+   * Runs a batch's requests in the bulk lane of the profile's budget (Connections.inBulk): a
+   * manager's own execute or confirmation goes first.
+   */
+  inBulk<T>(work: () => Promise<T>): Promise<T>;
   /** Where a fault that stopped a batch is written (the desk's log). */
   logFault(batchId: string, error: unknown): void;
 }
@@ -83,14 +86,14 @@ export class Batches {
   constructor(private readonly deps: BatchesDeps) {
     this.reviewer = new BatchReview({
       store: deps.store,
-      prepare: (target) => deps.execution.prepare(target),
-      readConcurrency: deps.readConcurrency ?? 4,
+      prepare: (target) => deps.inBulk(() => deps.execution.prepare(target)),
     });
     this.sender = new BatchSender({
       store: deps.store,
-      execute: (request) => deps.execution.execute(request),
+      execute: (request) => deps.inBulk(() => deps.execution.execute(request)),
       follow: (versions) => deps.execution.follow(versions),
-      readFresh: (profileId, strategyId) => deps.execution.readFresh(profileId, strategyId),
+      readFresh: (profileId, strategyId) =>
+        deps.inBulk(() => deps.execution.readFresh(profileId, strategyId)),
       announce: (batchId, position) => this.announce(batchId, position),
       rateLimitedWait: deps.rateLimitedWait,
       fault: deps.logFault,

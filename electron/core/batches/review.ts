@@ -11,12 +11,12 @@ import { isServiceError } from '../api';
 import { notFound, toDeskError } from '../desk/errors';
 import { modelNotFound } from '../models/library';
 import type { NewBatchItem, Store, StoredBatch } from '../store';
-import { freshReads } from './reads';
 
 /**
  * One review for many strategies (docs/batches.md): a model revision's rows become each
  * strategy's request (every symbol of its known target or holdings the model leaves out at 0),
- * each strategy is read fresh (at most `readConcurrency` at once) and previewed through the one
+ * each strategy is read fresh (all asked at once: the profile's request budget, api/budget.ts,
+ * bounds how many are at the service) and previewed through the one
  * execution flow's `prepare`, and the batch is stored with every strategy either ready (its plan
  * key, what it does) or excluded with the reason. Nothing is sent here.
  */
@@ -29,7 +29,6 @@ export interface ReviewDeps {
     strategyId: string;
     rows: DraftRowInput[];
   }): Promise<ExecutePreview>;
-  readConcurrency: number;
 }
 
 export interface ReviewRequest {
@@ -175,76 +174,78 @@ export class BatchReview {
     const scopes = profile.grantedScopes;
     const scopeMissing = scopes !== null && !scopes.includes(EXECUTE_SCOPE);
 
-    const lines = await freshReads(strategies, this.deps.readConcurrency, async (s) => {
-      const rows = rowsFor(store, profileId, s.id, modelRows);
-      if (scopeMissing)
-        return excluded(
-          s.id,
-          s.name,
-          rows,
-          'scope-missing',
-          `This profile's client was not granted ${EXECUTE_SCOPE}: ask for the scope, then review again.`,
-        );
-      const blocking = blockingExecution(store, profileId, s.id);
-      if (blocking) return excluded(s.id, s.name, rows, 'blocked', blocking);
-      const inTheWay = store.unexecuted.listForStrategy(profileId, s.id);
-      if (inTheWay.length > 0)
-        return excluded(
-          s.id,
-          s.name,
-          rows,
-          'unexecuted-version',
-          `An unexecuted version (${inTheWay.map((v) => v.versionId).join(', ')}) is in the way: open the strategy to see it and delete it there, then review again.`,
-        );
-      let preview: ExecutePreview;
-      try {
-        preview = await this.deps.prepare({ profileId, strategyId: s.id, rows });
-      } catch (error) {
-        const why = exclusionOfFailure(error);
-        return excluded(s.id, s.name, rows, why.kind, why.reason);
-      }
-      const name = preview.strategy.name;
-      if (preview.strategy.runningVersionId !== null)
-        return excluded(
-          s.id,
-          name,
-          rows,
-          'rebalance-running',
-          `A rebalance is still running (version ${preview.strategy.runningVersionId}): review again once it has ended.`,
-          preview,
-        );
-      const known = preview.strategy.unexecutedVersions ?? [];
-      if (known.length > 0)
-        return excluded(
-          s.id,
-          name,
-          rows,
-          'unexecuted-version',
-          `An unexecuted version (${known.map((v) => v.versionId).join(', ')}) is in the way: open the strategy to see it and delete it there, then review again.`,
-          preview,
-        );
-      if (preview.changesNothing)
-        return excluded(
-          s.id,
-          name,
-          rows,
-          'in-sync',
-          'It holds this target already (in sync): nothing to send.',
-          preview,
-        );
-      return {
-        strategyId: s.id,
-        strategyName: name,
-        state: 'ready',
-        exclusionKind: null,
-        reason: null,
-        rows: JSON.stringify(rows),
-        planKey: preview.planKey,
-        needsAcknowledgement: preview.needsAcknowledgement,
-        review: JSON.stringify(itemReviewOf(preview)),
-        preview: JSON.stringify(preview),
-      } satisfies Line;
-    });
+    const lines = await Promise.all(
+      strategies.map(async (s) => {
+        const rows = rowsFor(store, profileId, s.id, modelRows);
+        if (scopeMissing)
+          return excluded(
+            s.id,
+            s.name,
+            rows,
+            'scope-missing',
+            `This profile's client was not granted ${EXECUTE_SCOPE}: ask for the scope, then review again.`,
+          );
+        const blocking = blockingExecution(store, profileId, s.id);
+        if (blocking) return excluded(s.id, s.name, rows, 'blocked', blocking);
+        const inTheWay = store.unexecuted.listForStrategy(profileId, s.id);
+        if (inTheWay.length > 0)
+          return excluded(
+            s.id,
+            s.name,
+            rows,
+            'unexecuted-version',
+            `An unexecuted version (${inTheWay.map((v) => v.versionId).join(', ')}) is in the way: open the strategy to see it and delete it there, then review again.`,
+          );
+        let preview: ExecutePreview;
+        try {
+          preview = await this.deps.prepare({ profileId, strategyId: s.id, rows });
+        } catch (error) {
+          const why = exclusionOfFailure(error);
+          return excluded(s.id, s.name, rows, why.kind, why.reason);
+        }
+        const name = preview.strategy.name;
+        if (preview.strategy.runningVersionId !== null)
+          return excluded(
+            s.id,
+            name,
+            rows,
+            'rebalance-running',
+            `A rebalance is still running (version ${preview.strategy.runningVersionId}): review again once it has ended.`,
+            preview,
+          );
+        const known = preview.strategy.unexecutedVersions ?? [];
+        if (known.length > 0)
+          return excluded(
+            s.id,
+            name,
+            rows,
+            'unexecuted-version',
+            `An unexecuted version (${known.map((v) => v.versionId).join(', ')}) is in the way: open the strategy to see it and delete it there, then review again.`,
+            preview,
+          );
+        if (preview.changesNothing)
+          return excluded(
+            s.id,
+            name,
+            rows,
+            'in-sync',
+            'It holds this target already (in sync): nothing to send.',
+            preview,
+          );
+        return {
+          strategyId: s.id,
+          strategyName: name,
+          state: 'ready',
+          exclusionKind: null,
+          reason: null,
+          rows: JSON.stringify(rows),
+          planKey: preview.planKey,
+          needsAcknowledgement: preview.needsAcknowledgement,
+          review: JSON.stringify(itemReviewOf(preview)),
+          preview: JSON.stringify(preview),
+        } satisfies Line;
+      }),
+    );
 
     const items = lines.map((line, position) => ({ ...line, position }));
     return store.batches.create(

@@ -13,8 +13,8 @@ import type { DeskEvent } from '../../../shared/contract';
 import type { Strategy } from '../../../shared/domain/resources';
 import { DeskError, deskError } from '../../../shared/errors';
 import type { WaitInfo } from '../api';
-import { toDeskError } from '../desk/errors';
 import type { Store } from '../store';
+import { noteNotRead } from '../strategies/sync';
 import { exposureOf } from './exposure';
 import { AddBatch, RefreshBatch, type BookBatch } from './jobs';
 import { ProfileReadQueue, type ReadQueueDeps } from './read-queue';
@@ -352,13 +352,7 @@ export class Book {
 
   /** A strategy not read because the service stopped answering: its row says so. */
   private notRead(profileId: string, strategyId: string, reason: unknown): void {
-    const error = toDeskError(reason);
-    this.deps.store.strategies.recordReadFailure(profileId, strategyId, {
-      kind: error.kind,
-      message: `Not read: the service stopped answering (${error.message})`,
-      status: error.status ?? null,
-      at: this.deps.now(),
-    });
+    noteNotRead(this.deps, profileId, strategyId, reason);
     this.bookOf(profileId).stored.add(strategyId);
   }
 

@@ -148,6 +148,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     endUnderway: (versionId) => tracking.endUnderway(versionId),
     rateLimitedWait: (profileId, error, refusals) =>
       connections.rateLimitedWait(profileId, error, refusals),
+    inBulk: (work) => connections.inBulk(work),
     logFault: (batchId, error) =>
       log.error('A batch stopped sending on a fault', { batchId, ...errorFields(error) }),
   });
@@ -173,7 +174,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const book = new Book({
     store,
-    fetch: (profileId, strategyId, signal) => strategySync.fetch(profileId, strategyId, signal),
+    fetch: (profileId, strategyId, signal) =>
+      connections.inBulk(() => strategySync.fetch(profileId, strategyId, signal)),
     storeAll: (profileId, strategies) => strategySync.storeAll(profileId, strategies),
     watchWaits: (profileId, watch) => connections.watchWaits(profileId, watch),
     rateLimitedWait: (profileId, error, refusals) =>

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DeskEvent } from '../../../shared/contract';
 import {
   DEFAULT_RETRY,
@@ -11,6 +12,7 @@ import {
   type WaitInfo,
 } from '../api';
 import { ServiceError } from '../api';
+import { RequestBudget, type Lane } from '../api/budget';
 import type { SecretStore } from '../secrets';
 import type { Store } from '../store';
 
@@ -24,7 +26,10 @@ export const SLOW_SERVICE_MESSAGE = 'The service is slow to answer';
  * One service client per profile, built on first use, and what the desk knows
  * of each profile's connectivity: a request that got no answer at all (network,
  * timeout) means offline; any answer from the service means online; online with
- * a request long unanswered means slow.
+ * a request long unanswered means slow. Every request of a profile goes through
+ * `call`, so through the profile's one request budget (api/budget.ts): at most
+ * MAX_REQUESTS_AT_ONCE at the service whatever runs together, the manager's
+ * first, none started while a 429's wait lasts.
  */
 export class Connections {
   private readonly clients = new Map<string, ServiceClient>();
@@ -39,6 +44,11 @@ export class Connections {
   private readonly waitWatchers = new Map<string, Set<(info: WaitInfo) => void>>();
   /** The one retry policy of every profile's requests (api/retry.ts). */
   private readonly policy: RetryPolicy;
+  private readonly budgets = new Map<string, RequestBudget>();
+  /** The 429s a profile's calls met in a row: how long the next one pauses the budget. */
+  private readonly refusalsInARow = new Map<string, number>();
+  /** The lane of the calls made inside `inBulk` (every other call is the manager's). */
+  private readonly lane = new AsyncLocalStorage<Lane>();
 
   constructor(
     private readonly store: Store,
@@ -47,6 +57,25 @@ export class Connections {
     private readonly clientOptions: Partial<ServiceClientOptions> = {},
   ) {
     this.policy = { ...DEFAULT_RETRY, ...clientOptions.retry };
+  }
+
+  /**
+   * Runs `work` with every service call it makes in the bulk lane of the profile's budget: the
+   * reads of many strategies, a batch's review and sends, tracking's polls. A manager's own
+   * request (a confirmation, an execute of a draft) starts before any of them waiting.
+   */
+  inBulk<T>(work: () => Promise<T>): Promise<T> {
+    return this.lane.run('bulk', work);
+  }
+
+  /** The profile's request budget: how many of its requests are at the service now. */
+  budget(profileId: string): RequestBudget {
+    let budget = this.budgets.get(profileId);
+    if (!budget) {
+      budget = new RequestBudget();
+      this.budgets.set(profileId, budget);
+    }
+    return budget;
   }
 
   /**
@@ -75,6 +104,8 @@ export class Connections {
       clientId: profile.clientId,
       onSlowChange: (slow) => this.markSlow(profileId, slow),
       onWait: (info) => {
+        // The client waits out a read's 429 in its place; no other request starts meanwhile.
+        if (info.reason === 'rate-limited') this.budget(profileId).pause(info.delayMs);
         this.clientOptions.onWait?.(info);
         for (const watch of [...(this.waitWatchers.get(profileId) ?? [])]) watch(info);
       },
@@ -102,16 +133,28 @@ export class Connections {
     return () => watchers.delete(watch);
   }
 
-  /** Runs one call to the service and keeps the profile's connectivity up to date. */
-  async call<T>(profileId: string, work: (client: ServiceClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs one call to the service once the profile's budget lets it (`signal` takes it out of
+   * the line), and keeps the profile's connectivity up to date. A call makes one request at a
+   * time (its retries, a token first), so holding one place it never has two at the service.
+   */
+  async call<T>(
+    profileId: string,
+    work: (client: ServiceClient) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const client = this.client(profileId);
+    const budget = this.budget(profileId);
+    const release = await budget.take(this.lane.getStore() ?? 'manager', signal);
     try {
       const result = await work(client);
+      this.refusalsInARow.delete(profileId);
       this.markOnline(profileId);
       if (client.hasToken()) this.noteScopes(profileId, client.grantedScopes());
       this.noteRefusal(profileId, null);
       return result;
     } catch (error) {
+      this.notePause(profileId, error);
       const refusal = refusalOf(error);
       // A resource that answered was asked with an accepted token: the details are right.
       if (refusal !== null) this.noteRefusal(profileId, refusal);
@@ -124,7 +167,31 @@ export class Connections {
       }
       // Whatever path it took, a service's echo of the token or secret ends here.
       throw client.redact(error);
+    } finally {
+      release();
     }
+  }
+
+  /**
+   * A call answered 429 (its retries spent, or an execute, which is never retried) pauses the
+   * profile's budget for the policy's wait after that many 429s in a row; any other answer ends
+   * the row. The caller decides whether to ask again (Connections.rateLimitedWait).
+   */
+  private notePause(profileId: string, error: unknown): void {
+    if (!isServiceError(error) || error.status === undefined) return;
+    if (!isServiceError(error, 'rate-limited')) {
+      this.refusalsInARow.delete(profileId);
+      return;
+    }
+    const refusals = (this.refusalsInARow.get(profileId) ?? 0) + 1;
+    this.refusalsInARow.set(profileId, refusals);
+    // Past the attempts, the longest wait of the row: the pause stays bounded.
+    const wait = this.rateLimitedWait(
+      profileId,
+      error,
+      Math.min(refusals, this.policy.attempts - 1),
+    );
+    if (wait) this.budget(profileId).pause(wait.delayMs);
   }
 
   /**
@@ -217,6 +284,7 @@ export class Connections {
   }
 
   async closeAll(): Promise<void> {
+    for (const budget of this.budgets.values()) budget.close();
     const all = [...this.clients.values()];
     this.clients.clear();
     await Promise.allSettled(all.map((c) => c.close()));

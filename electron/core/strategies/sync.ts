@@ -31,8 +31,10 @@ export async function fetchStrategy(
   signal?: AbortSignal,
 ): Promise<Strategy> {
   try {
-    return await deps.connections.call(profileId, (c) =>
-      c.getStrategy(strategyId, { includePositions: true, ...(signal && { signal }) }),
+    return await deps.connections.call(
+      profileId,
+      (c) => c.getStrategy(strategyId, { includePositions: true, ...(signal && { signal }) }),
+      signal,
     );
   } catch (error) {
     noteReadFailure(deps, profileId, strategyId, error);
@@ -81,9 +83,31 @@ export function noteReadFailure(
 }
 
 /**
- * Reading a strategy with its holdings from the service into the cache: adding one, refreshing
- * it, the confirmation's fresh read, the read when a rebalance ends, and the sandbox profile's
- * demo strategies all go through here. The cache changes only on success.
+ * A strategy the book never asked for because the service stopped answering: its "Refresh
+ * failed" says so, until a later read stores an answer.
+ */
+export function noteNotRead(
+  deps: Pick<StrategyReadDeps, 'store' | 'now'>,
+  profileId: string,
+  strategyId: string,
+  reason: unknown,
+): void {
+  const { kind, message, status } = toDeskError(reason);
+  deps.store.strategies.recordReadFailure(profileId, strategyId, {
+    kind,
+    message: `Not read: the service stopped answering (${message})`,
+    status: status ?? null,
+    at: deps.now(),
+  });
+}
+
+/**
+ * Reading a strategy with its holdings from the service into the cache: the one strategy read.
+ * Adding one, refreshing it (the book's queue: `fetch`, then `storeAll`), the confirmation's
+ * fresh read (also a batch's review and send: execution/confirmation.ts `readFresh`), the read
+ * when a rebalance ends (tracking), and the sandbox profile's demo strategies all go through
+ * here; nothing else asks the client for a strategy or writes its "Refresh failed"
+ * (test/unit/lint/one-strategy-read.test.ts). The cache changes only on success.
  */
 export class StrategySync {
   /**

@@ -27,7 +27,7 @@ const CREDENTIAL_FAILURES = [
 export interface TrackingDeps {
   /** The whole store: a rebalance that ended is recorded in the activity log. */
   store: Store;
-  connections: Pick<Connections, 'call' | 'waitUntilOnline' | 'waitForCredentials'>;
+  connections: Pick<Connections, 'call' | 'inBulk' | 'waitUntilOnline' | 'waitForCredentials'>;
   /** Where the announcements go; nobody listens once the desk is closing. */
   events: { emit(event: DeskEvent): void; readonly listening: boolean };
   log: DeskLog;
@@ -61,7 +61,9 @@ export class Tracking {
   constructor(private readonly deps: TrackingDeps) {
     const { store, connections, now } = deps;
     this.polls = new VersionTracker({
-      fetchVersion: (entry) => connections.call(entry.profileId, (c) => c.followVersion(entry)),
+      // Polls are many and nobody waits on one: a manager's own request goes before them.
+      fetchVersion: (entry) =>
+        connections.inBulk(() => connections.call(entry.profileId, (c) => c.followVersion(entry))),
       // Every answer is stored, its status noted as seen, before any of it is announced.
       saveVersion: (entry, version) =>
         store.versions.recordRead(entry.profileId, version, { syncedAt: now() }),
@@ -186,7 +188,9 @@ export class Tracking {
     const { store } = this.deps;
     const { profileId, strategyId, versionId } = ended;
     if (!store.strategies.get(profileId, strategyId)) return;
-    const fresh = await readStrategy(this.deps, profileId, strategyId).catch(() => null);
+    const fresh = await this.deps.connections
+      .inBulk(() => readStrategy(this.deps, profileId, strategyId))
+      .catch(() => null);
     if (!fresh) return;
     if (store.versions.latestExecuted(profileId, strategyId)?.id === versionId)
       store.predictions.recordBaseline(profileId, strategyId, versionId, fresh.updated_at);

@@ -1,0 +1,132 @@
+import { ServiceError } from './errors';
+
+/**
+ * The most requests of one profile at the service at once, whatever runs together (a refresh,
+ * an Add many, a batch's review and send, tracking's polls, an execute). The service interface
+ * states no limit on concurrent requests: it answers 429 with Retry-After when a client asks
+ * too much. Four is what the book's refresh alone sent by default before the budget, the pace
+ * the sandbox and the app's benches were tuned at; more flows running together now share it
+ * instead of adding theirs (a refresh and a batch sent 4 + 4 + 2 at once).
+ */
+export const MAX_REQUESTS_AT_ONCE = 4;
+
+/**
+ * Whose request it is. `manager`: one the manager is waiting for (a confirmation, an execute
+ * of a draft, a connection test); it starts before any waiting `bulk` one (the reads of many
+ * strategies, a batch's sends, tracking's polls), so it waits at most for a request under way to
+ * end, never behind a 1,000-strategy refresh.
+ */
+export type Lane = 'manager' | 'bulk';
+
+interface Waiter {
+  start(): void;
+  /** Leaves the line, nothing sent (its signal aborted, or the budget closed). */
+  leave(): void;
+}
+
+/**
+ * One profile's request budget: at most `limit` requests at the service at once, manager's
+ * requests first in line, then the rest in the order they asked. After a 429 no request starts
+ * before the wait the retry policy gave (api/retry.ts `rateLimitedWait`, bounded): the
+ * service's Retry-After holds for the whole client, not only the request it refused. A waiting
+ * request leaves the line when its signal aborts (kind `cancelled`, nothing sent).
+ */
+export class RequestBudget {
+  private underway = 0;
+  private readonly waiting: Record<Lane, Waiter[]> = { manager: [], bulk: [] };
+  private pausedUntil = 0;
+  private pauseTimer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+
+  constructor(readonly limit: number = MAX_REQUESTS_AT_ONCE) {}
+
+  /** Requests of the profile at the service now. */
+  get inFlight(): number {
+    return this.underway;
+  }
+
+  /** When requests may start again after a 429 (null when they may now). */
+  get waitingUntil(): Date | null {
+    return this.pausedUntil > Date.now() ? new Date(this.pausedUntil) : null;
+  }
+
+  /**
+   * Resolves once the request may go to the service, with the function that gives its place
+   * back (once it is answered, or failed); rejects with kind `cancelled` when `signal` aborts
+   * first or the budget closes.
+   */
+  take(lane: Lane, signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted || this.closed) return Promise.reject(notSent());
+    const ahead = this.waiting.manager.length + (lane === 'bulk' ? this.waiting.bulk.length : 0);
+    if (ahead === 0 && this.mayStart()) return Promise.resolve(this.started());
+    return new Promise((resolve, reject) => {
+      const line = this.waiting[lane];
+      const aborted = () => {
+        const at = line.indexOf(waiter);
+        if (at >= 0) line.splice(at, 1);
+        reject(notSent());
+      };
+      const waiter: Waiter = {
+        start: () => {
+          signal?.removeEventListener('abort', aborted);
+          resolve(this.started());
+        },
+        leave: () => {
+          signal?.removeEventListener('abort', aborted);
+          reject(notSent());
+        },
+      };
+      signal?.addEventListener('abort', aborted, { once: true });
+      line.push(waiter);
+      this.pump();
+    });
+  }
+
+  /** A 429: no request starts for `delayMs` (a shorter wait than one already set changes nothing). */
+  pause(delayMs: number): void {
+    const until = Date.now() + Math.max(0, delayMs);
+    if (until <= this.pausedUntil) return;
+    this.pausedUntil = until;
+    clearTimeout(this.pauseTimer);
+    this.pauseTimer = setTimeout(() => this.pump(), delayMs);
+  }
+
+  /** The desk is closing: nothing waiting will be sent. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.pauseTimer);
+    for (const line of [this.waiting.manager, this.waiting.bulk])
+      for (const waiter of line.splice(0)) waiter.leave();
+  }
+
+  private mayStart(): boolean {
+    return !this.closed && this.underway < this.limit && this.pausedUntil <= Date.now();
+  }
+
+  private started(): () => void {
+    this.underway++;
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      this.underway--;
+      this.pump();
+    };
+  }
+
+  private pump(): void {
+    while (this.mayStart()) {
+      const next = this.waiting.manager.shift() ?? this.waiting.bulk.shift();
+      if (!next) return;
+      next.start();
+    }
+  }
+}
+
+function notSent(): ServiceError {
+  return new ServiceError({
+    kind: 'cancelled',
+    message: 'Cancelled before the service was asked',
+    details: { requestSent: false },
+  });
+}
