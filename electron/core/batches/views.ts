@@ -86,7 +86,10 @@ export function batchWords(batch: StoredBatch, counts: Counts, outcomes: Outcome
     case 'halted':
       return `stopped at the first failure after ${sent} of ${included}${how}: review the rest again`;
     case 'stopped':
-      return `stopped after ${sent} of ${included}${how}: review the rest again`;
+      // Why (a fault of the app's own, or a restart) where it was kept (from migration 012).
+      return batch.stopReason === null
+        ? `stopped after ${sent} of ${included}${how}: review the rest again`
+        : `stopped after ${sent} of ${included}${how}: ${batch.stopReason}. Review the rest again`;
   }
 }
 
