@@ -1,3 +1,5 @@
+import { formatCount } from '../figures';
+
 /**
  * A batch's states and its items' (plain values, no zod: the renderer uses them).
  *
@@ -87,7 +89,7 @@ export const SENT_OUTCOME_LABELS: Record<SentOutcome, string> = {
 /** "1 FAILED, 3 COMPLETE": the outcomes some item has, failures first. */
 export function sentOutcomeWords(counts: Partial<Record<SentOutcome, number>>): string {
   return SENT_OUTCOMES.filter((o) => (counts[o] ?? 0) > 0)
-    .map((o) => `${counts[o]} ${SENT_OUTCOME_LABELS[o]}`)
+    .map((o) => `${formatCount(counts[o]!)} ${SENT_OUTCOME_LABELS[o]}`)
     .join(', ');
 }
 

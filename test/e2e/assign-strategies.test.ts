@@ -107,6 +107,12 @@ describe('assigning strategies to a model in a large book', () => {
         name: 'Review the first 1,000 not in sync (of 1,001)…',
       });
       await review.waitFor({ timeout: 30_000 });
+      // With every copy following, the review is within a window's height of the followers'
+      // heading (the list scrolls in its own box), not past a thousand rows.
+      const followersTop = (await page
+        .getByRole('region', { name: 'Strategies following this model' })
+        .boundingBox())!.y;
+      expect((await review.boundingBox())!.y - followersTop).toBeLessThan(900);
       await page
         .getByTestId('batch-limit')
         .filter({ hasText: 'A batch holds at most 1,000 strategies' })
@@ -116,6 +122,34 @@ describe('assigning strategies to a model in a large book', () => {
         .getByTestId('batch-to-send')
         .filter({ hasText: /^1,000 strategies to send$/ })
         .waitFor({ timeout: 60_000 });
+      // Counts in the app's one format: thousands grouped.
+      await page
+        .getByTestId('batch-words')
+        .filter({ hasText: /^reviewed: 1,000 to send, 0 excluded$/ })
+        .waitFor();
+      // The summary's thousand names scroll in their box: Execute is within a window's height
+      // of the summary's top.
+      const summaryTop = (await page.getByTestId('batch-summary').boundingBox())!.y;
+      const executeButton = page
+        .getByRole('region', { name: 'Sign-off' })
+        .getByRole('button', { name: 'Execute 1,000 strategies' });
+      expect((await executeButton.boundingBox())!.y - summaryTop).toBeLessThan(900);
+      // Asked once more, the thousand names scroll in their box: the question, the model and
+      // Send are all in the window.
+      await executeButton.click();
+      const final = page.getByRole('dialog', { name: 'Send 1,000 strategies now?' });
+      const inWindow = async (box: { y: number; height: number } | null) =>
+        box !== null && box.y >= 0 && box.y + box.height <= 900;
+      expect(await inWindow(await final.getByRole('heading').boundingBox())).toBe(true);
+      expect(
+        await inWindow(await final.getByText(/^Model “Copies model” revision 2/).boundingBox()),
+      ).toBe(true);
+      expect(
+        await inWindow(
+          await final.getByRole('button', { name: 'Send 1,000 strategies' }).boundingBox(),
+        ),
+      ).toBe(true);
+      await final.getByRole('button', { name: 'Go back' }).click();
       expect(problems).toEqual([]);
       await page.close();
     },

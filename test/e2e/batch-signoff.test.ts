@@ -260,4 +260,46 @@ describe('signing off a batch in the app', () => {
     },
     180_000,
   );
+
+  withChromium(
+    'the model and its followers fit the window: every sync state and Unassign in view, at 1400 and 1024',
+    async () => {
+      const page = await app!.browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const problems = collectPageProblems(page);
+      await page.goto(app!.host.url);
+      await page.getByRole('button', { name: 'Models', exact: true }).click();
+      await page.getByRole('button', { name: /^Demo model/ }).click();
+      const part = page.getByRole('region', { name: 'Strategies following this model' });
+      await part
+        .locator('tr[data-strategy]')
+        .nth(FOLLOWERS.length - 1)
+        .waitFor();
+      for (const width of [1400, 1024]) {
+        await page.setViewportSize({ width, height: width === 1400 ? 900 : 700 });
+        // Nothing scrolls sideways: the main area is as wide as the window leaves it.
+        const sideways = await page.evaluate(() => {
+          const main = document.querySelector('.content.scroll')!;
+          return main.scrollWidth - main.clientWidth;
+        });
+        expect(sideways, `${width}`).toBeLessThanOrEqual(0);
+        const rightOf = async (name: string) => {
+          const box = await page.getByRole('button', { name, exact: true }).boundingBox();
+          return box!.x + box!.width;
+        };
+        for (const f of DEMO_MODEL.followers) {
+          const name = (await part
+            .locator(`tr[data-strategy="${f.strategyId}"] td`)
+            .nth(1)
+            .textContent())!;
+          expect(await rightOf(`Unassign ${name}`), `${name} at ${width}`).toBeLessThanOrEqual(
+            width,
+          );
+        }
+        expect(await rightOf('Export revision 1 as CSV'), `${width}`).toBeLessThanOrEqual(width);
+      }
+      await screenshot(page, 'batch-signoff-06-models-1024');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 });

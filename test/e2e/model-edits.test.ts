@@ -132,4 +132,88 @@ describe('a model’s edits and imports', () => {
     expect(betaDetail.latest!.hash).toBe(saved.latest!.hash);
     expect(problems).toEqual([]);
   });
+
+  withChromium('asks the same before the Models screen is left for another screen', async () => {
+    const { host, harness, profileId } = env!;
+    const desk = harness.desk;
+    const delta = await desk.models.create({
+      name: 'Delta',
+      start: { kind: 'strategy', profileId, strategyId: DEMO_STRATEGY_IDS.coreEquity },
+    });
+    const first = delta.rows[0]!;
+
+    const page = await env!.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const problems = collectPageProblems(page);
+    await page.goto(host.url);
+    const sidebar = page.getByRole('complementary', { name: 'Profile and strategies' });
+    await sidebar.getByRole('button', { name: 'Models', exact: true }).click();
+    const list = page.getByRole('navigation', { name: 'Models' });
+    const heading = page.getByRole('heading', { name: 'Delta', level: 2 });
+    await list.getByRole('button', { name: /^Delta/ }).click();
+    await heading.waitFor();
+    const weight = page.getByLabel(`Weight % of ${first.symbol}`, { exact: true });
+    const edit = async (value: string) => {
+      await weight.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type(value);
+      await page.getByText('Unsaved changes').waitFor();
+    };
+    const dialog = page.getByRole('dialog', { name: '“Delta” has unsaved changes' });
+    const stays = async () => {
+      await dialog.getByRole('button', { name: 'Stay' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await heading.waitFor();
+      await page.getByText('Unsaved changes').waitFor();
+    };
+    await edit('3');
+
+    // The book, the profile's activity, a strategy of the sidebar, the profile's batches, the
+    // Models button itself: each asks, and Stay keeps the model and its edit.
+    await sidebar.getByRole('button', { name: 'Book', exact: true }).click();
+    await stays();
+    await sidebar.getByRole('button', { name: 'Profile activity' }).click();
+    await stays();
+    await sidebar
+      .getByRole('navigation', { name: 'Strategies' })
+      .getByRole('button', { name: /^Core Equity\b/ })
+      .click();
+    await stays();
+    await list.getByRole('button', { name: 'Batches of this profile' }).click();
+    await stays();
+    await sidebar.getByRole('button', { name: 'Models', exact: true }).click();
+    await screenshot(page, 'models-unsaved-leaving');
+    await stays();
+
+    // Discard: the strategy opens, the model as saved.
+    await sidebar
+      .getByRole('navigation', { name: 'Strategies' })
+      .getByRole('button', { name: /^Core Equity\b/ })
+      .click();
+    await dialog.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByRole('heading', { name: 'Core Equity', level: 1 }).waitFor();
+    expect((await desk.models.get({ modelId: delta.id })).latest!.number).toBe(1);
+
+    // Save: revision 2 holds the edit, then the profile's activity opens.
+    await sidebar.getByRole('button', { name: 'Models', exact: true }).click();
+    await list.getByRole('button', { name: /^Delta/ }).click();
+    await heading.waitFor();
+    await edit('4');
+    await sidebar.getByRole('button', { name: 'Profile activity' }).click();
+    await dialog.getByRole('button', { name: 'Save as a new revision' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Profile activity', pressed: true }).waitFor();
+    expect(await heading.count()).toBe(0);
+    const saved = await desk.models.get({ modelId: delta.id });
+    expect(saved.latest!.number).toBe(2);
+    expect(saved.rows.find((r) => r.symbol === first.symbol)!.weight).toBe('4');
+
+    // Nothing unsaved: the book opens at once.
+    await sidebar.getByRole('button', { name: 'Models', exact: true }).click();
+    await list.getByRole('button', { name: /^Delta/ }).click();
+    await heading.waitFor();
+    await sidebar.getByRole('button', { name: 'Book', exact: true }).click();
+    await page.getByRole('button', { name: 'Book', pressed: true }).waitFor();
+    expect(await dialog.count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
 });

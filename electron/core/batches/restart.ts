@@ -37,7 +37,7 @@ export function settleAtStartup(store: Store): string[] {
         'not-sent',
         'The app stopped before it was sent: nothing was sent. Review it again.',
       );
-      store.batches.sendingOver(batch.id, 'stopped');
+      store.batches.sendingOver(batch.id, 'stopped', 'the app stopped while it was sending');
     });
     changed.push(batch.id);
   }

@@ -9,8 +9,13 @@ import { SendTurns } from './send-turns';
  * unsent items keep.
  */
 
-/** What stops a run, in the words its unsent items keep. */
-export type Stop = { state: 'cancelled' | 'halted' | 'stopped'; reason: string };
+/**
+ * What stops a run, in the words its unsent items keep; a fault of the app's own also says why
+ * at batch level (`why`, kept on the batch: its words and its end's entry say it).
+ */
+export type Stop =
+  | { state: 'cancelled' | 'halted'; reason: string }
+  | { state: 'stopped'; reason: string; why: string };
 
 /** An item whose turn came after the batch stopped: nothing was sent (its entry is withdrawn). */
 export class StoppedBeforeSending extends Error {}
@@ -75,7 +80,17 @@ export class Run {
   /** The app failed while sending (a write refused): nothing more is sent, in these words. */
   failed(error: unknown): void {
     this.fault ??= { error };
-    this.halt({ state: 'stopped', reason: stoppedWords(error) });
+    const why = faultWords(error);
+    this.halt({
+      state: 'stopped',
+      reason: `Not sent: sending stopped, ${why.item}. Review it again.`,
+      why: why.batch,
+    });
+  }
+
+  /** Why the batch stopped, kept on it: only a fault's (a cancel or a failure says itself). */
+  get stopReason(): string | null {
+    return this.stop?.state === 'stopped' ? this.stop.why : null;
   }
 
   private wakeAll(): void {
@@ -86,11 +101,15 @@ export class Run {
   }
 }
 
-/** What an unsent item says after the app's own failure stopped sending. */
-function stoppedWords(error: unknown): string {
+/** Why the app's own failure stopped sending: as an unsent item says it, and as the batch does. */
+function faultWords(error: unknown): { item: string; batch: string } {
   const desk = toDeskError(error);
-  const why = isKind(desk, 'internal')
-    ? 'the app failed to record it (the log says how)'
-    : desk.message.replace(/\.$/, '');
-  return `Not sent: sending stopped, ${why}. Review it again.`;
+  if (!isKind(desk, 'internal')) {
+    const why = desk.message.replace(/\.$/, '');
+    return { item: why, batch: why };
+  }
+  return {
+    item: 'the app failed to record it (the log says how)',
+    batch: 'the app failed to record what it sent (the log says how)',
+  };
 }

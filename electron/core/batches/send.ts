@@ -141,7 +141,7 @@ export class BatchSender {
       const { store } = this.deps;
       store.transaction(() => {
         store.batches.moveAll(batch.id, 'ready', 'not-sent', run.stop!.reason);
-        store.batches.sendingOver(batch.id, 'stopped');
+        store.batches.sendingOver(batch.id, 'stopped', run.stopReason);
       });
       this.deps.announce(batch.id, null);
     });
@@ -213,7 +213,7 @@ export class BatchSender {
     }
     store.transaction(() => {
       if (stop !== null) store.batches.moveAll(batch.id, 'ready', 'not-sent', stop.reason);
-      store.batches.sendingOver(batch.id, stop?.state ?? 'sent');
+      store.batches.sendingOver(batch.id, stop?.state ?? 'sent', run.stopReason);
     });
     this.deps.announce(batch.id, null);
   }

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { formatCount } from '../../../shared/figures';
 import {
   BATCH_ITEM_STATES,
   SENT_OUTCOMES,
@@ -61,10 +62,13 @@ type Outcomes = Partial<Record<SentOutcome, number>>;
  * many went out and how they ended, failures first ("4 sent: 1 FAILED, 3 COMPLETE").
  */
 export function batchWords(batch: StoredBatch, counts: Counts, outcomes: Outcomes): string {
-  const included = countIn(counts, INCLUDED);
-  const sent = countIn(counts, WENT_OUT);
-  const excluded = BATCH_ITEM_STATES.reduce((sum, s) => sum + counts[s], 0) - included;
-  const ended = sent > 0 ? sentOutcomeWords(outcomes) : '';
+  const included = formatCount(countIn(counts, INCLUDED));
+  const sentCount = countIn(counts, WENT_OUT);
+  const sent = formatCount(sentCount);
+  const excluded = formatCount(
+    BATCH_ITEM_STATES.reduce((sum, s) => sum + counts[s], 0) - countIn(counts, INCLUDED),
+  );
+  const ended = sentCount > 0 ? sentOutcomeWords(outcomes) : '';
   const how = ended === '' ? '' : ` (${ended})`;
   switch (batch.state) {
     case 'reviewed':
@@ -74,11 +78,11 @@ export function batchWords(batch: StoredBatch, counts: Counts, outcomes: Outcome
     case 'sending':
       return `sending: ${sent} of ${included} sent${how}`;
     case 'sent': {
-      const skipped = included - sent;
+      const skipped = countIn(counts, INCLUDED) - sentCount;
       return (
-        `${sent === included ? sent : `${sent} of ${included}`} sent` +
+        `${skipped === 0 ? sent : `${sent} of ${included}`} sent` +
         (ended === '' ? '' : `: ${ended}`) +
-        (skipped > 0 ? ` (${skipped} skipped)` : '')
+        (skipped > 0 ? ` (${formatCount(skipped)} skipped)` : '')
       );
     }
     case 'cancelled':
@@ -86,7 +90,10 @@ export function batchWords(batch: StoredBatch, counts: Counts, outcomes: Outcome
     case 'halted':
       return `stopped at the first failure after ${sent} of ${included}${how}: review the rest again`;
     case 'stopped':
-      return `stopped after ${sent} of ${included}${how}: review the rest again`;
+      // Why (a fault of the app's own, or a restart) where it was kept (from migration 012).
+      return batch.stopReason === null
+        ? `stopped after ${sent} of ${included}${how}: review the rest again`
+        : `stopped after ${sent} of ${included}${how}: ${batch.stopReason}. Review the rest again`;
   }
 }
 

@@ -1,4 +1,4 @@
-import { parsePastedIds } from '../../../shared/book/paste';
+import { readPastedIds, type PastedIds } from '../../../shared/book/paste';
 import type {
   BookCounts,
   BookJob,
@@ -46,6 +46,8 @@ interface ProfileBook {
   queue: ProfileReadQueue<Strategy>;
   refresh: RefreshBatch | null;
   add: AddBatch | null;
+  /** A paste is being read for an add (in slices): another add waits its end. */
+  addReading: boolean;
   announce: ReturnType<typeof setTimeout> | undefined;
   /** Strategies stored since the last announcement. */
   stored: Set<string>;
@@ -180,8 +182,11 @@ export class Book {
     return this.cancel(profileId, (book) => book.refresh);
   }
 
-  /** Reads every id of a paste not in the app yet; each line gets its outcome. */
-  addMany(profileId: string, text: string): BookJob {
+  /**
+   * Reads every id of a paste not in the app yet; each line gets its outcome. The paste is read
+   * in slices, the event loop turning in between: a million characters hold nothing else up.
+   */
+  async addMany(profileId: string, text: string): Promise<BookJob> {
     if (text.includes('\0'))
       throw new DeskError({
         kind: 'invalid-input',
@@ -189,9 +194,22 @@ export class Book {
           'This is not text (it holds binary data, as a spreadsheet or an archive does): paste the ids, or choose a text or CSV file.',
       });
     const book = this.bookOf(profileId);
-    if (book.add && !book.add.finished) throw deskError('busy');
+    if (book.addReading || (book.add && !book.add.finished)) throw deskError('busy');
+    book.addReading = true;
+    let pasted: PastedIds;
+    try {
+      pasted = await readInSlices(text);
+    } finally {
+      book.addReading = false;
+    }
+    if (this.closed || this.books.get(profileId) !== book)
+      throw new DeskError({
+        kind: 'not-found',
+        message:
+          'The profile was removed, or its address changed, while the list was read: nothing was added.',
+      });
     const batch = new AddBatch(
-      parsePastedIds(text),
+      pasted,
       (id) => this.deps.store.strategies.nameOf(profileId, id),
       this.deps.now,
       (job) => this.changed(profileId, job),
@@ -294,6 +312,7 @@ export class Book {
       }),
       refresh: null,
       add: null,
+      addReading: false,
       announce: undefined,
       stored: new Set(),
       added: false,
@@ -391,5 +410,15 @@ export class Book {
     for (const job of jobs)
       if (!this.settling.has(job))
         this.deps.emit({ type: 'book-job-changed', profileId, job: this.jobView(book, job) });
+  }
+}
+
+/** A pasted list read a slice at a time, the event loop taking a turn after each slice. */
+async function readInSlices(text: string): Promise<PastedIds> {
+  const reading = readPastedIds(text);
+  for (;;) {
+    const step = reading.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
-import { itemOf } from '../../support/batches';
+import { batchEnded, itemOf } from '../../support/batches';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const FRESH = DEMO_STRATEGY_IDS.freshStart;
@@ -76,7 +76,24 @@ describe('a fault of the store while a batch sends', () => {
     }
     const done = await h.desk.batches.get({ batchId: batch.id });
     expect(done.state).toBe('stopped');
-    expect(done.words).toMatch(/^stopped after [12] of 3 \(.*\): review the rest again$/);
+    // Why it stopped is the batch's, in its words (the header) and its end's activity entry.
+    expect(done.words).toMatch(
+      /^stopped after [12] of 3 \(.*\): the app failed to record what it sent \(the log says how\)\. Review the rest again$/,
+    );
+    expect((await h.desk.batches.list({ profileId })).find((b) => b.id === batch.id)?.words).toBe(
+      done.words,
+    );
+    // It ends once the versions sent have ended: its entry says why it stopped.
+    await h.waitFor(batchEnded(batch.id));
+    const [ended] = (
+      await h.desk.activity.list({ profileId, kinds: ['batch-ended'], offset: 0, limit: 1 })
+    ).entries;
+    expect(ended!.summary).toBe(
+      `Batch ended: ${(await h.desk.batches.get({ batchId: batch.id })).words}`,
+    );
+    expect(ended!.summary).toContain(
+      ': the app failed to record what it sent (the log says how). Review the rest again',
+    );
     const core = itemOf(done, CORE);
     expect(core.state).toBe('unknown');
     expect(core.reason).toMatch(/could not record how its send ended/);
@@ -118,6 +135,9 @@ describe('a fault of the store while a batch sends', () => {
     }
     const done = await h.desk.batches.get({ batchId: batch.id });
     expect(done.state).toBe('stopped');
+    expect(done.words).toMatch(
+      /^stopped after 1 of 1 \(.*\): the app failed to record what it sent \(the log says how\)\. Review the rest again$/,
+    );
     expect(itemOf(done, FRESH).state).toBe('accepted');
   });
 });

@@ -60,10 +60,12 @@ describe('a batch killed mid-send, then the app restarted', () => {
       const batch = await h.desk.batches.get({ batchId: result.batchId! });
       expect(batch.counts.ready + batch.counts.sending, context).toBe(0);
       if (result.killedAfterMs !== null && batch.state === 'stopped') {
-        // With how the ones sent ended, when any was ("(1 outcome unknown)").
+        // With how the ones sent ended, when any was ("(1 outcome unknown)"), and why it stopped.
         const how = result.sent > 0 ? ' \\(\\d+ [^)]+\\)' : '';
         expect(batch.words, context).toMatch(
-          new RegExp(`^stopped after ${result.sent} of 2${how}: review the rest again$`),
+          new RegExp(
+            `^stopped after ${result.sent} of 2${how}: the app stopped while it was sending. Review the rest again$`,
+          ),
         );
       }
       // A review made before the restart is never sent after it either.

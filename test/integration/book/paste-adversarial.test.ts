@@ -55,4 +55,31 @@ describe('a hostile paste into "Add many"', () => {
       expect(await timedAdd(text), name).toBeLessThan(bound);
     }
   });
+
+  /**
+   * While a paste is read, the event loop goes on: a turn scheduled just after the add was asked
+   * for comes (more than once) before the add answers, and a desk call made on that turn answers
+   * first. Read in one go, the add would answer before any turn.
+   */
+  it('lets the event loop and other desk calls take turns while a million characters are read', async () => {
+    for (const [name, text] of Object.entries(ADVERSARIAL)) {
+      const order: string[] = [];
+      let reading = true;
+      const turn = () => {
+        if (!reading) return;
+        order.push('turn');
+        if (order.length === 1)
+          void h.desk.book.summary({ profileId }).then(() => order.push('summary'));
+        setImmediate(turn);
+      };
+      const adding = h.desk.book.addMany({ profileId, text });
+      setImmediate(turn);
+      const job = await adding;
+      reading = false;
+      order.push('add');
+      expect(order.slice(0, 3), name).toEqual(['turn', 'summary', 'turn']);
+      expect(order.at(-1), name).toBe('add');
+      if (job.state === 'running') await jobEnded(h, job.id);
+    }
+  });
 });

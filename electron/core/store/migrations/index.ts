@@ -12,6 +12,7 @@ import failuresAcknowledged from './008-failures-acknowledged';
 import book from './009-book';
 import models from './010-models';
 import batches from './011-batches';
+import batchStopReason from './012-batch-stop-reason';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   book,
   models,
   batches,
+  batchStopReason,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -28,6 +28,8 @@ export interface StoredBatch {
   endedAt: string | null;
   reviewSeq: number | null;
   endSeq: number | null;
+  /** Why a stopped batch stopped (migration 012): a fault of the app's own, or a restart. */
+  stopReason: string | null;
 }
 
 export interface StoredBatchItem {
@@ -73,6 +75,7 @@ interface BatchRecord {
   ended_at: string | null;
   review_seq: number | null;
   end_seq: number | null;
+  stop_reason: string | null;
 }
 
 interface ItemRecord {
@@ -110,6 +113,7 @@ const batch = (r: BatchRecord): StoredBatch => ({
   endedAt: r.ended_at,
   reviewSeq: r.review_seq,
   endSeq: r.end_seq,
+  stopReason: r.stop_reason,
 });
 
 const item = (r: ItemRecord): StoredBatchItem => ({
@@ -200,7 +204,8 @@ export function batchesRepository({ db, now }: RepositoryContext) {
     ),
     setState: db.prepare(`UPDATE batches SET state = ? WHERE id = ? AND state = ?`),
     sendingOver: db.prepare(
-      `UPDATE batches SET state = ?, sending_over_at = ? WHERE id = ? AND state = 'sending'`,
+      `UPDATE batches SET state = ?, sending_over_at = ?, stop_reason = ?
+         WHERE id = ? AND state = 'sending'`,
     ),
     reviewSeq: db.prepare('UPDATE batches SET review_seq = ? WHERE id = ?'),
     ended: db.prepare(
@@ -334,9 +339,13 @@ export function batchesRepository({ db, now }: RepositoryContext) {
     setState(batchId: string, from: BatchState, to: BatchState): boolean {
       return q().setState.run(to, batchId, from).changes === 1;
     },
-    /** sending -> sent | cancelled | halted | stopped. */
-    sendingOver(batchId: string, to: 'sent' | 'cancelled' | 'halted' | 'stopped'): boolean {
-      return q().sendingOver.run(to, now(), batchId).changes === 1;
+    /** sending -> sent | cancelled | halted | stopped (a stopped batch with why: migration 012). */
+    sendingOver(
+      batchId: string,
+      to: 'sent' | 'cancelled' | 'halted' | 'stopped',
+      stopReason: string | null = null,
+    ): boolean {
+      return q().sendingOver.run(to, now(), stopReason, batchId).changes === 1;
     },
     setReviewSeq(batchId: string, seq: number): void {
       q().reviewSeq.run(seq, batchId);

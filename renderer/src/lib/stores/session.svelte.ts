@@ -25,6 +25,8 @@ export type Screen = 'strategy' | 'profile' | 'add-profile' | 'batches';
 /** The strategy pane's tabs, in order. */
 export const STRATEGY_TABS = ['Overview', 'Drafts', 'Versions', 'Reports', 'Activity'] as const;
 export type StrategyTabName = (typeof STRATEGY_TABS)[number];
+/** Given a move away, says whether it holds it (asks first, then makes it or stays). */
+export type LeaveGuard = (move: () => void) => boolean;
 
 /**
  * The app's frame: which phase it is in and what the main area shows (the screen, the open
@@ -59,6 +61,8 @@ export class DeskSession {
   /** The selected profile's book, once its screen was shown (its code loads with it). */
   book = $state.raw<BookStore | null>(null);
 
+  /** What the screen shown asks before it is left (unsaved edits), while it is shown. */
+  private leaveGuard: LeaveGuard | null = null;
   /** The book's first rows, asked for as the profile opened (its screen's code loads meanwhile). */
   private firstBookRead: FirstBookRead | null = null;
   private unsubscribe: (() => void) | undefined;
@@ -128,6 +132,23 @@ export class DeskSession {
     const summary = this.api.book.summary({ profileId });
     const page = this.api.book.rows({ profileId, query: WHOLE_BOOK, offset: 0, limit: BOOK_PAGE });
     this.firstBookRead = firstBookRead(profileId, summary, page);
+  }
+
+  /**
+   * A screen holding work a move would lose (a model's unsaved edits) asks before every move
+   * away; returns what stops asking (the screen went).
+   */
+  guardLeaving(guard: LeaveGuard): () => void {
+    this.leaveGuard = guard;
+    return () => {
+      if (this.leaveGuard === guard) this.leaveGuard = null;
+    };
+  }
+
+  /** Every move to another screen or model: made now, or once the screen shown lets it go. */
+  navigate(move: () => void): void {
+    if (this.leaveGuard?.(move)) return;
+    move();
   }
 
   /** Shows the profile's book in the main area (its first screen once it has strategies). */

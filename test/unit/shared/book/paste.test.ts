@@ -3,6 +3,7 @@ import {
   cleanCell,
   notTextProblem,
   parsePastedIds,
+  readPastedIds,
   splitLine,
   utf16Of,
 } from '../../../../shared/book/paste';
@@ -103,6 +104,19 @@ describe('reading a pasted list of ids', () => {
     expect(parsed.lines).toHaveLength(75_000);
     expect(parsed.blank).toBe(25_000);
     expect(parsed.ids).toEqual([A, B]);
+  });
+
+  it('reads a long text in slices, the same as in one go', () => {
+    const text = `id,name\n${`${A},"x""y"\n${' '.repeat(500)}\n${B.toUpperCase()},z\n`.repeat(2_000)}`;
+    const reading = readPastedIds(text);
+    let slices = 1;
+    let step = reading.next();
+    for (; !step.done; step = reading.next()) slices++;
+    // About 50,000 characters a slice: the first pass alone, over every line, takes that many.
+    expect(slices).toBeGreaterThan(text.length / 50_000);
+    expect(step.value).toEqual(parsePastedIds(text));
+    expect(step.value.ids).toEqual([A, B]);
+    expect(step.value.lines).toHaveLength(4_001);
   });
 
   it('splits on the separator outside quotes, with "" as a quote', () => {
