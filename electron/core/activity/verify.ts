@@ -5,6 +5,7 @@ import {
   entryHash,
   type HashedFields,
 } from '../store/repositories/activity-canonical';
+import { runInSlices } from '../slices';
 import { payloadOf } from './describe';
 import type { ActivityRow } from '../store/repositories/activity';
 
@@ -217,20 +218,28 @@ export function checkChains(
   return walker.result(checkedAt);
 }
 
-/** The same walk in slices, letting the event loop run in between (the check at start). */
+/** The same walk in slices, letting the event loop run in between (the one check the desk runs). */
 export async function checkChainsInSlices(
   rows: Iterable<ActivityRow>,
   checkedAt: () => string,
   options: { sliceSize?: number; lastSeq?: number } = {},
 ): Promise<ActivityCheck> {
-  const sliceSize = options.sliceSize ?? 2000;
-  const walker = new LogWalker(options.lastSeq);
+  const walker = await runInSlices(walkInSlices(rows, options.sliceSize ?? 2000, options.lastSeq));
+  return walker.result(checkedAt());
+}
+
+function* walkInSlices(
+  rows: Iterable<ActivityRow>,
+  sliceSize: number,
+  lastSeq: number | undefined,
+): Generator<void, LogWalker> {
+  const walker = new LogWalker(lastSeq);
   let inSlice = 0;
   for (const row of rows) {
     walker.feed(row);
     if (++inSlice < sliceSize) continue;
     inSlice = 0;
-    await new Promise((resolve) => setImmediate(resolve));
+    yield;
   }
-  return walker.result(checkedAt());
+  return walker;
 }

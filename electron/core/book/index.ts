@@ -1,4 +1,5 @@
 import { readPastedIds, type PastedIds } from '../../../shared/book/paste';
+import { runInSlices } from '../slices';
 import type {
   BookCounts,
   BookJob,
@@ -198,7 +199,7 @@ export class Book {
     book.addReading = true;
     let pasted: PastedIds;
     try {
-      pasted = await readInSlices(text);
+      pasted = await runInSlices(readPastedIds(text));
     } finally {
       book.addReading = false;
     }
@@ -410,15 +411,5 @@ export class Book {
     for (const job of jobs)
       if (!this.settling.has(job))
         this.deps.emit({ type: 'book-job-changed', profileId, job: this.jobView(book, job) });
-  }
-}
-
-/** A pasted list read a slice at a time, the event loop taking a turn after each slice. */
-async function readInSlices(text: string): Promise<PastedIds> {
-  const reading = readPastedIds(text);
-  for (;;) {
-    const step = reading.next();
-    if (step.done) return step.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
