@@ -13,7 +13,7 @@ import type { DeskEvent } from '../../../shared/contract';
 import type { Strategy } from '../../../shared/domain/resources';
 import { DeskError, deskError } from '../../../shared/errors';
 import type { WaitInfo } from '../api';
-import { toDeskError } from '../desk/errors';
+import { toDeskError } from '../errors';
 import type { Store } from '../store';
 import { exposureOf } from './exposure';
 import { AddBatch, RefreshBatch, type BookBatch } from './jobs';

@@ -1,7 +1,7 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { recordStrategyRemoved } from '../activity';
 import type { Store } from '../store';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import type { StrategySync } from '../strategies/sync';
 import type { Tracking } from '../tracking/tracking';
 import { runningVersionId, strategyListItems, strategyView } from '../views/strategy';

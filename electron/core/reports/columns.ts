@@ -1,4 +1,6 @@
 import { ORDER_FIELDS } from '../../../shared/domain/constants';
+import { DeskError } from '../../../shared/errors';
+import { describeCause, DomainError, systemErrorKind, type ErrorLog } from '../errors';
 
 /** The order report's columns, in the order docs/client.md (Reports) fixes for the CSV header. */
 export const ORDER_REPORT_COLUMNS = [
@@ -45,7 +47,7 @@ export interface OrderReportRow {
 }
 
 /** A row that cannot be written faithfully: names the order and the column so it can be found. */
-export class OrderReportRowError extends Error {
+export class OrderReportRowError extends DomainError {
   override readonly name = 'OrderReportRowError';
   constructor(
     readonly orderId: string,
@@ -55,10 +57,18 @@ export class OrderReportRowError extends Error {
   ) {
     super(`Order ${orderId} cannot be exported: its ${column} ${problem}.`);
   }
+
+  toDeskError(): DeskError {
+    return new DeskError({
+      kind: 'bad-response',
+      message: this.message,
+      details: { ambiguous: false },
+    });
+  }
 }
 
 /** A file-system failure while saving a report, in words a strategy manager understands. */
-export class OrderReportFileError extends Error {
+export class OrderReportFileError extends DomainError {
   override readonly name = 'OrderReportFileError';
   constructor(
     message: string,
@@ -67,5 +77,16 @@ export class OrderReportFileError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+
+  toDeskError(log: ErrorLog): DeskError {
+    // Its words name the folder and what to do; the raw system text is only in its cause.
+    log(`report file: ${describeCause(this.cause)}`);
+    const systemKind = systemErrorKind(this);
+    if (systemKind) return new DeskError({ kind: systemKind, message: this.message });
+    return new DeskError({
+      kind: 'internal',
+      message: `The report could not be saved to ${this.path}.`,
+    });
   }
 }
