@@ -9,7 +9,8 @@ import type { Store, TargetState } from '../store';
 import type { Connections } from '../profiles/connections';
 import { notFound } from '../errors';
 import { noteReadFailure, readStrategy } from '../strategies/sync';
-import { runningVersionId, strategyView, type ViewStore } from '../views/strategy';
+import { runningVersionId } from '../strategies/targets';
+import { strategyView, type ViewStore } from '../views/strategy';
 import { DraftExecutedError } from './errors';
 import type { ExecutionRequest, FreshRead } from './request';
 
