@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync } from 'node:fs';
-import { makePrivate } from '../data-folder/permissions';
+import { makePrivate } from '../files/permissions';
 import { activityRepository, type ActivityRepository } from './repositories/activity';
 import { StoreError } from './errors';
 import { walSync } from './wal-sync';
