@@ -6,7 +6,13 @@ export type { StoredStrategy, StoredHolding } from './repositories/strategies';
 export type { StoredVersion, VersionOrigin, VersionUpsertOptions } from './repositories/versions';
 export type { Draft, DraftRow, DraftSummary } from './repositories/drafts';
 export { IN_FLIGHT_STATES, type JournalEntry, type JournalState } from './repositories/journal';
-export { type OrderReportQuery, type OrderReportRow } from './repositories/reports';
+export {
+  ORDER_REPORT_COLUMNS,
+  type OrderReportColumn,
+  type OrderReportQuery,
+  type OrderReportRow,
+  type OrderReportSnapshot,
+} from './repositories/reports';
 export type { PredictionRecord, TargetState } from './repositories/predictions';
 export type {
   BookCountsRecord,
