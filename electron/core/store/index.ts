@@ -1,6 +1,7 @@
 export { openStore, type Store, type StoreOptions } from './open';
 export { StoreError, type StoreErrorKind } from './errors';
-export { LATEST_SCHEMA_VERSION, MIGRATIONS, applyMigrations, type Migration } from './migrations';
+export { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations';
+export { applyMigrations } from './migrate';
 export type { Profile, NewProfile, ProfilePatch, Environment } from './repositories/profiles';
 export type { StoredStrategy, StoredHolding } from './repositories/strategies';
 export type { StoredVersion, VersionOrigin, VersionUpsertOptions } from './repositories/versions';

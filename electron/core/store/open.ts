@@ -4,14 +4,9 @@ import { makePrivate } from '../files/permissions';
 import { activityRepository, type ActivityRepository } from './repositories/activity';
 import { StoreError } from './errors';
 import { walSync } from './wal-sync';
-import {
-  APPLICATION_ID,
-  LATEST_SCHEMA_VERSION,
-  MIGRATIONS,
-  applyMigrations,
-  schemaVersionOf,
-} from './migrations';
+import { APPLICATION_ID, LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations';
 import type { Migration } from './migrations';
+import { applyMigrations, schemaVersionOf } from './migrate';
 import { bookRepository, type BookRepository } from './repositories/book';
 import { batchesRepository, type BatchesRepository } from './repositories/batches';
 import { draftsRepository, type DraftsRepository } from './repositories/drafts';
