@@ -17,7 +17,54 @@ const ROOT = dirname(fileURLToPath(import.meta.url));
 const LAYERS = [
   { name: 'shared', paths: ['shared/'], may: ['shared'] },
   { name: 'renderer', paths: ['renderer/'], may: ['renderer', 'shared'] },
-  { name: 'core', paths: ['electron/core/'], may: ['core', 'shared'], node: true },
+  {
+    name: 'core',
+    paths: ['electron/core/'],
+    may: ['core', 'shared'],
+    node: true,
+    // From the bottom up: each imports only from itself and the ones before it.
+    sublayers: [
+      {
+        // Files, the database, the service's HTTP, the keychain, the log: no domain word in them.
+        name: 'infrastructure',
+        paths: [
+          'electron/core/errors.ts',
+          'electron/core/store/',
+          'electron/core/api/',
+          'electron/core/secrets/',
+          'electron/core/log/',
+          'electron/core/csv/',
+          'electron/core/files/',
+          'electron/core/data-folder/',
+          'electron/core/profiles/',
+          'electron/core/team/',
+          'electron/core/slices/',
+        ],
+      },
+      {
+        // What a strategy manager does: strategies, versions, executing, following, the book.
+        name: 'domain',
+        paths: [
+          'electron/core/strategies/',
+          'electron/core/versions/',
+          'electron/core/execution/',
+          'electron/core/tracking/',
+          'electron/core/models/',
+          'electron/core/book/',
+          'electron/core/batches/',
+          'electron/core/activity/',
+          'electron/core/reports/',
+          'electron/core/exports/',
+          'electron/core/views/',
+        ],
+      },
+      {
+        // The contract's handlers, the composition root, and a first launch's sandbox and demo.
+        name: 'desk',
+        paths: ['electron/core/desk/', 'electron/core/onboarding/'],
+      },
+    ],
+  },
   { name: 'sandbox', paths: ['electron/sandbox/'], may: ['sandbox', 'shared'], node: true },
   {
     name: 'transport',

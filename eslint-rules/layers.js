@@ -9,6 +9,10 @@ import { dirname, relative, resolve, sep } from 'node:path';
  * file that belongs to no layer is reported, never skipped. Relative
  * specifiers are resolved against the importing file, so `../core/x` and `../../core/x` count
  * the same. Packages other than `electron` and Node's own are not this rule's business.
+ *
+ * A layer may be cut into sub-layers, listed from the bottom up (as VS Code's base → platform →
+ * workbench): inside the layer, a file imports from its own sub-layer and the ones below it,
+ * never from one above; a file of the layer in no sub-layer is reported, as a file in no layer is.
  */
 
 /**
@@ -18,6 +22,14 @@ import { dirname, relative, resolve, sep } from 'node:path';
  * @property {string[]} may     the layers it may import from (itself included when listed)
  * @property {boolean} [node]     may import Node's modules (default false)
  * @property {boolean} [electron] may import `electron` (default false)
+ * @property {SubLayer[]} [sublayers] from the bottom up: each may import only from itself and
+ *   the ones before it
+ */
+
+/**
+ * @typedef {object} SubLayer
+ * @property {string} name
+ * @property {string[]} paths   folders (ending in /) or files, relative to the repository root
  */
 
 const NODE_MODULES = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -30,12 +42,14 @@ const isNodeModule = (specifier) =>
 const isElectron = (specifier) => specifier === 'electron' || specifier.startsWith('electron/');
 
 /**
- * The layer a repository path belongs to: the longest matching entry wins, so
+ * The layer (or sub-layer) a repository path belongs to: the longest matching entry wins, so
  * `electron/core/` beats a wider `electron/`.
- * @param {Layer[]} layers @param {string} path relative, with forward slashes
+ * @template {{ paths: string[] }} L
+ * @param {L[]} layers @param {string} path relative, with forward slashes
+ * @returns {L | null}
  */
 function layerOf(layers, path) {
-  let best = /** @type {{ layer: Layer, length: number } | null} */ (null);
+  let best = /** @type {{ layer: L, length: number } | null} */ (null);
   for (const layer of layers) {
     for (const p of layer.paths) {
       const hit = p.endsWith('/')
@@ -68,6 +82,10 @@ export const layersRule = {
       noNode: '{{from}} runs where Node is not: "{{specifier}}" is a Node module.',
       noLayer:
         '{{file}} belongs to no layer: add its folder (or the file) to a layer in eslint.config.js (docs/architecture.md).',
+      noSublayer:
+        '{{file}} belongs to no sub-layer of {{layer}}: add its folder (or the file) to one of {{sublayers}} in eslint.config.js (docs/architecture.md).',
+      upward:
+        '{{layer}}/{{from}} may import only from {{allowed}}: "{{specifier}}" runs up to {{to}} (docs/architecture.md).',
     },
   },
   create(context) {
@@ -81,6 +99,23 @@ export const layersRule = {
         Program: (node) =>
           context.report({ node, messageId: 'noLayer', data: { file: toRepo(file) } }),
       };
+    const sublayers = from.sublayers ?? [];
+    const fromSub = sublayers.length ? layerOf(sublayers, toRepo(file)) : null;
+    if (sublayers.length && !fromSub)
+      return {
+        Program: (node) =>
+          context.report({
+            node,
+            messageId: 'noSublayer',
+            data: {
+              file: toRepo(file),
+              layer: from.name,
+              sublayers: sublayers.map((s) => s.name).join(', '),
+            },
+          }),
+      };
+    // The sub-layers this file may import from: its own and the ones below it.
+    const below = sublayers.slice(0, fromSub ? sublayers.indexOf(fromSub) + 1 : 0);
     const allowed = new Set(from.may);
     // Named from the layers themselves, so the message follows the configuration.
     const electronLayers = layers
@@ -95,6 +130,22 @@ export const layersRule = {
       if (source.startsWith('.') || source.startsWith('/')) {
         const target = toRepo(resolve(dirname(file), source));
         const to = target.startsWith('../') ? null : layerOf(layers, target);
+        if (to && to === from && fromSub) {
+          const toSub = layerOf(sublayers, target);
+          if (toSub && below.includes(toSub)) return;
+          context.report({
+            node,
+            messageId: 'upward',
+            data: {
+              ...data,
+              layer: from.name,
+              from: fromSub.name,
+              allowed: below.map((s) => s.name).join(', '),
+              to: toSub ? toSub.name : `"${target}", in no sub-layer`,
+            },
+          });
+          return;
+        }
         if (to && allowed.has(to.name)) return;
         context.report({
           node,

@@ -1,11 +1,8 @@
 import Decimal from 'decimal.js';
 
-/**
- * Decimals travel as strings end to end. A decimal string is an optional minus,
- * digits, and optionally a dot followed by digits: no exponent, no grouping,
- * no locale comma, no NaN or Infinity, no surrounding space.
- */
-export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
+import { DECIMAL_PATTERN } from './domain/constants';
+
+export { DECIMAL_PATTERN };
 
 export type DecimalParse =
   { ok: true; value: string; decimal: Decimal } | { ok: false; error: string };

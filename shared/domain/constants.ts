@@ -53,3 +53,10 @@ export const SCOPES = [
   'strategy_versions:delete',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/**
+ * Decimals travel as strings end to end. A decimal string is an optional minus,
+ * digits, and optionally a dot followed by digits: no exponent, no grouping,
+ * no locale comma, no NaN or Infinity, no surrounding space.
+ */
+export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;

@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { DECIMAL_PATTERN } from '../decimal';
-import { ORDER_SIDES, ORDER_STATUSES, POSITION_ACTIONS, VERSION_STATUSES } from './constants';
+import {
+  DECIMAL_PATTERN,
+  ORDER_SIDES,
+  ORDER_STATUSES,
+  POSITION_ACTIONS,
+  VERSION_STATUSES,
+} from './constants';
 
 /**
  * The service's resources (docs/service-interface.md, Resources), as zod schemas with

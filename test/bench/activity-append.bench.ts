@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toDeskError } from '../../electron/core/desk/errors';
+import { toDeskError } from '../../electron/core/errors';
 import { recordingJournal, type JournalPort } from '../../electron/core/execution/journal';
 import { openStore, type Store } from '../../electron/core/store';
 

@@ -1,7 +1,7 @@
 /**
  * export_vs_sqlite3_cli_ratio: exporting 1,000,000 cached orders (years of versions of ~200
  * orders across strategies) from a store file to a CSV file through the app's export path
- * (store.reports.iterateOrderReportLines into writeOrderReportLines, as the desk's exportOrders
+ * (orderReportLines into writeOrderReportLines, as the desk's exportOrders
  * does: the query, the decimal checks, the formula neutralization, the write), throughput
  * relative to Debian's `sqlite3` command-line shell writing the same rows of the same file with
  * `-csv -header` into a file. Goal: at least 0.6. The median of 3 back-to-back pairs after a
@@ -12,7 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeOrderReportLines } from '../../electron/core/reports/index';
+import { orderReportLines, writeOrderReportLines } from '../../electron/core/reports/index';
 import { openStore, type Store } from '../../electron/core/store';
 import type { Version } from '../../shared/domain/resources';
 import { generateOrders } from './report-orders';
@@ -135,7 +135,7 @@ export default async function exportBench(): Promise<Record<string, number | str
     const ours = join(folder, 'ours.csv');
     const theirs = join(folder, 'theirs.csv');
     const app = async () => {
-      const lines = store.reports.iterateOrderReportLines({ profileId, from: FROM, to: TO });
+      const lines = orderReportLines(store.reports, { profileId, from: FROM, to: TO });
       const written = await writeOrderReportLines(lines, ours);
       if (written.rows !== ORDERS) throw new Error(`exported ${written.rows} orders`);
     };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createDesk, type Desk } from '../../electron/core/desk';
-import { sandboxStatePath } from '../../electron/core/profiles/sandbox';
+import { sandboxStatePath } from '../../electron/core/onboarding/sandbox';
 import { builtInSandbox } from '../../electron/sandbox/embedded';
 import { openSecretStore, type SecretStore } from '../../electron/core/secrets';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';

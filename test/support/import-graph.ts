@@ -92,6 +92,26 @@ export function importGraph(root: string, folders: readonly string[]): ImportGra
 }
 
 /**
+ * The same graph between folders: a file stands for the folder it is in (`a/b/c.ts` for `a/b`),
+ * and a folder imports another when any of its files imports any of the other's. A folder's
+ * imports of itself are left out: only two folders or more make a cycle here.
+ */
+export function folderEdges(edges: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const folderOf = (file: string) => file.slice(0, Math.max(0, file.lastIndexOf('/')));
+  const folders = new Map<string, string[]>();
+  for (const [file, targets] of edges) {
+    const from = folderOf(file);
+    const out = folders.get(from) ?? [];
+    folders.set(from, out);
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to !== from && !out.includes(to)) out.push(to);
+    }
+  }
+  return folders;
+}
+
+/**
  * The graph's cycles: one per strongly connected component of more than one file (or a file
  * importing itself), given as a path through its files in import order, the first file last
  * again (`a → b → c → a`). A component with several loops shows one; fixing it shows the next.

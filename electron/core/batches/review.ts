@@ -8,7 +8,7 @@ import { DeskError } from '../../../shared/errors';
 import { knownTargetOf } from '../../../shared/known-target';
 import type { ExecutePreview } from '../../../shared/views';
 import { isServiceError } from '../api';
-import { notFound, toDeskError } from '../desk/errors';
+import { notFound, toDeskError } from '../errors';
 import { modelNotFound } from '../models/library';
 import type { NewBatchItem, Store, StoredBatch } from '../store';
 

@@ -1,5 +1,5 @@
 import { isKind } from '../../../shared/errors';
-import { toDeskError } from '../desk/errors';
+import { toDeskError } from '../errors';
 import type { ExecutionOutcome } from '../execution/execute';
 import { SendTurns } from './send-turns';
 

@@ -2,7 +2,7 @@ import type { ExclusionKind } from '../../../shared/batches/states';
 import type { DraftRowInput } from '../../../shared/draft';
 import { isKind } from '../../../shared/errors';
 import { isServiceError, type RateLimitedWait } from '../api';
-import { toDeskError } from '../desk/errors';
+import { toDeskError } from '../errors';
 import { ExecutionBlockedError } from '../execution/errors';
 import type { ExecutionOutcome } from '../execution/execute';
 import type { ExecutionRequest, FreshRead } from '../execution/request';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PastedIds } from '../../../shared/book/paste';
 import type { AddOutcome, AddOutcomeLine, BookJob } from '../../../shared/book/views';
 import { isServiceError } from '../api';
-import { toDeskError } from '../desk/errors';
+import { toDeskError } from '../errors';
 import type { ReadBatch, ReadResult } from './read-queue';
 
 /**

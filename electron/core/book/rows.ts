@@ -1,6 +1,6 @@
 import { isZeroString } from '../../../shared/draft/exact';
 import type { BookRowRecord, Store } from '../store';
-import { knownTargetWithCheck } from '../views/strategy';
+import { knownTargetWithCheck } from '../strategies/targets';
 
 /**
  * Works out the book's row of a strategy from the cache, by the rules the rest of the app uses:

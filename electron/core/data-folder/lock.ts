@@ -11,7 +11,7 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { makePrivate } from './permissions';
+import { makePrivate } from '../files/permissions';
 
 /**
  * One process at a time owns a data folder: two would both execute the same draft. The lock is

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { holdDataFolder, type DataFolderHold } from './holder';
 import { lockDataFolder, type DataFolderLock } from './lock';
-import { secureDataFolder } from './permissions';
+import { secureDataFolder } from '../files/permissions';
 import { dataFolderFailure } from './unwritable';
 import { openLog, type DeskLog } from '../log/logger';
 import { openStore, type Store } from '../store';

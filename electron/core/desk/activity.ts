@@ -7,7 +7,7 @@ import { activityExportFile } from '../activity/export';
 import type { Exports } from '../exports';
 import type { ActivityRow } from '../store/repositories/activity';
 import type { Store } from '../store';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 
 export interface ActivityHandlerDeps {
   store: Store;

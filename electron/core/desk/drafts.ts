@@ -3,8 +3,9 @@ import { validateDraft } from '../../../shared/draft';
 import type { DraftSummary as DraftSummaryView } from '../../../shared/views';
 import type { DraftRow, DraftSummary, Store } from '../store';
 import { DeskError } from '../../../shared/errors';
-import { notFound } from './errors';
-import { currentTargetOf, type ViewStore } from '../views/strategy';
+import { notFound } from '../errors';
+import { currentTargetOf } from '../strategies/targets';
+import type { ViewStore } from '../views/strategy';
 
 export interface DraftServices {
   store: ViewStore & Pick<Store, 'drafts' | 'journal'>;

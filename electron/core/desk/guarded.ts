@@ -1,7 +1,7 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { STORE_ERROR_KINDS, isKind } from '../../../shared/errors';
 import { errorFields, type DeskLog } from '../log/logger';
-import { toDeskError } from './errors';
+import { toDeskError } from '../errors';
 
 /**
  * Every handler throws only DeskErrors, so both hosts pass errors on unchanged. Input is

@@ -10,7 +10,7 @@ import { computerRestartedSince } from '../execution/boot';
 import { Execution } from '../execution/execute';
 import { errorFields, type DeskLog } from '../log/logger';
 import { Connections } from '../profiles/connections';
-import { SandboxProfiles, type BuiltInSandbox } from '../profiles/sandbox';
+import { SandboxProfiles, type BuiltInSandbox } from '../onboarding/sandbox';
 import { rememberingSecrets, secretsToRedact, withKeychainFailures } from '../profiles/secrets';
 import { exportsOf } from '../exports';
 import { partialExports, removeUnfinishedExports } from '../reports/partials';
@@ -37,7 +37,7 @@ import { reportHandlers, type ChooseExportPath } from './reports';
 import { strategyHandlers } from './strategies';
 import { versionHandlers } from './versions';
 
-export type { BuiltInSandbox } from '../profiles/sandbox';
+export type { BuiltInSandbox } from '../onboarding/sandbox';
 
 /**
  * The composition root of the desk: the facade the app calls. It implements the contract

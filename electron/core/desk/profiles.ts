@@ -5,7 +5,7 @@ import { recordProfileChanged, recordProfileCreated, recordProfileRemoved } from
 import type { Profile, Store } from '../store';
 import type { SecretStore } from '../secrets';
 import type { Connections } from '../profiles/connections';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import type { Tracking } from '../tracking/tracking';
 import { profileView } from '../views/profile';
 

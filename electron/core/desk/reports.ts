@@ -1,7 +1,7 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import type { ReportSelection } from '../../../shared/views';
 import type { Exports } from '../exports';
-import { ORDER_REPORT_HEADER } from '../reports';
+import { ORDER_REPORT_HEADER, orderReportLines } from '../reports';
 import type { OrderReportQuery, Store } from '../store';
 
 export type { ChooseExportPath } from '../exports';
@@ -53,7 +53,7 @@ export function reportHandlers({ store, exports }: ReportServices): DeskHandlers
           name: suggestedName(selection),
           header: ORDER_REPORT_HEADER,
           // Every numeric cell is validated on the way (see reports/lines.ts).
-          lines: () => store.reports.iterateOrderReportLines(queryOf(profileId, selection)),
+          lines: () => orderReportLines(store.reports, queryOf(profileId, selection)),
         },
         exportId,
       ),

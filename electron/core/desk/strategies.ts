@@ -1,10 +1,11 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { recordStrategyRemoved } from '../activity';
 import type { Store } from '../store';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import type { StrategySync } from '../strategies/sync';
 import type { Tracking } from '../tracking/tracking';
-import { runningVersionId, strategyListItems, strategyView } from '../views/strategy';
+import { runningVersionId } from '../strategies/targets';
+import { strategyListItems, strategyView } from '../views/strategy';
 
 export interface StrategyServices {
   /** The whole store: a removal is recorded in the activity log. */

@@ -8,7 +8,7 @@ import { acknowledgeFailure } from '../versions/failures';
 import type { VersionImport } from '../versions/import';
 import type { UnexecutedVersions } from '../versions/unexecuted';
 import { predictionOutcome } from '../views/version';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 
 export interface VersionServices extends ConfirmationDeps {
   /** The whole store: deletions are recorded in the activity log. */

@@ -7,9 +7,10 @@ import { DeskError } from '../../../shared/views';
 import type { ExecutePreview, TargetCheckView } from '../../../shared/views';
 import type { Store, TargetState } from '../store';
 import type { Connections } from '../profiles/connections';
-import { notFound } from '../desk/errors';
+import { notFound } from '../errors';
 import { noteReadFailure, readStrategy } from '../strategies/sync';
-import { runningVersionId, strategyView, type ViewStore } from '../views/strategy';
+import { runningVersionId } from '../strategies/targets';
+import { strategyView, type ViewStore } from '../views/strategy';
 import { DraftExecutedError } from './errors';
 import type { ExecutionRequest, FreshRead } from './request';
 

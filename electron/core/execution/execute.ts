@@ -5,7 +5,7 @@ import type { ExecuteRequest, Version } from '../../../shared/domain/resources';
 import { comparePrediction } from '../../../shared/draft';
 import { isServiceError } from '../api';
 import { journalEntryView } from '../../../shared/version-views';
-import { notFound, toDeskError } from '../desk/errors';
+import { notFound, toDeskError } from '../errors';
 import type { JournalEntry, JournalState, Store } from '../store';
 import type { Follower, TrackedVersion } from '../tracking/tracker';
 import {

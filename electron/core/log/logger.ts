@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import pinoRoll from 'pino-roll';
-import { makePrivate } from '../data-folder/permissions';
+import { makePrivate } from '../files/permissions';
 import { redactDeep } from './redact';
 
 /** Where the log lives in the data folder, and how much of it is kept. */

@@ -4,7 +4,7 @@ import { syncStateOf, type FailedRebalance } from '../../../shared/models/sync';
 import type { ModelFollower } from '../../../shared/models/views';
 import { recordAssigned, recordUnassigned } from '../activity/record-models';
 import type { Store, StoredAssignment, StoredVersion } from '../store';
-import { knownTargetWithCheck } from '../views/strategy';
+import { knownTargetWithCheck } from '../strategies/targets';
 import type { ModelLibrary } from './library';
 import { revisionView } from './views';
 

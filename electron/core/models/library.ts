@@ -11,7 +11,7 @@ import type {
 } from '../../../shared/models/views';
 import { recordRevisionSaved } from '../activity/record-models';
 import type { Store, StoredModel, StoredModelRow, StoredRevision } from '../store';
-import { knownTargetWithCheck } from '../views/strategy';
+import { knownTargetWithCheck } from '../strategies/targets';
 import { revisionHash } from './hash';
 import { modelDetailView, modelSummaryView, revisionDetailView, revisionView } from './views';
 

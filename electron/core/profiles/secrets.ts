@@ -1,6 +1,6 @@
 import type { SecretStore } from '../secrets';
 import type { Store } from '../store';
-import { KeychainFailure } from '../desk/errors';
+import { KeychainFailure } from '../errors';
 
 /**
  * The secret store as the desk uses it: a keychain failure becomes a KeychainFailure, so it

@@ -13,7 +13,7 @@ export {
   formatOrderReportRow,
   isFormulaLike,
 } from './format';
-export { OrderReportLines, joinedOrderReportCellsSql } from './lines';
+export { OrderReportLines, joinedOrderReportCellsSql, orderReportLines } from './lines';
 export { removeLeftoverExports } from './leftovers';
 export {
   PARTIAL_EXPORT_NAME,

@@ -13,7 +13,8 @@ import {
   type OrderReportColumn,
 } from './columns';
 import { PLAIN_FIRST_CHAR } from '../csv/cell';
-import { formatOrderReportCells } from './format';
+import type { OrderReportQuery, Store } from '../store';
+import { formatOrderReportCells, formatOrderReportRow } from './format';
 
 /** Cells that may be NULL in the store (every other one is NOT NULL). */
 const NULLABLE_COLUMNS: readonly OrderReportColumn[] = [
@@ -143,4 +144,33 @@ export class OrderReportLines {
     this.plainPrefix = PLAIN_PREFIX.test(this.rawPrefix);
     return true;
   }
+}
+
+/**
+ * The export's path: the orders `query` names as lines for writeOrderReportLines, from one
+ * snapshot on a read-only connection of their own. SQLite joins each order's cells; the rare
+ * order whose cells cannot be split apart again sends the rest of the report through row
+ * objects, read in the same snapshot.
+ */
+export function orderReportLines(
+  reports: Pick<Store['reports'], 'readSnapshot'>,
+  query: OrderReportQuery,
+): Generator<string, void, undefined> {
+  return reports.readSnapshot(query, function* (snapshot) {
+    const prepared = new OrderReportLines();
+    let lines = 0;
+    let split = true;
+    for (const cells of snapshot.joinedCells(joinedOrderReportCellsSql)) {
+      const line = prepared.prepare(cells);
+      if (line === undefined) {
+        split = false;
+        break;
+      }
+      lines++;
+      yield line;
+    }
+    if (split) return;
+    // The joined cells' cursor is closed first: one statement at a time on the connection.
+    for (const row of snapshot.rowsFrom(lines)) yield '\0' + formatOrderReportRow(row);
+  });
 }

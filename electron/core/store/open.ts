@@ -1,17 +1,12 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync } from 'node:fs';
-import { makePrivate } from '../data-folder/permissions';
+import { makePrivate } from '../files/permissions';
 import { activityRepository, type ActivityRepository } from './repositories/activity';
 import { StoreError } from './errors';
 import { walSync } from './wal-sync';
-import {
-  APPLICATION_ID,
-  LATEST_SCHEMA_VERSION,
-  MIGRATIONS,
-  applyMigrations,
-  schemaVersionOf,
-} from './migrations';
+import { APPLICATION_ID, LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations';
 import type { Migration } from './migrations';
+import { applyMigrations, schemaVersionOf } from './migrate';
 import { bookRepository, type BookRepository } from './repositories/book';
 import { batchesRepository, type BatchesRepository } from './repositories/batches';
 import { draftsRepository, type DraftsRepository } from './repositories/drafts';
@@ -22,9 +17,10 @@ import { modelsRepository, type ModelsRepository } from './repositories/models';
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
 import {
-  iterateOrderReportLines,
+  readOrderReportSnapshot,
   iterateOrderReportRows,
   type OrderReportQuery,
+  type OrderReportSnapshot,
   type OrderReportRow,
 } from './repositories/reports';
 import { settingsRepository, type SettingsRepository } from './repositories/settings';
@@ -73,8 +69,11 @@ export interface Store {
       query: OrderReportQuery,
       options: { raw: true },
     ): Generator<(string | null)[], void, undefined>;
-    /** The export's path: lines for writeOrderReportLines, see repositories/reports.ts. */
-    iterateOrderReportLines(query: OrderReportQuery): Generator<string, void, undefined>;
+    /** One snapshot of the orders, read by `read` (the export's lines: reports/lines.ts). */
+    readSnapshot<T>(
+      query: OrderReportQuery,
+      read: (snapshot: OrderReportSnapshot) => Iterable<T>,
+    ): Generator<T, void, undefined>;
   };
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T;
@@ -154,7 +153,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
           query,
           opts as { raw: true },
         )) as Store['reports']['iterateOrderReportRows'],
-      iterateOrderReportLines: (query) => iterateOrderReportLines(path, nativeBinding, query),
+      readSnapshot: (query, read) => readOrderReportSnapshot(path, nativeBinding, query, read),
     },
     transaction: (fn) => db.transaction(fn)(),
     durable: () => wal.flushed(),

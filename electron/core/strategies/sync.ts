@@ -2,7 +2,7 @@ import type { Strategy } from '../../../shared/domain/resources';
 import { DESK_ERROR_MESSAGES, DeskError } from '../../../shared/errors';
 import { isServiceError } from '../api';
 import type { Store } from '../store';
-import { systemErrorKind, toDeskError } from '../desk/errors';
+import { systemErrorKind, toDeskError } from '../errors';
 import type { Connections } from '../profiles/connections';
 
 export interface StrategySyncDeps {

@@ -1,7 +1,7 @@
 import type { DeskEvent } from '../../../shared/contract';
 import { recordVersionEnded } from '../activity';
 import { isServiceError } from '../api';
-import { toDeskError } from '../desk/errors';
+import { toDeskError } from '../errors';
 import { errorFields, type DeskLog } from '../log/logger';
 import type { Connections } from '../profiles/connections';
 import type { Store } from '../store';

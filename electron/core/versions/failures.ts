@@ -1,7 +1,7 @@
 import { TERMINAL_VERSION_STATUSES, type VersionStatus } from '../../../shared/domain/constants';
 import { DeskError } from '../../../shared/errors';
 import type { Store } from '../store';
-import { notFound } from '../desk/errors';
+import { notFound } from '../errors';
 
 /**
  * A failed or partly failed execution (an executed version that ended FAILED or has a FAILED

@@ -15,7 +15,7 @@ import { isServiceError } from '../api';
 import type { Draft, Store, StoredVersion } from '../store';
 import { planOf, type ConfirmationDeps } from '../execution/confirmation';
 import { compareVersionWithDraft } from './draft-vs-version';
-import { notFound, toDeskError } from '../desk/errors';
+import { notFound, toDeskError } from '../errors';
 
 /**
  * Unexecuted versions in the way of an execution, and deleting one only once the manager has seen

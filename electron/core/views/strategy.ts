@@ -1,53 +1,18 @@
 import type { DeskEvent } from '../../../shared/contract';
 import type { VersionStatus } from '../../../shared/domain/constants';
-import { knownTargetOf, targetCheckFrom } from '../../../shared/known-target';
 import { versionSummary } from '../../../shared/version-views';
-import type {
-  CurrentTarget,
-  StrategyListItem,
-  StrategyView,
-  TargetCheckView,
-} from '../../../shared/views';
+import type { StrategyListItem, StrategyView } from '../../../shared/views';
 import type { Store, StoredStrategy } from '../store';
+import { knownTargetWithCheck, runningVersionId } from '../strategies/targets';
 
 /**
  * A strategy as the screens show it: its page, its sidebar line, the status bar's counts, and
  * the announcement of a version's status change, which carries all three. The known target and
- * the holdings against it are plain functions (shared/known-target.ts).
+ * the holdings against it are domain queries (strategies/targets.ts).
  */
 
 /** The repositories a strategy's or a version's view is read from. */
 export type ViewStore = Pick<Store, 'strategies' | 'versions' | 'predictions' | 'unexecuted'>;
-
-export function currentTargetOf(
-  store: ViewStore,
-  profileId: string,
-  strategyId: string,
-): CurrentTarget | null {
-  const latest = store.versions.latestExecuted(profileId, strategyId);
-  return latest && knownTargetOf(latest);
-}
-
-/**
- * The strategy's known target (its latest executed version known here, with its orders) and the
- * holdings against it: what the Overview, the book's row and a model's sync state all start from.
- */
-export function knownTargetWithCheck(
-  store: ViewStore,
-  profileId: string,
-  strategy: Pick<StoredStrategy, 'id' | 'updated_at'>,
-  holdings: readonly { symbol: string; quantity: string }[],
-) {
-  const known = store.versions.latestExecuted(profileId, strategy.id, { orders: true });
-  const target: CurrentTarget | null = known && knownTargetOf(known);
-  const check: TargetCheckView | null =
-    known && target
-      ? targetCheckFrom(known, target, holdings, strategy.updated_at, () =>
-          store.predictions.baselineOf(profileId, strategy.id, known.id),
-        )
-      : null;
-  return { known, target, check };
-}
 
 export function strategyView(
   store: ViewStore,
@@ -90,16 +55,6 @@ export function strategyView(
       })),
     syncedAt: strategy.synced_at,
   };
-}
-
-/** The version of a strategy still rebalancing, if any (newest first). */
-export function runningVersionId(
-  store: Pick<Store, 'versions'>,
-  profileId: string,
-  strategyId: string,
-): string | null {
-  const running = store.versions.listActive({ profileId, strategyId });
-  return running.at(-1)?.id ?? null;
 }
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { listChannels, type DeskHandlers } from '../../../shared/contract';
 import { DESK_ERROR_KINDS, DeskError } from '../../../shared/views';
-import { toDeskError } from '../../../electron/core/desk/errors';
+import { toDeskError } from '../../../electron/core/errors';
 import { withKeychainFailures } from '../../../electron/core/profiles/secrets';
 import { MemorySecretStore } from '../../../electron/core/secrets';
 import { StoreError } from '../../../electron/core/store';

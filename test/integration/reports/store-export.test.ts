@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   OrderReportRowError,
+  orderReportLines,
   writeOrderReport,
   writeOrderReportLines,
 } from '../../../electron/core/reports/index';
@@ -18,7 +19,7 @@ import {
 } from '../../support/store-fixtures';
 
 /**
- * The export reads joined cells from SQLite (iterateOrderReportLines); the file must be byte for
+ * The export reads joined cells from SQLite (orderReportLines); the file must be byte for
  * byte the one formatOrderReportRow gives for the same rows read as objects.
  */
 describe('exporting orders from the store', () => {
@@ -75,10 +76,7 @@ describe('exporting orders from the store', () => {
     const viaRows = join(t.folder.dir, 'rows.csv');
     const viaLines = join(t.folder.dir, 'lines.csv');
     await writeOrderReport(t.store.reports.iterateOrderReportRows(query), viaRows);
-    const written = await writeOrderReportLines(
-      t.store.reports.iterateOrderReportLines(query),
-      viaLines,
-    );
+    const written = await writeOrderReportLines(orderReportLines(t.store.reports, query), viaLines);
     expect(written.rows).toBe(NAMES.length * 6);
     return [await readFile(viaLines, 'utf8'), await readFile(viaRows, 'utf8')];
   }
@@ -120,7 +118,7 @@ describe('exporting orders from the store', () => {
     const path = join(t.folder.dir, 'bad.csv');
     const query = { profileId, from: ts(0), to: ts(59) };
     await expect(
-      writeOrderReportLines(t.store.reports.iterateOrderReportLines(query), path),
+      writeOrderReportLines(orderReportLines(t.store.reports, query), path),
     ).rejects.toThrow(
       `Order ${badId} cannot be exported: its order_value is "1e3", which is not a plain decimal number`,
     );
@@ -128,10 +126,10 @@ describe('exporting orders from the store', () => {
     tamper(`UPDATE orders SET order_value = '1' WHERE order_value = '1e3'`);
     tamper(`UPDATE orders SET filled_average_price = '' WHERE rowid = 5`);
     await expect(
-      writeOrderReportLines(t.store.reports.iterateOrderReportLines(query), path),
+      writeOrderReportLines(orderReportLines(t.store.reports, query), path),
     ).rejects.toThrow(OrderReportRowError);
     await expect(
-      writeOrderReportLines(t.store.reports.iterateOrderReportLines(query), path),
+      writeOrderReportLines(orderReportLines(t.store.reports, query), path),
     ).rejects.toThrow(/its filled_average_price is empty/);
   });
 });

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The layering allowlist (eslint.config.js, eslint-rules/layers.js) run through ESLint itself on
- * imports written into files of each layer: each wrong one refused, the allowed ones not.
+ * imports written into files of each layer, and of each sub-layer of the core (an import running
+ * up from infrastructure to domain to desk): each wrong one refused, the allowed ones not.
  */
 const root = join(__dirname, '..', '..', '..');
 let eslint: ESLint;
@@ -30,14 +31,28 @@ const REFUSED: [layer: string, file: string, code: string][] = [
   ['renderer', 'renderer/src/probe.ts', "import 'electron';"],
   ['core', 'electron/core/desk/probe.ts', "import '../../sandbox';"],
   ['core', 'electron/core/desk/probe.ts', "import '../../sandbox/embedded';"],
-  ['core', 'electron/core/probe.ts', "import '../host/index';"],
-  ['core', 'electron/core/probe.ts', "import '../shell/security';"],
-  ['core', 'electron/core/probe.ts', "import '../transport/dispatch';"],
-  ['core', 'electron/core/probe.ts', "import '../ipc';"],
-  ['core', 'electron/core/probe.ts', "import '../../renderer/src/App.svelte';"],
-  ['core', 'electron/core/probe.ts', "import 'electron';"],
-  ['core', 'electron/core/probe.ts', "export * from '../host';"],
-  ['core', 'electron/core/probe.ts', "export const later = () => import('../sandbox');"],
+  ['core', 'electron/core/desk/probe.ts', "import '../../host/index';"],
+  ['core', 'electron/core/desk/probe.ts', "import '../../shell/security';"],
+  ['core', 'electron/core/desk/probe.ts', "import '../../transport/dispatch';"],
+  ['core', 'electron/core/desk/probe.ts', "import '../../ipc';"],
+  ['core', 'electron/core/desk/probe.ts', "import '../../../renderer/src/App.svelte';"],
+  ['core', 'electron/core/desk/probe.ts', "import 'electron';"],
+  ['core', 'electron/core/desk/probe.ts', "export * from '../../host';"],
+  ['core', 'electron/core/desk/probe.ts', "export const later = () => import('../../sandbox');"],
+  ['core/infrastructure', 'electron/core/store/probe.ts', "import '../reports';"],
+  ['core/infrastructure', 'electron/core/store/repositories/probe.ts', "import '../../book';"],
+  [
+    'core/infrastructure',
+    'electron/core/store/repositories/probe.ts',
+    "import type { OrderReportColumn } from '../../reports/columns';",
+  ],
+  ['core/infrastructure', 'electron/core/errors.ts', "import './execution/errors';"],
+  ['core/infrastructure', 'electron/core/profiles/probe.ts', "import '../onboarding/sandbox';"],
+  ['core/infrastructure', 'electron/core/api/probe.ts', "export * from '../desk/guarded';"],
+  ['core/domain', 'electron/core/execution/probe.ts', "import '../desk/events';"],
+  ['core/domain', 'electron/core/tracking/probe.ts', "import '../errors'; import '../desk';"],
+  ['core/domain', 'electron/core/book/probe.ts', "const later = () => import('../onboarding');"],
+  ['core/desk', 'electron/core/desk/probe.ts', "import '../somewhere-new/x';"],
   ['sandbox', 'electron/sandbox/probe.ts', "import '../core/api';"],
   ['sandbox', 'electron/sandbox/probe.ts', "import '../../renderer/src/lib/format';"],
   ['sandbox', 'electron/sandbox/probe.ts', "import '../transport/dispatch';"],
@@ -69,6 +84,16 @@ const ALLOWED: [layer: string, file: string, code: string][] = [
   ['shared', 'shared/probe.ts', "import './contract'; import 'zod';"],
   ['renderer', 'renderer/src/probe.ts', "import '../../shared/errors'; import './lib/format';"],
   ['core', 'electron/core/desk/probe.ts', "import '../../../shared/contract'; import 'node:fs';"],
+  [
+    'core/desk',
+    'electron/core/desk/probe.ts',
+    "import '../onboarding/sandbox'; import '../book'; import '../store'; import '../errors';",
+  ],
+  ['core/desk', 'electron/core/onboarding/probe.ts', "import '../strategies/sync';"],
+  ['core/domain', 'electron/core/book/probe.ts', "import '../models/library'; import '../api';"],
+  ['core/domain', 'electron/core/reports/probe.ts', "import '../errors'; import '../store';"],
+  ['core/infrastructure', 'electron/core/data-folder/probe.ts', "import '../store';"],
+  ['core/infrastructure', 'electron/core/errors.ts', "import './store/errors';"],
   ['sandbox', 'electron/sandbox/probe.ts', "import '../../shared/decimal'; import 'node:http';"],
   ['transport', 'electron/transport/probe.ts', "import '../core/log/redact';"],
   ['host', 'electron/host/probe.ts', "import '../core/desk'; import '../sandbox/embedded';"],
@@ -117,9 +142,30 @@ describe('import layering, as an allowlist', () => {
   });
 
   it('names the layers that may import electron, as the configuration says', async () => {
-    expect(await refusals('electron/core/probe.ts', "import 'electron';")).toEqual([
+    expect(await refusals('electron/core/desk/probe.ts', "import 'electron';")).toEqual([
       'core may not import electron: only main (electron/main.ts, electron/ipc.ts), ' +
         'preload (electron/preload.ts), test (test/) do.',
+    ]);
+  });
+
+  it.each([
+    ['electron/core/probe.ts', 'export const probe = 1;'],
+    ['electron/core/somewhere-new/probe.ts', "import '../store';"],
+  ])('reports %s, a core file in no sub-layer, instead of skipping it', async (file, code) => {
+    expect(await refusals(file, code)).toEqual([
+      `${file} belongs to no sub-layer of core: add its folder (or the file) to one of ` +
+        'infrastructure, domain, desk in eslint.config.js (docs/architecture.md).',
+    ]);
+  });
+
+  it('names the sub-layers an import may reach and the one it runs up to', async () => {
+    expect(await refusals('electron/core/store/probe.ts', "import '../execution';")).toEqual([
+      'core/infrastructure may import only from infrastructure: "../execution" runs up to ' +
+        'domain (docs/architecture.md).',
+    ]);
+    expect(await refusals('electron/core/models/probe.ts', "import '../desk/events';")).toEqual([
+      'core/domain may import only from infrastructure, domain: "../desk/events" runs up to ' +
+        'desk (docs/architecture.md).',
     ]);
   });
 

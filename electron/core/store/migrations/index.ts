@@ -1,5 +1,3 @@
-import type { Database } from 'better-sqlite3';
-import { StoreError } from '../errors';
 import type { Migration } from './types';
 import initial from './001-initial';
 import predictions from './002-predictions';
@@ -33,39 +31,3 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
-
-export function schemaVersionOf(db: Database): number {
-  return db.pragma('user_version', { simple: true }) as number;
-}
-
-/**
- * Applies the migrations above the file's user_version, each in its own transaction, up to
- * `target` (tests stop early to check a later migration from its predecessor's schema).
- */
-export function applyMigrations(
-  db: Database,
-  migrations: readonly Migration[] = MIGRATIONS,
-  target = migrations[migrations.length - 1]?.version ?? 0,
-): number {
-  let current = schemaVersionOf(db);
-  for (const migration of migrations) {
-    if (migration.version <= current || migration.version > target) continue;
-    const step = db.transaction(() => {
-      migration.up(db);
-      // user_version lives in the header page: it commits or rolls back with the step.
-      db.pragma(`user_version = ${migration.version}`);
-    });
-    try {
-      step();
-    } catch (cause) {
-      throw new StoreError(
-        'store-migration-failed',
-        `Updating the data file to schema ${migration.version} (${migration.name}) failed: ` +
-          `${(cause as Error).message}. The file was left at schema ${current}.`,
-        { cause },
-      );
-    }
-    current = migration.version;
-  }
-  return current;
-}

@@ -1,11 +1,43 @@
 import Database from 'better-sqlite3';
+import { ORDER_FIELDS } from '../../../../shared/domain/constants';
 import { toUtcTimestamp } from '../../../../shared/domain/resources';
-import type { OrderReportColumn, OrderReportRow } from '../../reports/columns';
-import { formatOrderReportRow } from '../../reports/format';
-import { OrderReportLines, joinedOrderReportCellsSql } from '../../reports/lines';
 
-// The report's columns are the report module's: the query selects exactly those, in order.
-export type { OrderReportRow } from '../../reports/columns';
+// The rows the order report is made of: the query selects exactly these columns, in order;
+// formatting them is the report module's (electron/core/reports).
+/** The order report's columns, in the order docs/client.md (Reports) fixes for the CSV header. */
+export const ORDER_REPORT_COLUMNS = [
+  'strategy_id',
+  'strategy_name',
+  'version_id',
+  'version_status',
+  'executed_at',
+  'order_id',
+  ...ORDER_FIELDS,
+] as const;
+
+export type OrderReportColumn = (typeof ORDER_REPORT_COLUMNS)[number];
+
+/** One order with its version and strategy, as the store reads it (decimals are strings). */
+export interface OrderReportRow {
+  strategy_id: string;
+  strategy_name: string;
+  version_id: string;
+  version_status: string | null;
+  executed_at: string | null;
+  order_id: string;
+  date: string;
+  side: string;
+  symbol: string;
+  status: string;
+  status_reason: string | null;
+  order_quantity: string;
+  order_value: string;
+  filled_quantity: string | null;
+  filled_value: string | null;
+  filled_average_price: string | null;
+  inserted_at: string;
+  updated_at: string;
+}
 
 /** Which orders: one version, every version of a strategy, or versions executed in [from, to). */
 export type OrderReportQuery =
@@ -40,7 +72,6 @@ const FROM = `FROM versions v
 const SELECT = `SELECT ${Object.entries(CELLS)
   .map(([column, sql]) => `${sql} AS ${column}`)
   .join(', ')} ${FROM}`;
-const SELECT_JOINED = `SELECT ${joinedOrderReportCellsSql(CELLS)} ${FROM}`;
 const ORDER_BY = 'ORDER BY v.executed_at, v.id, o.rowid';
 
 function statementFor(db: Database.Database, query: OrderReportQuery, select = SELECT, tail = '') {
@@ -110,38 +141,43 @@ export function* iterateOrderReportRows(
   }
 }
 
+/** One read of the orders, in one snapshot of the database. */
+export interface OrderReportSnapshot {
+  /**
+   * Each order's cells joined into one value by the SQL expression `joined` makes of each
+   * column's, in report order (see reports/lines.ts).
+   */
+  joinedCells(
+    joined: (cells: Readonly<Record<OrderReportColumn, string>>) => string,
+  ): IterableIterator<unknown>;
+  /** The orders from the `offset`th on (0 the first), as row objects. */
+  rowsFrom(offset: number): IterableIterator<OrderReportRow>;
+}
+
 /**
- * The export's path: the same orders as iterateOrderReportRows, as lines for
- * writeOrderReportLines (see reports/lines.ts), from a read-only connection of its own.
- * SQLite joins each order's cells; the rare order whose cells cannot be split apart again sends
- * the rest of the report through row objects, read in the same snapshot.
+ * Runs `read` over one snapshot of the orders `query` names, on a read-only connection of its
+ * own (one read transaction: a second query sees the same orders as the first), and streams what
+ * it yields. One statement at a time: an open cursor keeps the connection busy.
  */
-export function* iterateOrderReportLines(
+export function* readOrderReportSnapshot<T>(
   path: string,
   nativeBinding: string | undefined,
   query: OrderReportQuery,
-): Generator<string, void, undefined> {
+  read: (snapshot: OrderReportSnapshot) => Iterable<T>,
+): Generator<T, void, undefined> {
   const reader = openReader(path, nativeBinding);
   try {
-    // One read transaction: the row-object query, if needed, sees the same orders.
     reader.exec('BEGIN');
-    const joined = statementFor(reader, query, SELECT_JOINED);
-    const prepared = new OrderReportLines();
-    let lines = 0;
-    let split = true;
-    for (const cells of joined.stmt.pluck(true).iterate(...joined.args)) {
-      const line = prepared.prepare(cells);
-      if (line === undefined) {
-        split = false;
-        break;
-      }
-      lines++;
-      yield line;
-    }
-    if (split) return;
-    const rest = statementFor(reader, query, SELECT, ` LIMIT -1 OFFSET ${lines}`);
-    for (const row of rest.stmt.iterate(...rest.args) as IterableIterator<OrderReportRow>)
-      yield '\0' + formatOrderReportRow(row);
+    yield* read({
+      joinedCells: (joined) => {
+        const { stmt, args } = statementFor(reader, query, `SELECT ${joined(CELLS)} ${FROM}`);
+        return stmt.pluck(true).iterate(...args);
+      },
+      rowsFrom: (offset) => {
+        const rest = statementFor(reader, query, SELECT, ` LIMIT -1 OFFSET ${offset}`);
+        return rest.stmt.iterate(...rest.args) as IterableIterator<OrderReportRow>;
+      },
+    });
   } finally {
     reader.close();
   }

@@ -3,7 +3,7 @@ import { DeskError } from '../../../shared/errors';
 import { recordProfileCreated, recordProfileRemoved } from '../activity';
 import type { Profile, Store } from '../store';
 import type { SecretStore } from '../secrets';
-import type { Connections } from './connections';
+import type { Connections } from '../profiles/connections';
 import type { StrategySync } from '../strategies/sync';
 import type { VersionImport } from '../versions/import';
 import { seedDemoModel, type DemoModel } from './demo-model';

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { secureDataFolder } from '../../../../electron/core/data-folder/permissions';
+import { secureDataFolder } from '../../../../electron/core/files/permissions';
 
 const modeOf = (path: string) => statSync(path).mode & 0o7777;
 let dir: string;

@@ -1,15 +1,19 @@
-import { InvalidDraftError } from '../../../shared/draft';
+import { InvalidDraftError } from '../../shared/draft';
 import {
   DESK_ERROR_MESSAGES,
   DeskError,
   deskError,
   type DeskErrorWire,
   type SystemErrorKind,
-} from '../../../shared/errors';
-import { ServiceError } from '../api';
-import { DraftExecutedError, ExecutionBlockedError } from '../execution/errors';
-import { OrderReportFileError, OrderReportRowError } from '../reports';
-import { StoreError } from '../store';
+} from '../../shared/errors';
+import { ServiceError } from './api/errors';
+import { StoreError } from './store/errors';
+
+/**
+ * Errors of every core layer and their kind on the contract. This file sits at the bottom (the
+ * infrastructure): an error of a domain (execution, reports) names its own kind by extending
+ * `DomainError`, so nothing here imports upward.
+ */
 
 /** Raw system text goes here, never to the renderer. */
 export type ErrorLog = (line: string) => void;
@@ -51,6 +55,11 @@ export class KeychainFailure extends Error {
   }
 }
 
+/** An error of a domain above this file that knows the DeskError it becomes. */
+export abstract class DomainError extends Error {
+  abstract toDeskError(log: ErrorLog): DeskError;
+}
+
 /**
  * Everything the desk throws reaches the renderer as a DeskError of a named kind, with a
  * message a manager understands; the service's own words and status are kept apart for the
@@ -66,20 +75,7 @@ export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskErr
       details: { messages: error.messages },
     });
   }
-  if (error instanceof DraftExecutedError) {
-    return new DeskError({
-      kind: 'executed-before',
-      message: error.message,
-      details: { versionId: error.versionId },
-    });
-  }
-  if (error instanceof ExecutionBlockedError) {
-    return new DeskError({
-      kind: 'execution-blocked',
-      message: error.message,
-      details: { state: error.state },
-    });
-  }
+  if (error instanceof DomainError) return error.toDeskError(log);
   if (error instanceof StoreError) {
     log(`data file: ${error.message}`);
     return deskError(error.code);
@@ -88,23 +84,7 @@ export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskErr
     log(`keychain: ${describeCause(error.cause)}`);
     return deskError('keychain-failed');
   }
-  if (error instanceof OrderReportRowError) {
-    return new DeskError({
-      kind: 'bad-response',
-      message: error.message,
-      details: { ambiguous: false },
-    });
-  }
   const systemKind = systemErrorKind(error);
-  if (error instanceof OrderReportFileError) {
-    // Its words name the folder and what to do; the raw system text is only in its cause.
-    log(`report file: ${describeCause(error.cause)}`);
-    if (systemKind) return new DeskError({ kind: systemKind, message: error.message });
-    return new DeskError({
-      kind: 'internal',
-      message: `The report could not be saved to ${error.path}.`,
-    });
-  }
   if (systemKind) {
     log(`system: ${describeCause(error)}`);
     return deskError(systemKind);
@@ -186,7 +166,7 @@ function badResponseMessage(error: ServiceError): string {
   return `${general.replace(/\.$/, '')}: ${problem.replace(/\.$/, '')}.`;
 }
 
-function describeCause(cause: unknown): string {
+export function describeCause(cause: unknown): string {
   if (cause instanceof Error) {
     const code = (cause as { code?: unknown }).code;
     return `${cause.name}${typeof code === 'string' ? ` ${code}` : ''}: ${cause.message}`;
