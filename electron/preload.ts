@@ -1,13 +1,7 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import {
-  listChannels,
-  type Area,
-  type DeskApi,
-  type DeskEvent,
-  type DeskEventOf,
-  type DeskEventType,
-} from '../shared/contract';
-import { EventListeners } from '../shared/event-listeners';
+import { listChannels, type Area, type DeskApi, type DeskEvent } from '../shared/contract';
+import { deskEventsOf } from '../shared/event-listeners';
+import { Listeners } from '../shared/listeners';
 import { IPC_EVENT_CHANNEL, ipcChannelFor } from './transport/app-identity';
 import { toBridgeError, unwrapCallResult, validEvent } from './transport/dispatch';
 
@@ -42,7 +36,7 @@ function area<A extends Area>(name: A): DeskApi[A] {
   return methods as unknown as DeskApi[A];
 }
 
-const listeners = new EventListeners({
+const listeners = new Listeners<DeskEvent>({
   onListenerError: (error) => console.error('A desk event listener failed', error),
 });
 ipcRenderer.on(IPC_EVENT_CHANNEL, (_event, payload: unknown) => {
@@ -62,11 +56,7 @@ const desk = {
   batches: area('batches'),
   app: area('app'),
   // Plain functions: contextBridge would not carry a class's methods.
-  events: {
-    subscribe: (listener: (event: DeskEvent) => void) => listeners.subscribe(listener),
-    on: <T extends DeskEventType>(type: T, handler: (event: DeskEventOf<T>) => void) =>
-      listeners.on(type, handler),
-  },
+  events: deskEventsOf(listeners),
 } satisfies DeskApi;
 
 contextBridge.exposeInMainWorld('desk', desk);

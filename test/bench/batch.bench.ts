@@ -20,70 +20,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDesk, type Desk } from '../../electron/core/desk';
+import { createDesk } from '../../electron/core/desk';
 import { MemorySecretStore } from '../../electron/core/secrets';
 import { DEMO_CLIENTS } from '../../electron/sandbox/demo-data';
-import type { DeskEvent } from '../../shared/contract';
 import { sandboxAdmin } from '../support/desk-harness';
 import { call, executePath, tokenFor, versionPath } from '../support/sandbox-http';
 import { SERVICE_LATENCY_MS, startSandboxProcess } from '../support/sandbox-process';
 import { median } from '../support/median';
+import { nextEvent, pool, strategiesWithKnownTargets, timed } from './known-targets';
 
 const SIZE = 100;
 const REVIEW_ROUNDS = 5;
 const EXECUTE_ROUNDS = 3;
-
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>) {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-    }),
-  );
-}
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
-}
-
-function nextEvent(desk: Desk, test: (e: DeskEvent) => boolean): Promise<DeskEvent> {
-  return new Promise((resolve) => {
-    const stop = desk.subscribe((event) => {
-      if (!test(event)) return;
-      stop();
-      resolve(event);
-    });
-  });
-}
-
-/** `count` new strategies on the sandbox, each with an executed version the app imports. */
-async function strategiesWithKnownTargets(
-  desk: Desk,
-  baseUrl: string,
-  profileId: string,
-  count: number,
-): Promise<string[]> {
-  const created = (await sandboxAdmin(baseUrl, 'POST', '/sandbox/strategies', {
-    count,
-    holdings: 8,
-    executed_version: true,
-  })) as { data: { ids: string[]; executed_version_ids: string[] } };
-  const { ids, executed_version_ids: versionIds } = created.data;
-  const added = nextEvent(
-    desk,
-    (e) => e.type === 'book-job-changed' && e.job.state !== 'running' && e.job.kind === 'add',
-  );
-  await desk.book.addMany({ profileId, text: ids.join('\n') });
-  await added;
-  await pool(
-    ids.map((id, i) => [id, versionIds[i]!] as const),
-    4,
-    ([strategyId, versionId]) => desk.versions.import({ profileId, strategyId, versionId }),
-  );
-  return ids;
-}
 
 export default async function batchBench(): Promise<Record<string, number>> {
   const sandbox = await startSandboxProcess();

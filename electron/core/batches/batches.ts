@@ -2,6 +2,7 @@ import { DeskError } from '../../../shared/errors';
 import type { DeskEvent } from '../../../shared/contract';
 import type { Acknowledgement, BatchSummary, BatchView } from '../../../shared/batches/views';
 import type { ExecutePreview } from '../../../shared/views';
+import { Throttle } from '../../../shared/throttle';
 import {
   BatchAlreadyEnded,
   recordBatchEnded,
@@ -9,19 +10,12 @@ import {
 } from '../activity/record-batches';
 import type { Execution } from '../execution/execute';
 import type { Store, StoredBatch, StoredBatchItem } from '../store';
+import type { Tracking } from '../tracking/tracking';
 import { checkAcknowledgements } from './acknowledgements';
 import { settleAtStartup } from './restart';
 import { BatchReview, type ReviewRequest } from './review';
 import { BatchSender, type SendDeps } from './send';
-import {
-  batchViewOf,
-  batchWords,
-  countsOf,
-  itemView,
-  summaryOf,
-  summaryOfCounts,
-  versionsEnded,
-} from './views';
+import { batchViewOf, batchWords, countsOf, itemView, summaryOf, summaryOfCounts } from './views';
 
 /**
  * Batches (docs/batches.md): one review of a model revision for many strategies, sent through
@@ -36,14 +30,12 @@ export interface BatchesDeps {
   store: Store;
   execution: Pick<Execution, 'prepare' | 'execute' | 'follow' | 'readFresh'>;
   emit(event: DeskEvent): void;
-  /** Hears the desk's events: a batch's versions ending end the batch. */
-  subscribe(listener: (event: DeskEvent) => void): () => void;
-  now(): string;
   /**
-   * Whether a version's end is still being settled and recorded (tracking/tracking.ts): the
-   * batch ends once every version's end is, not at the first status that reads ended.
+   * Tracking's domain events (tracking/tracking.ts): a batch's versions ending end the batch,
+   * once every version's end is settled and recorded, not at the first status that reads ended.
    */
-  endUnderway?(versionId: string): boolean;
+  tracking: Pick<Tracking, 'onVersionEnded' | 'endsBeingSettled'>;
+  now(): string;
   /** The profile's retry policy for a 429 (Connections.rateLimitedWait). */
   rateLimitedWait: SendDeps['rateLimitedWait'];
   /**
@@ -78,10 +70,7 @@ export class Batches {
   private readonly sender: BatchSender;
   private readonly unsubscribe: () => void;
   /** Batches with progress to announce: the items that moved since the last announcement. */
-  private readonly pending = new Map<
-    string,
-    { positions: Set<number>; timer: ReturnType<typeof setTimeout> }
-  >();
+  private readonly pending = new Map<string, { positions: Set<number>; throttle: Throttle }>();
 
   constructor(private readonly deps: BatchesDeps) {
     this.reviewer = new BatchReview({
@@ -99,9 +88,8 @@ export class Batches {
       fault: deps.logFault,
       now: deps.now,
     });
-    this.unsubscribe = deps.subscribe((event) => {
-      if (event.type !== 'version-status-changed' || !event.ended) return;
-      const item = deps.store.batches.itemOfVersion(event.versionId);
+    this.unsubscribe = deps.tracking.onVersionEnded((ended) => {
+      const item = deps.store.batches.itemOfVersion(ended.versionId);
       if (!item) return;
       this.announce(item.batchId, item.position);
       this.checkEnd(item.batchId);
@@ -236,18 +224,24 @@ export class Batches {
 
   close(): void {
     this.unsubscribe();
-    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    for (const { throttle } of this.pending.values()) throttle.cancel();
     this.pending.clear();
   }
 
-  /** The batch ended when sending is over and every version it created has ended. */
+  /**
+   * The batch ended when sending is over and every version it created has ended, its end settled.
+   * Each version's end asks, and a batch has up to 1,000: so never a walk of its items. Once
+   * sending is over no item is ready or sending (send.ts, restart.ts); the store answers from the
+   * index of the versions still rebalancing whether one is the batch's, and the versions whose
+   * end is being settled are few.
+   */
   private checkEnd(batchId: string): void {
     const { store } = this.deps;
     const batch = store.batches.get(batchId);
     if (!batch || batch.endedAt !== null || batch.sendingOverAt === null) return;
-    // Judged on the items' states alone: each version's end asks, and a batch has hundreds.
-    const progress = store.batches.progress(batchId);
-    if (!versionsEnded(store, batch, progress, this.deps.endUnderway)) return;
+    if (store.batches.hasRebalancingVersion(batch.profileId, batchId)) return;
+    for (const versionId of this.deps.tracking.endsBeingSettled())
+      if (store.batches.itemOfVersion(versionId)?.batchId === batchId) return;
     const counts = countsOf(store.batches.items(batchId));
     const outcomes = store.batches.sentOutcomes(batchId);
     try {
@@ -280,11 +274,14 @@ export class Batches {
   private announce(batchId: string, position: number | null): void {
     let pending = this.pending.get(batchId);
     if (!pending) {
-      const timer = setTimeout(() => this.announceNow(batchId), ANNOUNCE_EVERY_MS);
-      pending = { positions: new Set(), timer };
+      pending = {
+        positions: new Set(),
+        throttle: new Throttle(ANNOUNCE_EVERY_MS, () => this.announceNow(batchId)),
+      };
       this.pending.set(batchId, pending);
     }
     if (position !== null) pending.positions.add(position);
+    pending.throttle.soon();
   }
 
   private announceNow(batchId: string): void {

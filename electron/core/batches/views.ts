@@ -256,19 +256,3 @@ export function batchViewOf(
     items: items.map((i) => itemView(store, batch, i)),
   };
 }
-
-/** Whether every version the batch created has ended (those it could not follow aside). */
-export function versionsEnded(
-  store: ViewStore,
-  batch: StoredBatch,
-  items: readonly Pick<StoredBatchItem, 'state' | 'versionId'>[],
-  endUnderway: (versionId: string) => boolean = () => false,
-): boolean {
-  return items.every((i) => {
-    if (i.state === 'ready' || i.state === 'sending') return false;
-    if (i.state !== 'accepted' || i.versionId === null) return true;
-    if (endUnderway(i.versionId)) return false;
-    const status = store.versions.get(batch.profileId, i.versionId)?.status ?? null;
-    return status !== null && TERMINAL_VERSION_STATUSES.has(status);
-  });
-}

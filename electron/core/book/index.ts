@@ -13,6 +13,7 @@ import type {
 import type { DeskEvent } from '../../../shared/contract';
 import type { Strategy } from '../../../shared/domain/resources';
 import { DeskError, deskError } from '../../../shared/errors';
+import { Throttle } from '../../../shared/throttle';
 import type { WaitInfo } from '../api';
 import type { Store } from '../store';
 import { noteNotRead } from '../strategies/sync';
@@ -49,7 +50,7 @@ interface ProfileBook {
   add: AddBatch | null;
   /** A paste is being read for an add (in slices): another add waits its end. */
   addReading: boolean;
-  announce: ReturnType<typeof setTimeout> | undefined;
+  announce: Throttle;
   /** Strategies stored since the last announcement. */
   stored: Set<string>;
   /** Strategies were added since the last announcement. */
@@ -83,9 +84,26 @@ export class Book {
     return staleBefore(this.settings(), this.deps.now());
   }
 
-  /** Brings the profile's rows up to date with what the cache holds now. */
+  /**
+   * Brings the profile's rows up to date with what the cache holds now. The rows that changed
+   * are announced with the next announcement, whatever read brought them up to date.
+   */
   private upToDate(profileId: string): void {
-    bringUpToDate(this.deps.store, this.deps.now(), profileId);
+    const changed = bringUpToDate(this.deps.store, this.deps.now(), profileId);
+    const book = this.books.get(profileId);
+    if (!book || changed.length === 0) return;
+    for (const strategyId of changed) book.stored.add(strategyId);
+    book.announce.soon();
+  }
+
+  /**
+   * Something the rows derive from changed outside the book's reads (a version's status, the
+   * journal): the rows it moved (those the store's triggers marked) are announced soon, with the
+   * book's counts. Many changes in a burst make one announcement.
+   */
+  rowsMayHaveMoved(profileId: string): void {
+    if (this.closed) return;
+    this.bookOf(profileId).announce.soon();
   }
 
   counts(profileId: string): BookCounts {
@@ -250,7 +268,7 @@ export class Book {
   forget(profileId: string): void {
     const book = this.books.get(profileId);
     if (!book) return;
-    clearTimeout(book.announce);
+    book.announce.cancel();
     book.queue.close();
     this.books.delete(profileId);
   }
@@ -314,7 +332,7 @@ export class Book {
       refresh: null,
       add: null,
       addReading: false,
-      announce: undefined,
+      announce: new Throttle(ANNOUNCE_EVERY_MS, () => this.announceNow(profileId)),
       stored: new Set(),
       added: false,
       jobsChanged: new Set(),
@@ -377,24 +395,22 @@ export class Book {
   }
 
   private announceSoon(profileId: string): void {
-    const book = this.books.get(profileId);
-    if (!book || book.announce !== undefined) return;
-    book.announce = setTimeout(() => this.announceNow(profileId), ANNOUNCE_EVERY_MS);
+    this.books.get(profileId)?.announce.soon();
   }
 
   /** Announces the batches that changed and the rows they stored, with the book's counts. */
   private announceNow(profileId: string): void {
     const book = this.books.get(profileId);
     if (!book || this.closed) return;
-    clearTimeout(book.announce);
-    book.announce = undefined;
+    // The rows the store marked join those stored (upToDate adds them).
+    this.upToDate(profileId);
+    book.announce.cancel();
     const jobs = [...book.jobsChanged];
     book.jobsChanged.clear();
     const stored = [...book.stored];
     book.stored.clear();
     if (stored.length > 0 || book.added) {
       book.added = false;
-      this.upToDate(profileId);
       const { store } = this.deps;
       const rows = withModels(
         store,

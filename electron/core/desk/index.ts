@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { DeskEvent, DeskHandlers } from '../../../shared/contract';
+import { Listeners } from '../../../shared/listeners';
 import { ActivityChecks } from '../activity';
 import type { ServiceClientOptions } from '../api';
 import { Book } from '../book';
@@ -23,12 +24,12 @@ import { Tracking } from '../tracking/tracking';
 import { VersionImport } from '../versions/import';
 import { UnexecutedVersions } from '../versions/unexecuted';
 import { activityAppended } from '../views/activity';
+import { versionStatusChanged } from '../views/strategy';
 import { activityHandlers } from './activity';
 import { appStatusHandlers } from './app-status';
 import { bookHandlers } from './book';
 import { batchHandlers } from './batches';
 import { draftHandlers } from './drafts';
-import { EventHub } from './events';
 import { firstScreenHandler } from './first-screen';
 import { guarded } from './guarded';
 import { modelHandlers } from './models';
@@ -119,15 +120,20 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const { store, log, dataFolder } = folder;
   const now = () => new Date().toISOString();
-  const events = new EventHub();
-  const emit = events.emit;
+  // The hosts' events. A host whose listener throws must not keep the others from hearing.
+  const events = new Listeners<DeskEvent>({ onListenerError: () => undefined });
+  // Every host event is derived here, where the flows are handed `emit`: the book's rows a
+  // version or the journal moved are announced with them (throttled, book/index.ts).
+  const emit = (event: DeskEvent): void => {
+    events.emit(event);
+    if (event.type === 'journal-changed') book.rowsMayHaveMoved(event.profileId);
+  };
   const secrets = rememberingSecrets(withKeychainFailures(options.secretStore), secretsSeen);
   const connections = new Connections(store, secrets, emit, options.clientOptions);
   const strategySync = new StrategySync({ store, connections, now });
   const tracking = new Tracking({
     store,
     connections,
-    events,
     log,
     now,
     ...(options.trackerBackoff !== undefined && { backoff: options.trackerBackoff }),
@@ -143,9 +149,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     store,
     execution,
     emit,
-    subscribe: (listener) => events.subscribe(listener),
+    tracking,
     now,
-    endUnderway: (versionId) => tracking.endUnderway(versionId),
     rateLimitedWait: (profileId, error, refusals) =>
       connections.rateLimitedWait(profileId, error, refusals),
     inBulk: (work) => connections.inBulk(work),
@@ -183,6 +188,14 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     emit,
     now,
   });
+  // Tracking's domain events, told to the hosts with what every screen shows of them (built only
+  // while a host listens), and the book's rows they moved.
+  tracking.onStatusChanged((change) => {
+    const announced = events.size > 0 ? versionStatusChanged(store, change) : null;
+    if (announced) emit(announced);
+    book.rowsMayHaveMoved(change.profileId);
+  });
+  tracking.onTrackingChanged((change) => emit({ type: 'version-tracking-changed', ...change }));
   const exportsDir = join(options.dataDir, 'exports');
   const partial = partialExports(store.settings);
   const exports = exportsOf({
@@ -267,7 +280,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     dataFolder,
     knownSecrets,
     log,
-    subscribe: (listener) => events.subscribe(listener),
+    subscribe: (listener) => events.add(listener),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,4 +1,5 @@
-import type { DeskEvent } from '../../../shared/contract';
+import type { TrackingProblem } from '../../../shared/views';
+import { Listeners } from '../../../shared/listeners';
 import { recordVersionEnded } from '../activity';
 import { isServiceError } from '../api';
 import { toDeskError } from '../errors';
@@ -6,7 +7,7 @@ import { errorFields, type DeskLog } from '../log/logger';
 import type { Connections } from '../profiles/connections';
 import type { Store } from '../store';
 import { readStrategy } from '../strategies/sync';
-import { versionStatusChanged, type StatusChange } from '../views/strategy';
+import type { StatusChange } from '../views/strategy';
 import {
   VersionTracker,
   trackingProblemOf,
@@ -28,8 +29,6 @@ export interface TrackingDeps {
   /** The whole store: a rebalance that ended is recorded in the activity log. */
   store: Store;
   connections: Pick<Connections, 'call' | 'inBulk' | 'waitUntilOnline' | 'waitForCredentials'>;
-  /** Where the announcements go; nobody listens once the desk is closing. */
-  events: { emit(event: DeskEvent): void; readonly listening: boolean };
   log: DeskLog;
   now(): string;
   /** For tests: how fast the tracker polls. */
@@ -42,11 +41,21 @@ export interface TrackingDeps {
   credentialsProbeMs?: number;
 }
 
+/** Following a version failed, waits for something, or works again (then the problem is null). */
+export interface TrackingChange {
+  profileId: string;
+  strategyId: string;
+  versionId: string;
+  trackingProblem: TrackingProblem | null;
+}
+
 /**
  * Following executed versions until their rebalance ends, every step of a poll in order in this
  * file: the tracker (tracker.ts) polls; each answer is stored; a change of status is announced,
  * and when the rebalance ended, first the strategy is read at once so the target it settled on
- * is noted, and the outcome joins the activity log. Executing and the handlers follow a version
+ * is noted, and the outcome joins the activity log. What it tells are domain events, typed:
+ * `onStatusChanged`, `onVersionEnded` (once that end is settled and recorded: what a batch waits
+ * for) and `onTrackingChanged`; the desk derives the hosts' events from them. Executing and the handlers follow a version
  * and ask what following it says through `tracker` itself.
  */
 export class Tracking {
@@ -57,9 +66,18 @@ export class Tracking {
   private stopped = false;
   /** Versions that ended whose end is being settled and recorded, not yet announced. */
   private readonly endsUnderway = new Set<string>();
+  private readonly statusChanges: Listeners<StatusChange>;
+  private readonly ends: Listeners<StatusChange>;
+  private readonly trackingChanges: Listeners<TrackingChange>;
 
   constructor(private readonly deps: TrackingDeps) {
     const { store, connections, now } = deps;
+    // One listener that fails (a store closed under it) must not keep the others from hearing.
+    const onListenerError = (error: unknown) =>
+      deps.log.error('A listener of version tracking failed', errorFields(error));
+    this.statusChanges = new Listeners({ onListenerError });
+    this.ends = new Listeners({ onListenerError });
+    this.trackingChanges = new Listeners({ onListenerError });
     this.polls = new VersionTracker({
       // Polls are many and nobody waits on one: a manager's own request goes before them.
       fetchVersion: (entry) =>
@@ -89,6 +107,24 @@ export class Tracking {
     this.tracker = this.polls;
   }
 
+  /** Hears every change of a followed version's status (stored already). */
+  onStatusChanged(listener: (change: StatusChange) => void): () => void {
+    return this.statusChanges.add(listener);
+  }
+
+  /**
+   * Hears each followed version that ended, once its end is settled (the strategy read, the
+   * target noted) and recorded in the activity log, after its status change was told.
+   */
+  onVersionEnded(listener: (ended: StatusChange) => void): () => void {
+    return this.ends.add(listener);
+  }
+
+  /** Hears following a version go wrong, wait, or work again. */
+  onTrackingChanged(listener: (change: TrackingChange) => void): () => void {
+    return this.trackingChanges.add(listener);
+  }
+
   /** A poll found the version in a new status (stored already). */
   private async statusChanged(event: Extract<TrackerEvent, { type: 'status-changed' }>) {
     const { profileId, strategyId, versionId, previousStatus, status, ended } = event;
@@ -100,28 +136,23 @@ export class Tracking {
       status,
       ended,
     };
-    try {
-      if (ended) {
-        // Stored as ended already; a batch waits for this end to be settled and recorded.
-        this.endsUnderway.add(versionId);
-        try {
-          // The rebalance ended: the holdings are read at once, and the target they settled on
-          // noted. A store closed meanwhile (the app quitting) must not stop the announcement.
-          await this.settleTarget(change).catch(() => undefined);
-          // Its outcome joins the activity log (once per version).
-          this.recordEnded(change);
-        } finally {
-          this.endsUnderway.delete(versionId);
-        }
+    if (ended) {
+      // Stored as ended already; a batch waits for this end to be settled and recorded.
+      this.endsUnderway.add(versionId);
+      try {
+        // The rebalance ended: the holdings are read at once, and the target they settled on
+        // noted. A store closed meanwhile (the app quitting) must not stop the telling.
+        await this.settleTarget(change).catch(() => undefined);
+        // Its outcome joins the activity log (once per version).
+        this.recordEnded(change);
+      } finally {
+        this.endsUnderway.delete(versionId);
       }
-      // Announced with what every screen shows of it. Nobody listens once the desk is closing
-      // (its store may be closed already).
-      if (!this.deps.events.listening) return;
-      const announced = versionStatusChanged(this.deps.store, change);
-      if (announced) this.deps.events.emit(announced);
-    } catch (error) {
-      this.deps.log.error('A version status change could not be announced', errorFields(error));
     }
+    // Nobody is told once the desk is closing (its store may be closed already).
+    if (this.stopped) return;
+    this.statusChanges.emit(change);
+    if (ended) this.ends.emit(change);
   }
 
   private recordEnded(ended: StatusChange): void {
@@ -136,8 +167,7 @@ export class Tracking {
   /** Following a version failed, or works again: its detail's note changes. */
   private trackingChanged(event: Extract<TrackerEvent, { type: 'tracking-changed' }>): void {
     const { profileId, strategyId, versionId, state } = event;
-    this.deps.events.emit({
-      type: 'version-tracking-changed',
+    this.trackingChanges.emit({
       profileId,
       strategyId,
       versionId,
@@ -146,11 +176,11 @@ export class Tracking {
   }
 
   /**
-   * Whether this version's end is being settled (its strategy read, its activity entry written):
-   * stored as ended already, announced once that is done. A batch ends after its last one.
+   * The versions whose end is being settled (the strategy read, the activity entry written):
+   * stored as ended already, told through `onVersionEnded` once that is done. Few at a time.
    */
-  endUnderway(versionId: string): boolean {
-    return this.endsUnderway.has(versionId);
+  endsBeingSettled(): string[] {
+    return [...this.endsUnderway];
   }
 
   /** Follows again every version still rebalancing (at start-up). */
@@ -174,6 +204,9 @@ export class Tracking {
   stopAll(): void {
     this.stopped = true;
     this.polls.stopAll();
+    this.statusChanges.clear();
+    this.ends.clear();
+    this.trackingChanges.clear();
   }
 
   /**

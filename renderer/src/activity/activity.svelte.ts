@@ -7,7 +7,7 @@ import type {
 import type { DeskApi, DeskEventOf } from '../../../shared/contract';
 import type { DeskError } from '../../../shared/views';
 import { asDeskError } from '../lib/errors';
-import type { Audience } from '../lib/stores/audience';
+import type { Listeners } from '../../../shared/listeners';
 import { EntryWindow, type PageRequest } from './entry-window';
 import { readFilter, type FilterProblem } from './filter';
 
@@ -52,7 +52,7 @@ export class ActivityStore {
   constructor(
     private readonly desk: DeskApi,
     /** The session's router tells it each `activity-appended` event. */
-    private readonly appended: Audience<DeskEventOf<'activity-appended'>>,
+    private readonly appended: Listeners<DeskEventOf<'activity-appended'>>,
     readonly profileId: string,
     readonly strategyId?: string,
   ) {
@@ -61,7 +61,7 @@ export class ActivityStore {
   }
 
   start(): void {
-    this.leave = this.appended.join((event) => {
+    this.leave = this.appended.add((event) => {
       if (event.profileId !== this.profileId) return;
       if (this.rows?.heard(event.entry)) this.sync();
       if (FOLLOW_UPS.includes(event.entry.kind)) void this.reread(event.entry.seq);

@@ -1,6 +1,6 @@
 import type { ActivityFilter } from '../../../shared/activity/views';
 import type { DeskApi, DeskEventOf } from '../../../shared/contract';
-import type { Audience } from '../lib/stores/audience';
+import type { Listeners } from '../../../shared/listeners';
 import { ExportRun } from '../lib/stores/export-run.svelte';
 
 export type ActivityExportFormat = 'csv' | 'jsonl';
@@ -15,7 +15,7 @@ export class ActivityExport extends ExportRun {
 
   constructor(
     private readonly desk: DeskApi,
-    progress: Audience<DeskEventOf<'export-progress'>>,
+    progress: Listeners<DeskEventOf<'export-progress'>>,
   ) {
     super(progress);
   }

@@ -66,21 +66,6 @@ export function choiceWith(
 
 export const NO_CHOICE: ReadonlySet<string> = new Set();
 
-/** Who hears each change of a refresh or an add. */
-export class JobListeners<T> {
-  private readonly all = new Set<(job: T) => void>();
-  add(listener: (job: T) => void): () => void {
-    this.all.add(listener);
-    return () => void this.all.delete(listener);
-  }
-  tell(job: T): void {
-    for (const listener of [...this.all]) listener(job);
-  }
-  clear(): void {
-    this.all.clear();
-  }
-}
-
 /** Outcome lines by their place, with one page more. */
 export function withLines<T>(lines: ReadonlyMap<number, T>, offset: number, page: readonly T[]) {
   const next = new Map(lines);

@@ -16,9 +16,10 @@ import type { DeskApi, DeskEventOf } from '../../../shared/contract';
 import type { DeskError } from '../../../shared/views';
 import { afterPaint } from '../lib/after-paint';
 import { asDeskError } from '../lib/errors';
-import type { Audience } from '../lib/stores/audience';
+import { Listeners } from '../../../shared/listeners';
+import { Throttle } from '../../../shared/throttle';
 import { ExportRun } from '../lib/stores/export-run.svelte';
-import { BookRows, JobListeners, NO_CHOICE, choiceWith, laterJob } from './book-rows';
+import { BookRows, NO_CHOICE, choiceWith, laterJob } from './book-rows';
 
 /** Rows asked for at a time: a screenful or two, well under the contract's 500. */
 const PAGE = BOOK_PAGE;
@@ -32,8 +33,10 @@ export type BookExportKind = 'strategies' | 'holdings';
  * A profile's book as the screen holds it: the query, the rows read so far (a page at a time, as
  * they come into view), the whole book's counts, the reads under way (refresh, add), the chosen
  * rows, and the symbol whose exposure is open. The session routes the desk's events here; the
- * rows an event carries replace those in hand, and the rows in view are read again soon after
- * (a refreshed strategy may move in the order or leave the filter).
+ * rows an event carries (`book-rows-changed`: a refresh's, a rebalance's, the journal's) replace
+ * those in hand with the counts it carries, and the rows in view are read again at most every
+ * REREAD_MS (a changed strategy may move in the order or leave the filter). No event makes it
+ * read the summary again.
  */
 export class BookStore {
   search = $state('');
@@ -66,14 +69,14 @@ export class BookStore {
   private generation = 0;
   private shown = { start: 0, end: 0 };
   private settle: ReturnType<typeof setTimeout> | undefined;
-  private reread: ReturnType<typeof setTimeout> | undefined;
-  private readonly listeners = new JobListeners<BookJob>();
+  private readonly reread = new Throttle(REREAD_MS, () => this.fetch(true));
+  private readonly listeners = new Listeners<BookJob>();
 
   constructor(
     private readonly desk: DeskApi,
     readonly profileId: string,
     /** The session's `export-progress` events. */
-    progress: Audience<DeskEventOf<'export-progress'>>,
+    progress: Listeners<DeskEventOf<'export-progress'>>,
   ) {
     this.exports = { strategies: new ExportRun(progress), holdings: new ExportRun(progress) };
   }
@@ -153,8 +156,7 @@ export class BookStore {
   /** The screen went away (a strategy opened): changes heard meanwhile cost no read. */
   close(): void {
     this.shownOnScreen = false;
-    clearTimeout(this.reread);
-    this.reread = undefined;
+    this.reread.cancel();
   }
 
   /** Reads the rows again from the top with the query as it stands now. */
@@ -238,14 +240,7 @@ export class BookStore {
   applyJob(job: BookJob): void {
     if (job.kind === 'refresh') this.refresh = laterJob(this.refresh, job);
     else this.add = laterJob(this.add, job);
-    this.listeners.tell(job);
-  }
-
-  /** Something the book derives from changed elsewhere (a rebalance, the journal): read again. */
-  invalidate(): void {
-    if (!this.shownOnScreen) return;
-    this.rereadSoon();
-    void this.readSummary();
+    this.listeners.emit(job);
   }
 
   /** Hears every change of a refresh or an add (the Add many panel follows its outcomes). */
@@ -254,16 +249,12 @@ export class BookStore {
   }
 
   private rereadSoon(): void {
-    if (!this.shownOnScreen || this.reread !== undefined) return;
-    this.reread = setTimeout(() => {
-      this.reread = undefined;
-      this.fetch(true);
-    }, REREAD_MS);
+    if (this.shownOnScreen) this.reread.soon();
   }
 
   stop(): void {
     clearTimeout(this.settle);
-    clearTimeout(this.reread);
+    this.reread.cancel();
     this.listeners.clear();
   }
 

@@ -1,12 +1,7 @@
 import { CONTRACT_METHODS } from '../../../shared/channels';
-import type {
-  Area,
-  DeskApi,
-  DeskEvent,
-  DeskEventOf,
-  DeskEventType,
-} from '../../../shared/contract';
-import { EventListeners } from '../../../shared/event-listeners';
+import type { Area, DeskApi, DeskEvent } from '../../../shared/contract';
+import { deskEventsOf } from '../../../shared/event-listeners';
+import { Listeners } from '../../../shared/listeners';
 import { DeskError } from '../../../shared/errors';
 import { openEventStream } from './event-stream';
 import { SERVICE_CHANNELS, SERVICE_LANE_WIDTH, createLane } from './service-lane';
@@ -111,7 +106,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
 
   // One stream shared by every listener, opened with the first and closed with the last.
   let stop: (() => void) | null = null;
-  const listeners: EventListeners = new EventListeners({
+  const listeners: Listeners<DeskEvent> = new Listeners<DeskEvent>({
     onFirst: () => {
       stop ??= openEventStream({
         url: `${options.origin}/api/events`,
@@ -142,10 +137,6 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     models: area('models'),
     batches: area('batches'),
     app: area('app'),
-    events: {
-      subscribe: (listener: (event: DeskEvent) => void) => listeners.subscribe(listener),
-      on: <T extends DeskEventType>(type: T, handler: (event: DeskEventOf<T>) => void) =>
-        listeners.on(type, handler),
-    },
+    events: deskEventsOf(listeners),
   } satisfies DeskApi;
 }

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BOOK_PAGE, WHOLE_BOOK } from '../../../shared/book/first-page';
 import type { BookPage, BookSummary } from '../../../shared/book/views';
 import { BookStore } from '../../../renderer/src/book/book.svelte';
-import { Audience } from '../../../renderer/src/lib/stores/audience';
+import { Listeners } from '../../../shared/listeners';
 import { DeskSession } from '../../../renderer/src/lib/stores/session.svelte';
 import {
   PROFILE,
@@ -22,7 +22,7 @@ describe("the book's first read", () => {
     const fake = fakeApi({
       'book.rows': () => ({ offset: 0, rows: [], total: 0 }) satisfies BookPage,
     });
-    const store = new BookStore(fake.api, PROFILE, new Audience());
+    const store = new BookStore(fake.api, PROFILE, new Listeners());
     const summary = deferred<BookSummary>();
     const page = deferred<BookPage>();
     store.useFirstRead({ summary: summary.promise, page: page.promise });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeskEventOf } from '../../../shared/contract';
 import type { ExportResult } from '../../../shared/views';
-import { Audience } from '../../../renderer/src/lib/stores/audience';
+import { Listeners } from '../../../shared/listeners';
 import { ExportRun } from '../../../renderer/src/lib/stores/export-run.svelte';
 
 /** A desk export held open until the test ends it, as a long export is. */
@@ -21,7 +21,7 @@ function heldExport() {
 
 describe('an export as a screen follows it', () => {
   it('hears only its own export’s progress: two at once show two progresses', async () => {
-    const progress = new Audience<DeskEventOf<'export-progress'>>();
+    const progress = new Listeners<DeskEventOf<'export-progress'>>();
     const book = new ExportRun(progress);
     const holdings = new ExportRun(progress);
     const a = heldExport();
@@ -30,9 +30,9 @@ describe('an export as a screen follows it', () => {
     const second = holdings.start(b.write);
     expect(a.id()).toMatch(/^[0-9a-f-]{36}$/);
     expect(a.id()).not.toBe(b.id());
-    progress.tell({ type: 'export-progress', exportId: a.id(), rows: 10_000, done: false });
-    progress.tell({ type: 'export-progress', exportId: b.id(), rows: 30_000, done: false });
-    progress.tell({ type: 'export-progress', exportId: 'another', rows: 90_000, done: false });
+    progress.emit({ type: 'export-progress', exportId: a.id(), rows: 10_000, done: false });
+    progress.emit({ type: 'export-progress', exportId: b.id(), rows: 30_000, done: false });
+    progress.emit({ type: 'export-progress', exportId: 'another', rows: 90_000, done: false });
     expect([book.rows, holdings.rows]).toEqual([10_000, 30_000]);
     expect([book.running, holdings.running]).toEqual([true, true]);
     a.end(12_000);
@@ -46,7 +46,7 @@ describe('an export as a screen follows it', () => {
     b.end(40_000);
     await second;
     // Once done, a late event of the export changes nothing.
-    progress.tell({ type: 'export-progress', exportId: b.id(), rows: 1, done: false });
+    progress.emit({ type: 'export-progress', exportId: b.id(), rows: 1, done: false });
     expect([holdings.phase, holdings.rows, holdings.result?.path]).toEqual([
       'done',
       40_000,

@@ -1,5 +1,6 @@
 import type { DeskApi, DeskEvent } from '../../../shared/contract';
-import { EventListeners } from '../../../shared/event-listeners';
+import { deskEventsOf } from '../../../shared/event-listeners';
+import { Listeners } from '../../../shared/listeners';
 import type {
   AppStatus,
   StrategyListItem,
@@ -15,7 +16,7 @@ import type {
  */
 export function fakeApi(answers: Record<string, (input: never) => unknown> = {}) {
   const calls: { channel: string; input: unknown }[] = [];
-  const events = new EventListeners();
+  const events = new Listeners<DeskEvent>();
   const area = (name: string) =>
     new Proxy(
       {},
@@ -32,13 +33,7 @@ export function fakeApi(answers: Record<string, (input: never) => unknown> = {})
   const api = new Proxy(
     {},
     {
-      get: (_, name: string) =>
-        name === 'events'
-          ? {
-              subscribe: events.subscribe.bind(events),
-              on: events.on.bind(events),
-            }
-          : area(name),
+      get: (_, name: string) => (name === 'events' ? deskEventsOf(events) : area(name)),
     },
   ) as DeskApi;
   return {

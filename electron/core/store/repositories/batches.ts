@@ -169,9 +169,17 @@ export function batchesRepository({ db, now }: RepositoryContext) {
     items: db.prepare<[string], ItemRecord>(
       'SELECT * FROM batch_items WHERE batch_id = ? ORDER BY position',
     ),
-    progress: db.prepare<[string], { state: BatchItemState; versionId: string | null }>(
-      'SELECT state, version_id AS versionId FROM batch_items WHERE batch_id = ? ORDER BY position',
-    ),
+    // From the index of the versions still rebalancing (versions_rebalancing, few), each looked
+    // up by its batch item: the first of this batch's answers, never a walk of the batch's items.
+    rebalancing: db
+      .prepare<[string, string], number>(
+        `SELECT EXISTS (SELECT 1 FROM versions v INDEXED BY versions_rebalancing
+           JOIN batch_items i ON i.version_id = v.id
+           WHERE v.executed_at IS NOT NULL
+             AND v.status IN ('PENDING', 'CREATING_ORDERS', 'IN_PROGRESS')
+             AND v.profile_id = ? AND i.batch_id = ? AND i.state = 'accepted')`,
+      )
+      .pluck(),
     stateCounts: db.prepare<[string], { state: BatchItemState; n: number }>(
       'SELECT state, count(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY state',
     ),
@@ -316,9 +324,9 @@ export function batchesRepository({ db, now }: RepositoryContext) {
           .map((r) => [r.outcome, r.n]),
       );
     },
-    /** Each item's state and version only, in order: what a batch's end is judged on. */
-    progress(batchId: string): Pick<StoredBatchItem, 'state' | 'versionId'>[] {
-      return q().progress.all(batchId);
+    /** Whether a version the batch created is still rebalancing: what its end waits for. */
+    hasRebalancingVersion(profileId: string, batchId: string): boolean {
+      return q().rebalancing.get(profileId, batchId) === 1;
     },
     item(batchId: string, position: number): StoredBatchItem | null {
       const r = q().itemAt.get(batchId, position);

@@ -1,7 +1,10 @@
 import type { DeskApi, DeskEvent } from '../../../../shared/contract';
+import { Throttle } from '../../../../shared/throttle';
 import type { AppStatus } from '../../../../shared/views';
 
 const STATUS_POLL_MS = 15_000;
+/** Events that move figures they do not carry read the status again at most this often. */
+const STATUS_REREAD_MS = 500;
 /** While offline, how often the app asks the service again (one token request). */
 const OFFLINE_PROBE_MS = 5_000;
 
@@ -38,6 +41,7 @@ export class Connectivity {
   private heardFigures: StatusFigures | null = null;
   /** The newest strategy read the screens took: the last sync is at least that. */
   private syncedAtLeast: string | null = null;
+  private readonly reread = new Throttle(STATUS_REREAD_MS, () => void this.refresh());
 
   constructor(
     private readonly api: DeskApi,
@@ -51,6 +55,7 @@ export class Connectivity {
   }
 
   stop(): void {
+    this.reread.cancel();
     clearInterval(this.pollTimer);
     clearInterval(this.probeTimer);
   }
@@ -67,6 +72,14 @@ export class Connectivity {
     } catch {
       // The status bar keeps its last known state; calls that matter report their own errors.
     }
+  }
+
+  /**
+   * Something moved figures its event does not carry (the journal's unknown executions of every
+   * profile): read once a burst of such events is over, not once per event.
+   */
+  refreshSoon(): void {
+    this.reread.soon();
   }
 
   /** A version's status change carries the figures it moves: no read. */

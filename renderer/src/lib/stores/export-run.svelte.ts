@@ -1,7 +1,7 @@
 import type { DeskEventOf } from '../../../../shared/contract';
 import type { DeskError, ExportResult } from '../../../../shared/views';
 import { asDeskError } from '../errors';
-import type { Audience } from './audience';
+import type { Listeners } from '../../../../shared/listeners';
 
 export type ExportPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -21,7 +21,7 @@ export class ExportRun {
 
   constructor(
     /** The session's router tells it each `export-progress` event. */
-    private readonly progress: Audience<DeskEventOf<'export-progress'>>,
+    private readonly progress: Listeners<DeskEventOf<'export-progress'>>,
   ) {}
 
   get running(): boolean {
@@ -40,7 +40,7 @@ export class ExportRun {
     this.expected = expected;
     this.result = null;
     this.error = null;
-    const leave = this.progress.join((event) => {
+    const leave = this.progress.add((event) => {
       if (event.exportId === exportId) this.rows = Math.max(this.rows, event.rows);
     });
     try {

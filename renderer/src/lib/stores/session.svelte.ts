@@ -6,7 +6,7 @@ import type { DeskError, ProfileView } from '../../../../shared/views';
 import { whenIdle } from '../after-paint';
 import { asDeskError } from '../errors';
 import type { Batches } from '../../batches/batches.svelte';
-import { Audience } from './audience';
+import { Listeners } from '../../../../shared/listeners';
 import { Connectivity } from './connectivity.svelte';
 import { Journal } from './journal.svelte';
 import { Profiles } from './profiles.svelte';
@@ -54,9 +54,9 @@ export class DeskSession {
   batches: Batches | null = null;
   readonly journal: Journal;
   /** Screens that show a profile's activity log as it grows (the Activity views). */
-  readonly activityHeard = new Audience<DeskEventOf<'activity-appended'>>();
+  readonly activityHeard = new Listeners<DeskEventOf<'activity-appended'>>();
   /** CSV exports under way, told how many rows are written. */
-  readonly exportProgress = new Audience<DeskEventOf<'export-progress'>>();
+  readonly exportProgress = new Listeners<DeskEventOf<'export-progress'>>();
 
   /** The selected profile's book, once its screen was shown (its code loads with it). */
   book = $state.raw<BookStore | null>(null);
@@ -277,7 +277,7 @@ export class DeskSession {
         this.connectivity.applyFigures(event.appStatus);
         this.strategies.applyLine(event.profileId, event.strategy);
         this.detail?.applyStatusChange(event);
-        this.bookFor(event.profileId)?.invalidate();
+        // The book's rows it moved come in `book-rows-changed`.
         this.batches?.apply(event);
         return;
       case 'batch-progress':
@@ -290,19 +290,19 @@ export class DeskSession {
       case 'journal-changed':
         this.journal.apply(event.profileId, event.inFlight);
         this.strategies.applyJournal(event.profileId, event.inFlight);
-        this.bookFor(event.profileId)?.invalidate();
-        // The status bar counts unknown executions of every profile: it asks for its figures.
-        void this.connectivity.refresh();
+        // The status bar counts unknown executions of every profile: it asks for its figures,
+        // once a burst is over. The book's rows it moved come in `book-rows-changed`.
+        this.connectivity.refreshSoon();
         return;
       case 'version-tracking-changed':
         this.detail?.applyTracking(event);
-        void this.connectivity.refresh();
+        this.connectivity.refreshSoon();
         return;
       case 'activity-appended':
-        this.activityHeard.tell(event);
+        this.activityHeard.emit(event);
         return;
       case 'export-progress':
-        this.exportProgress.tell(event);
+        this.exportProgress.emit(event);
         return;
       case 'menu-command':
         // File › Export CSV… opens the open strategy's Reports tab.
