@@ -4,8 +4,8 @@ import type { Acknowledgement, BatchSummary, BatchView } from '../../../shared/b
 import type { ExecutePreview } from '../../../shared/views';
 import {
   BatchAlreadyEnded,
+  batchReviewedEntry,
   recordBatchEnded,
-  recordBatchReviewed,
 } from '../activity/record-batches';
 import type { Execution } from '../execution/execute';
 import type { Store, StoredBatch, StoredBatchItem } from '../store';
@@ -34,7 +34,7 @@ const ANNOUNCE_EVERY_MS = 50;
 
 export interface BatchesDeps {
   store: Store;
-  execution: Pick<Execution, 'prepare' | 'execute' | 'follow' | 'readFresh'>;
+  execution: Pick<Execution, 'prepare' | 'arm' | 'send' | 'withdraw' | 'follow' | 'readFresh'>;
   emit(event: DeskEvent): void;
   /** Hears the desk's events: a batch's versions ending end the batch. */
   subscribe(listener: (event: DeskEvent) => void): () => void;
@@ -88,7 +88,7 @@ export class Batches {
     });
     this.sender = new BatchSender({
       store: deps.store,
-      execute: (request) => deps.execution.execute(request),
+      execution: deps.execution,
       follow: (versions) => deps.execution.follow(versions),
       readFresh: (profileId, strategyId) => deps.execution.readFresh(profileId, strategyId),
       announce: (batchId, position) => this.announce(batchId, position),
@@ -161,31 +161,39 @@ export class Batches {
     const concurrency = input.concurrency ?? batch.concurrency;
     const model = store.models.get(batch.modelId)!;
     const revision = store.models.revision(batch.revisionId)!;
-    const reviewSeq = recordBatchReviewed(
-      store,
-      { ...batch, stopAtFirstFailure: input.stopAtFirstFailure, concurrency },
-      model,
-      revision,
-      input.acknowledgedTogether === true,
-      () => {
-        if (
-          !store.batches.start(batch.id, {
-            stopAtFirstFailure: input.stopAtFirstFailure,
-            concurrency,
-          })
-        )
-          return null;
-        for (const i of items) {
-          if (i.state !== 'ready') continue;
-          if (unticked.has(i.strategyId))
-            store.batches.move(batch.id, i.position, 'ready', 'unticked', {
-              reason: 'Unticked by the manager.',
-            });
-          else if (i.needsAcknowledgement) store.batches.acknowledge(batch.id, i.position);
-        }
-        return store.batches.items(batch.id);
-      },
-    );
+    // Started once (a second window's call is refused), the unticked and acknowledged kept,
+    // and the review's entry appended, in one transaction; its seq is kept on the batch.
+    const executed = { ...batch, stopAtFirstFailure: input.stopAtFirstFailure, concurrency };
+    const reviewSeq = store.activity.record((append) => {
+      if (
+        !store.batches.start(batch.id, {
+          stopAtFirstFailure: input.stopAtFirstFailure,
+          concurrency,
+        })
+      )
+        return null;
+      for (const i of items) {
+        if (i.state !== 'ready') continue;
+        if (unticked.has(i.strategyId))
+          store.batches.move(batch.id, i.position, 'ready', 'unticked', {
+            reason: 'Unticked by the manager.',
+          });
+        else if (i.needsAcknowledgement) store.batches.acknowledge(batch.id, i.position);
+      }
+      const started = store.batches.items(batch.id);
+      const entry = append(
+        batchReviewedEntry(
+          store,
+          executed,
+          model,
+          revision,
+          input.acknowledgedTogether === true,
+          started,
+        ),
+      );
+      store.batches.setReviewSeq(batch.id, entry.seq);
+      return entry.seq;
+    });
     if (reviewSeq === null)
       throw new DeskError({
         kind: 'confirmation-outdated',
