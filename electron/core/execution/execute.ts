@@ -7,6 +7,7 @@ import { isServiceError } from '../api';
 import { journalEntryView } from '../../../shared/version-views';
 import { notFound, toDeskError } from '../desk/errors';
 import type { JournalEntry, Store } from '../store';
+import type { JournalClaim } from '../store/repositories/journal';
 import type { Follower, TrackedVersion } from '../tracking/tracker';
 import {
   confirmedRequest,
@@ -107,6 +108,9 @@ export class Execution {
   /** Profile/strategy pairs with a request on the wire in this process: a second click sends nothing. */
   private readonly sending = new Set<string>();
   private readonly journal: JournalPort;
+  /** Claims waiting for the fsync under way, written together after it (`claimDurably`). */
+  private claims: PendingClaim[] = [];
+  private writingClaims = false;
 
   constructor(private readonly deps: ExecutionDeps) {
     // Each journal write is recorded with the desk's words for a failure (its kind, its status).
@@ -172,29 +176,69 @@ export class Execution {
     const first = { confirmation: confirmationOf(confirmed, confirmation), origin };
     // A batch's item names its entry in the same transaction: a restart settles it from it.
     const item = origin.kind === 'batch' ? origin : null;
-    const journaled = this.journal.arm(
-      input,
-      first.confirmation,
-      item?.position === undefined
-        ? undefined
-        : (id) => this.deps.store.batches.nameJournalEntry(item.batchId, item.position!, id),
+    const { claim, durable } = await this.claimDurably(() =>
+      this.journal.arm(
+        input,
+        first.confirmation,
+        item?.position === undefined
+          ? undefined
+          : (id) => this.deps.store.batches.nameJournalEntry(item.batchId, item.position!, id),
+      ),
     );
-    if ('blocking' in journaled) throw new ExecutionBlockedError(journaled.blocking.state);
-    if ('executedAs' in journaled) throw new DraftExecutedError(journaled.executedAs);
-    const entry = journaled.created;
-    // Nothing leaves before its entry survives a power cut: the WAL fsynced off the event loop,
-    // one fsync for the executions armed meanwhile (store/wal-sync.ts).
-    try {
-      await this.deps.store.durable();
-    } catch (error) {
+    if ('blocking' in claim) throw new ExecutionBlockedError(claim.blocking.state);
+    if ('executedAs' in claim) throw new DraftExecutedError(claim.executedAs);
+    const entry = claim.created;
+    if (durable !== null) {
       // The disk refused: the request does not leave, and the entry says so.
       this.withdraw(
         { entry, followLater: false },
         'The journal could not be written to disk; nothing was sent.',
       );
-      throw error;
+      throw durable.error;
     }
     return { entry, first, followLater: request.followLater === true };
+  }
+
+  /**
+   * Writes a claim and resolves once it is on disk (`durable`: null, or the disk's refusal).
+   * Nothing leaves before its entry survives a power cut: the WAL is fsynced off the event loop.
+   * Claims made while an fsync is under way (a batch arms its next items while others are at
+   * the service) wait for it, then are written together in one transaction and made durable by
+   * one fsync: one commit and one fsync for the group, each claim still checked on its own.
+   */
+  private claimDurably(
+    write: () => JournalClaim,
+  ): Promise<{ claim: JournalClaim; durable: { error: unknown } | null }> {
+    return new Promise((resolve, reject) => {
+      this.claims.push({ write, resolve, reject });
+      this.writeClaims();
+    });
+  }
+
+  private writeClaims(): void {
+    if (this.writingClaims || this.claims.length === 0) return;
+    const group = this.claims.splice(0);
+    const { store } = this.deps;
+    let claims: JournalClaim[];
+    try {
+      claims = store.transaction(() => group.map((c) => c.write()));
+    } catch (error) {
+      for (const c of group) c.reject(error);
+      this.writeClaims();
+      return;
+    }
+    this.writingClaims = true;
+    void store
+      .durable()
+      .then(
+        () => null,
+        (error: unknown) => ({ error }),
+      )
+      .then((durable) => {
+        this.writingClaims = false;
+        group.forEach((c, i) => c.resolve({ claim: claims[i]!, durable }));
+        this.writeClaims();
+      });
   }
 
   /** An armed execution that will not be sent (a batch stopped before its turn): never sent. */
@@ -309,6 +353,12 @@ export class Execution {
       this.deps.now(),
     );
   }
+}
+
+interface PendingClaim {
+  write(): JournalClaim;
+  resolve(result: { claim: JournalClaim; durable: { error: unknown } | null }): void;
+  reject(error: unknown): void;
 }
 
 const sendingKey = (e: { profileId: string; strategyId: string }) =>
