@@ -1,6 +1,6 @@
 /**
  * `activity_append_overhead` (docs/activity.md): the local bookkeeping of 1,000 executions as the
- * real path writes it (journaled as sent and on disk before sending, then accepted: the execution
+ * real path writes it (journaled and on disk before sending, marked sent, then accepted: the execution
  * journal with its activity entries) divided by the same journal writes alone, each a durable
  * transaction. No
  * network. Both run on real SQLite files in the same folder, in alternating rounds so the disk
@@ -52,17 +52,17 @@ interface Bookkeeping {
   markAccepted(id: string, result: { versionId: string; location: string }): unknown;
 }
 
-/** The real path: one transaction journals the request as sent, then the WAL is fsynced. */
+/** The real path: the request armed (journaled pending, the WAL fsynced), marked sent. */
 function recordedBookkeeping(journal: JournalPort, ids: Seeded): Bookkeeping {
   return {
     async journalToSend(draftId, recorded) {
-      const made = journal.claimToSend(input(draftId, ids), {
-        confirmation: recorded
-          ? { predictionId: 'none', confirmed: true, acknowledgedStale: false }
-          : null,
-      });
+      const confirmation = recorded
+        ? { predictionId: 'none', confirmed: true, acknowledgedStale: false }
+        : null;
+      const made = journal.arm(input(draftId, ids), confirmation);
       if (!('created' in made)) throw new Error('an earlier execution is still in flight');
       await ids.store.durable();
+      journal.markSent(made.created.id, { confirmation });
       return made.created.id;
     },
     markAccepted: (id, result) => journal.markAccepted(id, result),

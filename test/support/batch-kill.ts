@@ -120,7 +120,7 @@ async function until(condition: () => boolean, over: () => boolean): Promise<voi
 /** Leaves every strategy free for the next run: unclear executions dismissed, rebalances ended. */
 export async function clearAfterRun(h: DeskHarness, profileId: string): Promise<void> {
   for (const entry of h.desk.execution.inFlight(profileId))
-    if (entry.state === 'unknown') h.desk.execution.dismiss(entry.id);
+    if (entry.state === 'unknown') h.desk.recovery.dismiss(entry.id);
   const deadline = Date.now() + 20_000;
   while (h.desk.store.versions.listActive({ profileId }).length > 0 && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,5 +1,6 @@
 import type { SentOutcome } from '../../../shared/batches/states';
 import type { Store, StoredBatch, StoredBatchItem, StoredRevision } from '../store';
+import type { NewActivityEntry } from '../store/repositories/activity';
 
 /**
  * A batch's entries in the profile's activity log (docs/batches.md): its review as the manager
@@ -12,54 +13,48 @@ const profileNameOf = (store: Store, profileId: string) =>
   store.profiles.get(profileId)?.name ?? '';
 
 /**
- * The batch starts sending: `start` moves it (reviewed -> sending, once) and the review's entry
- * is appended in the same transaction; its seq is kept on the batch. Null when `start` refused.
+ * The entry of a batch's review as the manager executed it (appended in the transaction that
+ * starts sending: batches.ts); `items` as that transaction left them.
  */
-export function recordBatchReviewed(
+export function batchReviewedEntry(
   store: Store,
   batch: StoredBatch,
   model: { id: string; name: string },
   revision: StoredRevision,
   acknowledgedTogether: boolean,
-  start: () => StoredBatchItem[] | null,
-): number | null {
-  return store.activity.record((append) => {
-    const items = start();
-    if (items === null) return null;
-    const line = (i: StoredBatchItem) => ({
-      strategyId: i.strategyId,
-      strategyName: i.strategyName,
-    });
-    const entry = append({
-      profileId: batch.profileId,
-      kind: 'batch-reviewed',
-      payload: {
-        profileName: profileNameOf(store, batch.profileId),
-        batchId: batch.id,
-        modelId: model.id,
-        modelName: model.name,
-        revisionId: revision.id,
-        revisionNumber: revision.number,
-        hash: revision.hash,
-        stopAtFirstFailure: batch.stopAtFirstFailure,
-        concurrency: batch.concurrency,
-        included: items.filter((i) => i.state === 'ready').map(line),
-        excluded: items
-          .filter((i) => i.state === 'excluded' || i.state === 'unticked')
-          .map((i) => ({
-            ...line(i),
-            reason:
-              i.state === 'unticked' ? 'Unticked by the manager.' : (i.reason ?? i.exclusionKind),
-            kind: i.state === 'unticked' ? 'unticked' : i.exclusionKind,
-          })),
-        acknowledged: items.filter((i) => i.state === 'ready' && i.acknowledged).map(line),
-        // One act for the whole named list ("I accept … for these N strategies"), or one by one.
-        acknowledgedTogether,
-      },
-    });
-    store.batches.setReviewSeq(batch.id, entry.seq);
-    return entry.seq;
+  items: readonly StoredBatchItem[],
+): NewActivityEntry {
+  const line = (i: StoredBatchItem) => ({
+    strategyId: i.strategyId,
+    strategyName: i.strategyName,
   });
+  return {
+    profileId: batch.profileId,
+    kind: 'batch-reviewed',
+    payload: {
+      profileName: profileNameOf(store, batch.profileId),
+      batchId: batch.id,
+      modelId: model.id,
+      modelName: model.name,
+      revisionId: revision.id,
+      revisionNumber: revision.number,
+      hash: revision.hash,
+      stopAtFirstFailure: batch.stopAtFirstFailure,
+      concurrency: batch.concurrency,
+      included: items.filter((i) => i.state === 'ready').map(line),
+      excluded: items
+        .filter((i) => i.state === 'excluded' || i.state === 'unticked')
+        .map((i) => ({
+          ...line(i),
+          reason:
+            i.state === 'unticked' ? 'Unticked by the manager.' : (i.reason ?? i.exclusionKind),
+          kind: i.state === 'unticked' ? 'unticked' : i.exclusionKind,
+        })),
+      acknowledged: items.filter((i) => i.state === 'ready' && i.acknowledged).map(line),
+      // One act for the whole named list ("I accept … for these N strategies"), or one by one.
+      acknowledgedTogether,
+    },
+  };
 }
 
 /**

@@ -5,8 +5,8 @@ import type { ExecutePreview } from '../../../shared/views';
 import { Throttle } from '../../../shared/throttle';
 import {
   BatchAlreadyEnded,
+  batchReviewedEntry,
   recordBatchEnded,
-  recordBatchReviewed,
 } from '../activity/record-batches';
 import type { Execution } from '../execution/execute';
 import type { Store, StoredBatch, StoredBatchItem } from '../store';
@@ -28,7 +28,7 @@ const ANNOUNCE_EVERY_MS = 50;
 
 export interface BatchesDeps {
   store: Store;
-  execution: Pick<Execution, 'prepare' | 'execute' | 'follow' | 'readFresh'>;
+  execution: Pick<Execution, 'prepare' | 'arm' | 'send' | 'withdraw' | 'follow' | 'readFresh'>;
   emit(event: DeskEvent): void;
   /**
    * Tracking's domain events (tracking/tracking.ts): a batch's versions ending end the batch,
@@ -79,7 +79,12 @@ export class Batches {
     });
     this.sender = new BatchSender({
       store: deps.store,
-      execute: (request) => deps.inBulk(() => deps.execution.execute(request)),
+      // Arming may read the strategy again, sending is the request: both in the bulk lane.
+      execution: {
+        arm: (request) => deps.inBulk(() => deps.execution.arm(request)),
+        send: (armed) => deps.inBulk(() => deps.execution.send(armed)),
+        withdraw: (armed, words) => deps.execution.withdraw(armed, words),
+      },
       follow: (versions) => deps.execution.follow(versions),
       readFresh: (profileId, strategyId) =>
         deps.inBulk(() => deps.execution.readFresh(profileId, strategyId)),
@@ -152,31 +157,39 @@ export class Batches {
     const concurrency = input.concurrency ?? batch.concurrency;
     const model = store.models.get(batch.modelId)!;
     const revision = store.models.revision(batch.revisionId)!;
-    const reviewSeq = recordBatchReviewed(
-      store,
-      { ...batch, stopAtFirstFailure: input.stopAtFirstFailure, concurrency },
-      model,
-      revision,
-      input.acknowledgedTogether === true,
-      () => {
-        if (
-          !store.batches.start(batch.id, {
-            stopAtFirstFailure: input.stopAtFirstFailure,
-            concurrency,
-          })
-        )
-          return null;
-        for (const i of items) {
-          if (i.state !== 'ready') continue;
-          if (unticked.has(i.strategyId))
-            store.batches.move(batch.id, i.position, 'ready', 'unticked', {
-              reason: 'Unticked by the manager.',
-            });
-          else if (i.needsAcknowledgement) store.batches.acknowledge(batch.id, i.position);
-        }
-        return store.batches.items(batch.id);
-      },
-    );
+    // Started once (a second window's call is refused), the unticked and acknowledged kept,
+    // and the review's entry appended, in one transaction; its seq is kept on the batch.
+    const executed = { ...batch, stopAtFirstFailure: input.stopAtFirstFailure, concurrency };
+    const reviewSeq = store.activity.record((append) => {
+      if (
+        !store.batches.start(batch.id, {
+          stopAtFirstFailure: input.stopAtFirstFailure,
+          concurrency,
+        })
+      )
+        return null;
+      for (const i of items) {
+        if (i.state !== 'ready') continue;
+        if (unticked.has(i.strategyId))
+          store.batches.move(batch.id, i.position, 'ready', 'unticked', {
+            reason: 'Unticked by the manager.',
+          });
+        else if (i.needsAcknowledgement) store.batches.acknowledge(batch.id, i.position);
+      }
+      const started = store.batches.items(batch.id);
+      const entry = append(
+        batchReviewedEntry(
+          store,
+          executed,
+          model,
+          revision,
+          input.acknowledgedTogether === true,
+          started,
+        ),
+      );
+      store.batches.setReviewSeq(batch.id, entry.seq);
+      return entry.seq;
+    });
     if (reviewSeq === null)
       throw new DeskError({
         kind: 'confirmation-outdated',

@@ -4,7 +4,7 @@ import { isKind } from '../../../shared/errors';
 import { isServiceError, type RateLimitedWait } from '../api';
 import { toDeskError } from '../errors';
 import { ExecutionBlockedError } from '../execution/errors';
-import type { ExecutionOutcome } from '../execution/execute';
+import type { Armed, Execution, ExecutionOutcome } from '../execution/execute';
 import type { ExecutionRequest, FreshRead } from '../execution/request';
 import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
 import { settleFromJournal } from './restart';
@@ -27,7 +27,8 @@ import { Run, StoppedBeforeSending } from './send-run';
 
 export interface SendDeps {
   store: Store;
-  execute(request: ExecutionRequest): Promise<ExecutionOutcome>;
+  /** The one execution flow, as a pair: each item armed, then sent at its turn (or withdrawn). */
+  execution: Pick<Execution, 'arm' | 'send' | 'withdraw'>;
   /** The fresh read an execution is checked against, made ahead of its send (request.ts). */
   readFresh(profileId: string, strategyId: string): Promise<FreshRead>;
   /** The wait after an item's `refusals`-th 429 in a row; undefined: not sent (Connections). */
@@ -242,8 +243,9 @@ export class BatchSender {
   }
 
   /**
-   * One item: checked against its fresh read, then moved ready -> sending when its turn comes
-   * (before its execution is journaled), sent, and its outcome kept on the item.
+   * One item, in order: armed (checked against its fresh read, journaled pending and on disk,
+   * the item naming its entry), its turn taken (moved ready -> sending), sent, and its outcome
+   * kept on the item. A 429 sends it again after the policy's wait, armed afresh.
    */
   private async sendOne(
     batch: StoredBatch,
@@ -252,106 +254,177 @@ export class BatchSender {
     run: Run,
     fresh: FreshRead | undefined,
   ): Promise<void> {
-    let freshRead = fresh;
-    const { store } = this.deps;
-    let sending = false;
+    const { execution } = this.deps;
+    const turn = { sending: false };
     /** The 429s answered to this item in a row. */
     let refusals = 0;
-    const move = (to: Parameters<Store['batches']['move']>[3], outcome: ItemOutcome) => {
-      store.batches.move(batch.id, item.position, sending ? 'sending' : 'ready', to, outcome);
-      this.deps.announce(batch.id, item.position);
-    };
-    const sendTurn = {
-      journaled: (journalId: string) =>
-        store.batches.nameJournalEntry(batch.id, item.position, journalId),
-      take: async () => {
-        await run.takeTurn(index);
-        if (sending) return;
-        // Taken once, here or in another window: the move is conditional.
-        if (!store.batches.move(batch.id, item.position, 'ready', 'sending'))
-          throw new TakenElsewhere();
-        sending = true;
-        this.deps.announce(batch.id, item.position);
-      },
-      accepted: () => run.giveBack(index),
-    };
+    // Only the first attempt is checked against the read made ahead: after a 429's wait the
+    // strategy is read again.
+    let freshRead = fresh;
     for (;;) {
-      const before = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
-      const attemptRead = freshRead;
-      freshRead = undefined;
+      let armed: Armed | null = null;
       let outcome: ExecutionOutcome;
       try {
-        outcome = await this.deps.execute({
-          profileId: batch.profileId,
-          strategyId: item.strategyId,
-          rows: JSON.parse(item.rows) as DraftRowInput[],
-          origin: { kind: 'batch', batchId: batch.id, reviewSeq: batch.reviewSeq },
-          followLater: true,
-          // Only the first attempt: after a 429's wait the strategy is read again.
-          ...(attemptRead && { freshRead: attemptRead }),
-          sendTurn,
-          confirmation: {
-            planKey: item.planKey ?? '',
-            acknowledgedStale: item.acknowledged,
-            againAfter: null,
-          },
-        });
+        armed = await execution.arm(this.requestOf(batch, item, freshRead));
+        freshRead = undefined;
+        await this.takeTurn(batch, item, index, run, turn, armed);
+        outcome = await execution.send(armed);
       } catch (error) {
         if (error instanceof TakenElsewhere) return;
-        const journaled = store.batches.journaledFor(batch.profileId, item.strategyId, batch.id);
-        const journalId = journaled !== before ? journaled : null;
+        const journalId = armed?.entry.id ?? null;
         if (error instanceof StoppedBeforeSending) {
-          move('not-sent', { reason: error.message, journalId });
+          this.settle(batch, item, turn, 'not-sent', { reason: error.message, journalId });
           return;
         }
         if (isServiceError(error, 'rate-limited')) {
-          // Nothing was executed (a 429 is a definite refusal). Its turn goes back and it reads
-          // ready again, not sending, until its next turn (the view never shows more sending
-          // than the concurrency).
-          const wait = this.deps.rateLimitedWait(batch.profileId, error, ++refusals);
-          if (sending) store.batches.move(batch.id, item.position, 'sending', 'ready');
-          sending = false;
-          run.giveBack(index);
-          if (wait === undefined) {
-            move('not-sent', {
-              reason: `Not sent: the service kept answering 429 (too many requests), ${refusals} times. Review it again.`,
-              errorKind: 'rate-limited',
-              journalId,
-            });
-            return;
-          }
-          // Wait as the policy says, then send it again under the same review, its plan key
-          // checked again.
-          run.pausedUntil = Math.max(run.pausedUntil, Date.now() + wait.delayMs);
-          this.deps.announce(batch.id, item.position);
-          await run.waitWhilePaused();
-          this.deps.announce(batch.id, null);
-          if (run.stop !== null) {
-            move('not-sent', { reason: run.stop.reason, journalId });
-            return;
-          }
-          continue;
+          if (await this.waitAfter429(batch, item, index, run, turn, ++refusals, error, journalId))
+            continue;
+          return;
         }
-        const settled = settledFailure(error);
-        // Decided before the turn is given back: no later item is sent past a first failure.
-        if (batch.stopAtFirstFailure && settled.state !== 'skipped')
-          run.halt({
-            state: 'halted',
-            reason: `Not sent: sending stopped at the first failure (${item.strategyName}). Review it again.`,
-          });
-        move(settled.state, {
-          reason: settled.reason,
-          exclusionKind: settled.exclusionKind,
-          errorKind: settled.errorKind,
-          journalId,
-        });
+        this.settleFailure(batch, item, run, turn, error, journalId);
         return;
       }
       // Outside the try: an answer the store cannot write is a fault of the app's own (sending
       // stops), not a refusal of this item.
+      run.giveBack(index);
       run.accepted.push(outcome.follow);
-      move('accepted', { journalId: outcome.entry.id, versionId: outcome.version.id });
+      this.settle(batch, item, turn, 'accepted', {
+        journalId: outcome.entry.id,
+        versionId: outcome.version.id,
+      });
       return;
     }
+  }
+
+  /** What one item's execution sends: its rows under the batch's review. */
+  private requestOf(
+    batch: StoredBatch,
+    item: StoredBatchItem,
+    freshRead: FreshRead | undefined,
+  ): ExecutionRequest {
+    return {
+      profileId: batch.profileId,
+      strategyId: item.strategyId,
+      rows: JSON.parse(item.rows) as DraftRowInput[],
+      origin: {
+        kind: 'batch',
+        batchId: batch.id,
+        reviewSeq: batch.reviewSeq,
+        position: item.position,
+      },
+      followLater: true,
+      ...(freshRead && { freshRead }),
+      confirmation: {
+        planKey: item.planKey ?? '',
+        acknowledgedStale: item.acknowledged,
+        againAfter: null,
+      },
+    };
+  }
+
+  /**
+   * Waits for the armed item's turn, then moves it ready -> sending (once, here or in another
+   * window: the move is conditional). A turn that does not come (the batch stopped) or was taken
+   * elsewhere withdraws its entry: never sent.
+   */
+  private async takeTurn(
+    batch: StoredBatch,
+    item: StoredBatchItem,
+    index: number,
+    run: Run,
+    turn: { sending: boolean },
+    armed: Armed,
+  ): Promise<void> {
+    const { store, execution } = this.deps;
+    try {
+      await run.takeTurn(index);
+      if (turn.sending) return;
+      if (!store.batches.move(batch.id, item.position, 'ready', 'sending'))
+        throw new TakenElsewhere();
+    } catch (error) {
+      // The batch's words for why (its stop), or plain ones.
+      execution.withdraw(
+        armed,
+        error instanceof Error && error.message ? error.message : 'Not sent.',
+      );
+      throw error;
+    }
+    turn.sending = true;
+    this.deps.announce(batch.id, item.position);
+  }
+
+  /**
+   * A 429: nothing was executed (a definite refusal). Its turn goes back and it reads ready
+   * again, not sending, until its next turn (the view never shows more sending than the
+   * concurrency). True when it is to be sent again after the policy's wait, under the same
+   * review, its plan key checked again; false when it was settled not sent.
+   */
+  private async waitAfter429(
+    batch: StoredBatch,
+    item: StoredBatchItem,
+    index: number,
+    run: Run,
+    turn: { sending: boolean },
+    refusals: number,
+    error: unknown,
+    journalId: string | null,
+  ): Promise<boolean> {
+    const { store } = this.deps;
+    const wait = this.deps.rateLimitedWait(batch.profileId, error, refusals);
+    if (turn.sending) store.batches.move(batch.id, item.position, 'sending', 'ready');
+    turn.sending = false;
+    run.giveBack(index);
+    if (wait === undefined) {
+      this.settle(batch, item, turn, 'not-sent', {
+        reason: `Not sent: the service kept answering 429 (too many requests), ${refusals} times. Review it again.`,
+        errorKind: 'rate-limited',
+        journalId,
+      });
+      return false;
+    }
+    run.pausedUntil = Math.max(run.pausedUntil, Date.now() + wait.delayMs);
+    this.deps.announce(batch.id, item.position);
+    await run.waitWhilePaused();
+    this.deps.announce(batch.id, null);
+    if (run.stop === null) return true;
+    this.settle(batch, item, turn, 'not-sent', { reason: run.stop.reason, journalId });
+    return false;
+  }
+
+  /** A refusal, an unclear answer or a skip: kept on the item; the first failure may stop the batch. */
+  private settleFailure(
+    batch: StoredBatch,
+    item: StoredBatchItem,
+    run: Run,
+    turn: { sending: boolean },
+    error: unknown,
+    journalId: string | null,
+  ): void {
+    const settled = settledFailure(error);
+    // Decided before the turn is given back: no later item is sent past a first failure.
+    if (batch.stopAtFirstFailure && settled.state !== 'skipped')
+      run.halt({
+        state: 'halted',
+        reason: `Not sent: sending stopped at the first failure (${item.strategyName}). Review it again.`,
+      });
+    this.settle(batch, item, turn, settled.state, {
+      reason: settled.reason,
+      exclusionKind: settled.exclusionKind,
+      errorKind: settled.errorKind,
+      journalId,
+    });
+  }
+
+  /** The item's outcome, moved from where it is (ready, or sending once its turn came). */
+  private settle(
+    batch: StoredBatch,
+    item: StoredBatchItem,
+    turn: { sending: boolean },
+    to: Parameters<Store['batches']['move']>[3],
+    outcome: ItemOutcome,
+  ): void {
+    const from = turn.sending ? 'sending' : 'ready';
+    this.deps.store.batches.move(batch.id, item.position, from, to, outcome);
+    this.deps.announce(batch.id, item.position);
   }
 }

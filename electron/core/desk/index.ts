@@ -9,6 +9,7 @@ import type { DataFolderLock } from '../data-folder/lock';
 import { Batches } from '../batches/batches';
 import { computerRestartedSince } from '../execution/boot';
 import { Execution } from '../execution/execute';
+import { Recovery } from '../execution/recovery';
 import { errorFields, type DeskLog } from '../log/logger';
 import { Connections } from '../profiles/connections';
 import { SandboxProfiles, type BuiltInSandbox } from '../onboarding/sandbox';
@@ -95,6 +96,8 @@ export type Desk = DeskHandlers & {
    * through the same `execute`, with every guarantee (journal, claim, activity entry, checks).
    */
   readonly execution: Execution;
+  /** Executions whose outcome is unknown: retried with their key or dismissed (execution/recovery.ts). */
+  readonly recovery: Recovery;
   /** The batch flow (batches/): one model revision reviewed and executed for many strategies. */
   readonly batchFlow: Batches;
   /** The client secret of every profile there is and every live token: redacted from the log. */
@@ -145,6 +148,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const { tracker } = tracking;
   const execution = new Execution({ store, connections, tracker, emit, now });
+  const recovery = new Recovery(store, execution);
   const batches = new Batches({
     store,
     execution,
@@ -222,6 +226,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       tracker,
       versionImport,
       execution,
+      recovery,
       unexecuted,
       now,
     }),
@@ -240,7 +245,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   // executions cut off mid-flight become unknown (or withdrawn, when never sent); versions still
   // rebalancing are followed again, once the built-in sandbox has its new address and secret.
   removeUnfinishedExports(partial, [exportsDir, ...(options.exportFolders ?? [])], log);
-  execution.reconcileAtStartup(computerRestartedSince(store.settings));
+  recovery.reconcileAtStartup(computerRestartedSince(store.settings));
   // After the journal's: a batch's item that may have gone out is settled from it; none unsent is sent.
   batches.settleAtStartup();
   await sandbox
@@ -276,6 +281,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     }),
     store,
     execution,
+    recovery,
     batchFlow: batches,
     dataFolder,
     knownSecrets,

@@ -1,6 +1,7 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { prepareExecution, type ConfirmationDeps } from '../execution/confirmation';
 import type { Execution } from '../execution/execute';
+import type { Recovery } from '../execution/recovery';
 import { journalEntryView, versionDetail, versionSummary } from '../../../shared/version-views';
 import type { Store } from '../store';
 import type { Follower } from '../tracking/tracker';
@@ -17,12 +18,14 @@ export interface VersionServices extends ConfirmationDeps {
   tracker: Pick<Follower, 'followed' | 'checkNow'>;
   versionImport: VersionImport;
   execution: Execution;
+  /** Retry and dismiss of an execution whose outcome is unknown. */
+  recovery: Recovery;
   /** Unexecuted versions in the way: remembered when named, deleted only once shown. */
   unexecuted: UnexecutedVersions;
 }
 
 export function versionHandlers(services: VersionServices): DeskHandlers['versions'] {
-  const { store, tracker, versionImport, execution, unexecuted } = services;
+  const { store, tracker, versionImport, execution, recovery, unexecuted } = services;
   const detail = (profileId: string, versionId: string) => {
     const stored = store.versions.get(profileId, versionId, { orders: true, positions: true });
     if (!stored) throw notFound('This version');
@@ -55,13 +58,13 @@ export function versionHandlers(services: VersionServices): DeskHandlers['versio
       const { entry, version } = await execution.executeDraft(draftId, confirmation);
       return { journalId: entry.id, version: detail(entry.profileId, version.id) };
     },
-    // Only an execution whose outcome nobody knows: Execution refuses the others, saying why.
+    // Only an execution whose outcome nobody knows: Recovery refuses the others, saying why.
     async retryExecution({ journalId }) {
-      const outcome = await execution.retry(journalId);
+      const outcome = await recovery.retry(journalId);
       return { journalId, version: detail(outcome.entry.profileId, outcome.version.id) };
     },
     async dismissExecution({ journalId }) {
-      execution.dismiss(journalId);
+      recovery.dismiss(journalId);
       return { ok: true as const };
     },
     async prediction({ profileId, versionId }) {

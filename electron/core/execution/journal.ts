@@ -11,8 +11,8 @@ import type { ExecutionOrigin } from './request';
 /**
  * The execution journal with its activity entries: each journal write that marks a step of an
  * execution (sent, sent again, answered, dismissed) appends its entry in the same transaction.
- * An entry journaled ahead of its send (a batch's, `arm`) gets its execution-sent entry when it
- * is sent, and none when it is withdrawn unsent. Executing (execute.ts) writes its steps through
+ * An entry journaled ahead of its send (`arm`) gets its execution-sent entry when it is sent,
+ * and none when it is withdrawn unsent. Executing (execute.ts) writes its steps through
  * this port, never to the journal repository itself.
  */
 
@@ -26,11 +26,11 @@ export type JournalPort = Pick<
    */
   markAccepted(id: string, result: AcceptedResult, alongside?: () => void): JournalEntry;
   /**
-   * Journals a request to send later (pending), its claim unique: a batch's item, made durable
-   * (`store.durable()`) while others are at the service, then sent at its turn (`markSent`).
-   * `confirmation`: its prediction names the entry from now on. `alongside`: written in the same
-   * transaction (the batch item naming its entry). Committed without its own fsync. No activity
-   * entry yet: the execution-sent entry is written when it is sent.
+   * Journals a request to send (pending), its claim unique (execute.ts, `arm`): made durable
+   * (`store.durable()`) before it is sent (`markSent`). `confirmation`: its prediction names the
+   * entry from now on. `alongside`: written in the same transaction (a batch's item naming its
+   * entry). Committed without its own fsync. No activity entry yet: the execution-sent entry is
+   * written when it is sent, none when it is withdrawn unsent.
    */
   arm(
     input: NewJournalEntry,
@@ -40,17 +40,11 @@ export type JournalPort = Pick<
   /**
    * Just before each send: the first (from pending, with its execution-sent entry: what the
    * manager saw and acknowledged, `first`) or a retry with the same key (from unknown, with an
-   * execution-retried entry). Null when another process sent it meanwhile.
+   * execution-retried entry). Null when another process sent it meanwhile. A first send's commit
+   * has no fsync of its own: its entry was durable pending, and a stop between the commit and
+   * the request leaves it "sent", so unknown after a restart, never re-sent on its own.
    */
   markSent(id: string, first?: FirstSend): JournalEntry | null;
-  /**
-   * `arm` and `markSent` in one transaction: the request about to leave is written down as sent
-   * (attempt 1). Committed without its own fsync: the caller awaits `store.durable()` before
-   * sending (one fsync off the event loop, shared by the requests about to go). A stop between
-   * the commit and the request leaves it "sent", so unknown after a restart (it may or may not
-   * have gone out), never re-sent on its own.
-   */
-  claimToSend(input: NewJournalEntry, first: FirstSend): JournalClaim;
   /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
   markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
   markRejected(id: string, error: string, cause?: unknown): JournalEntry;
@@ -155,22 +149,12 @@ export function recordingJournal(
         return result;
       }, NO_FSYNC);
     },
-    claimToSend(input, first) {
-      return store.activity.record(() => {
-        const claim = port.arm(input, first.confirmation);
-        if (!('created' in claim)) return claim;
-        const sent = port.markSent(claim.created.id, first);
-        if (!sent)
-          throw new Error(`The execution ${claim.created.id} was sent by another process.`);
-        return { created: sent };
-      }, NO_FSYNC);
-    },
     markSent(id, first) {
       // Read once: nothing runs between this read and the write below (the data folder is this
       // process's alone), and the write is conditional on it still being pending or unknown.
       const before = journal.get(id);
-      // A first send rides the fsync its caller awaits (`store.durable()`) or follows one (a
-      // batch's entry was made durable pending); a retry is on disk before it is sent again.
+      // A first send follows the fsync that made its entry durable pending; a retry is on disk
+      // before it is sent again.
       const retry = before?.state === 'unknown';
       return store.activity.record(
         (append) => {

@@ -36,23 +36,6 @@ export interface ExecutionRequest {
    * checked against it instead of reading again. Without it, a confirmed request reads now.
    */
   freshRead?: FreshRead;
-  /**
-   * A batch's turn to send (its concurrency, in its order). With it, the request is journaled
-   * pending and made durable after the checks, before the turn (`journaled` is called in that
-   * transaction); at the turn it is marked sent and sent, and withdrawn if the turn does not
-   * come (`take` throws: the batch stopped). `accepted` once the service accepted, so the next
-   * send may start while this answer is settled. After a failure the batch gives the turn back
-   * itself, once it decided whether to go on (stop at the first failure). Without it, the
-   * execution is journaled as sent and sent at once.
-   */
-  sendTurn?: SendTurn;
-}
-
-export interface SendTurn {
-  /** In the transaction that journals the request: the entry's id. */
-  journaled(journalId: string): void;
-  take(): Promise<void>;
-  accepted(): void;
 }
 
 /**
@@ -67,6 +50,8 @@ export type ExecutionOrigin =
       batchId: string;
       /** The batch's `batch-reviewed` activity entry, which the execution's entry refers to. */
       reviewSeq?: number | null;
+      /** The batch's item: it names the journal entry in the transaction that arms it. */
+      position?: number;
     };
 
 export interface Confirmation {

@@ -46,14 +46,14 @@ describe('retry and dismiss of an execution not in doubt', () => {
   });
 
   it('an accepted execution: refused, saying it was accepted', async () => {
-    const retried = await refusal(() => h.desk.execution.retry(acceptedId));
+    const retried = await refusal(() => h.desk.recovery.retry(acceptedId));
     expect(retried.toData()).toEqual({
       kind: 'execution-blocked',
       message:
         'This execution was accepted by the service: only one whose outcome is unknown can be sent again.',
       details: { state: 'accepted' },
     });
-    const dismissed = await refusal(() => h.desk.execution.dismiss(acceptedId));
+    const dismissed = await refusal(() => h.desk.recovery.dismiss(acceptedId));
     expect(dismissed.message).toBe(
       'This execution was accepted by the service: only one whose outcome is unknown can be dismissed.',
     );
@@ -66,8 +66,8 @@ describe('retry and dismiss of an execution not in doubt', () => {
   it('an execution the app does not know: not found', async () => {
     const missing = randomUUID();
     for (const call of [
-      () => h.desk.execution.retry(missing),
-      () => h.desk.execution.dismiss(missing),
+      () => h.desk.recovery.retry(missing),
+      () => h.desk.recovery.dismiss(missing),
     ])
       expect((await refusal(call)).kind).toBe('not-found');
   });

@@ -3,6 +3,7 @@ import type { ExecuteRequest, Version } from '../../../../shared/domain/resource
 import { ServiceError } from '../../../../electron/core/api';
 import { ExecutionBlockedError } from '../../../../electron/core/execution/errors';
 import { Execution, type ExecutePort } from '../../../../electron/core/execution/execute';
+import { Recovery } from '../../../../electron/core/execution/recovery';
 import type { Connections } from '../../../../electron/core/profiles/connections';
 import type { Store } from '../../../../electron/core/store';
 import { openTemp, seedStrategy, strategyResponse } from '../../../support/store-fixtures';
@@ -95,7 +96,8 @@ function setup(client: ExecutePort, options: { durable?: () => Promise<void> } =
     name: 'Ten in AAPL',
     rows: [{ symbol: 'AAPL', weight: '10', locked: false }],
   }).id;
-  return { journal, executions, saved, tracked, draftId };
+  const recovery = new Recovery(store, executions);
+  return { journal, executions, recovery, saved, tracked, draftId };
 }
 
 describe('Execution', () => {
@@ -116,13 +118,13 @@ describe('Execution', () => {
 
   it('marks an ambiguous failure unknown and retries only with the same key', async () => {
     const svc = service(['ambiguous-after-commit']);
-    const { journal, executions, draftId } = setup(svc.client);
+    const { journal, executions, recovery, draftId } = setup(svc.client);
     await expect(executions.executeDraft(draftId)).rejects.toBeInstanceOf(Ambiguous);
     const [entry] = executions.inFlight(PID);
     expect(entry!.state).toBe('unknown');
     // A new execution of the same strategy is refused while the outcome is unknown.
     await expect(executions.executeDraft(draftId)).rejects.toBeInstanceOf(ExecutionBlockedError);
-    const outcome = await executions.retry(entry!.id);
+    const outcome = await recovery.retry(entry!.id);
     expect(outcome.entry.state).toBe('accepted');
     expect(new Set(svc.sent)).toEqual(new Set([entry!.idempotencyKey]));
     expect(svc.accepted.size).toBe(1);
@@ -131,11 +133,11 @@ describe('Execution', () => {
 
   it('marks a definite refusal rejected, and never lets it be re-sent', async () => {
     const svc = service(['reject']);
-    const { journal, executions, draftId } = setup(svc.client);
+    const { journal, executions, recovery, draftId } = setup(svc.client);
     await expect(executions.executeDraft(draftId)).rejects.toThrow('422');
     const entry = journal.listForStrategy(PID, SID)[0]!;
     expect(entry.state).toBe('rejected');
-    await expect(executions.retry(entry.id)).rejects.toMatchObject({
+    await expect(recovery.retry(entry.id)).rejects.toMatchObject({
       kind: 'execution-blocked',
       message:
         'This execution was refused by the service, or never sent: only one whose outcome is unknown can be sent again.',
@@ -193,9 +195,9 @@ describe('Execution', () => {
   }
 
   it('at start-up withdraws what was never sent and turns what was sent into unknown, sending nothing', () => {
-    const { journal, executions } = setup(service([]).client);
+    const { journal, executions, recovery } = setup(service([]).client);
     const { never, onWire } = cutOff(journal);
-    const left = executions.reconcileAtStartup(false);
+    const left = recovery.reconcileAtStartup(false);
     expect(left.map((e) => [e.id, e.state])).toEqual([[onWire.id, 'unknown']]);
     expect(journal.get(never.id)).toMatchObject({ state: 'rejected', attempts: 0 });
     expect(journal.get(never.id)!.error).toMatch(/nothing was sent/);
@@ -204,15 +206,15 @@ describe('Execution', () => {
   });
 
   it('after the computer restarted, a pending entry may have left: unknown, not withdrawn', () => {
-    const { journal, executions } = setup(service([]).client);
+    const { journal, executions, recovery } = setup(service([]).client);
     const { never, onWire } = cutOff(journal);
-    const left = executions.reconcileAtStartup(true);
+    const left = recovery.reconcileAtStartup(true);
     expect(left.map((e) => [e.id, e.state])).toEqual([
       [never.id, 'unknown'],
       [onWire.id, 'unknown'],
     ]);
     expect(journal.get(never.id)!.error).toMatch(/may or may not have left/);
-    executions.dismiss(never.id);
+    recovery.dismiss(never.id);
     expect(executions.inFlight(PID).map((e) => e.id)).toEqual([onWire.id]);
   });
 });
