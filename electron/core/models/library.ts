@@ -13,12 +13,19 @@ import { recordRevisionSaved } from '../activity/record-models';
 import type { Store, StoredModel, StoredModelRow, StoredRevision } from '../store';
 import { knownTargetWithCheck } from '../views/strategy';
 import { revisionHash } from './hash';
-import { modelDetailView, modelSummaryView, revisionDetailView, revisionView } from './views';
+import {
+  modelChanged,
+  modelDetailView,
+  modelSummaryView,
+  revisionDetailView,
+  revisionView,
+  type AnnounceModelChange,
+} from './views';
 
 /**
  * The model library (app-wide): creating a model, saving its rows as a new immutable revision
- * (checked by the draft's rules, hashed in canonical form, recorded in the activity log), reading
- * and comparing revisions. docs/models.md tells the rules.
+ * (checked by the draft's rules, hashed in canonical form, recorded in the activity log, announced
+ * with the followers it moves), reading and comparing revisions. docs/models.md tells the rules.
  */
 
 export interface RowsToSave {
@@ -35,7 +42,10 @@ export const modelNotFound = (what = 'This model') =>
   new DeskError({ kind: 'model-not-found', message: `${what} is not in this app.` });
 
 export class ModelLibrary {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly announce: AnnounceModelChange,
+  ) {}
 
   /** Every model; with `profileId`, its followers in that profile counted too. */
   list(profileId?: string): ModelSummary[] {
@@ -93,9 +103,10 @@ export class ModelLibrary {
     return modelSummaryView(this.store, this.model(model.id));
   }
 
+  /** Announced once stored: every strategy following the latest revision follows this one now. */
   saveRevision(input: RowsToSave): ModelDetail {
     const model = this.model(input.modelId);
-    return this.store.transaction(() => {
+    const revision = this.store.transaction(() => {
       const latest = this.store.models.latest(model.id);
       if (input.basedOn !== undefined && (latest?.id ?? null) !== input.basedOn)
         throw new DeskError({
@@ -112,9 +123,18 @@ export class ModelLibrary {
             `These rows target the same weights as revision ${latest.number} (the same hash): ` +
             'there is nothing new to save.',
         });
-      this.save(model, input);
-      return modelDetailView(this.store, this.model(model.id));
+      return this.save(model, input);
     });
+    this.announce(
+      modelChanged(this.store, {
+        change: 'revision-saved',
+        profileId: null,
+        revision,
+        modelIds: [model.id],
+        strategies: this.store.models.latestFollowers(model.id),
+      }),
+    );
+    return modelDetailView(this.store, this.model(model.id));
   }
 
   revision(revisionId: string): RevisionDetail {

@@ -18,6 +18,7 @@ import { afterPaint } from '../lib/after-paint';
 import { asDeskError } from '../lib/errors';
 import type { Audience } from '../lib/stores/audience';
 import { ExportRun } from '../lib/stores/export-run.svelte';
+import type { ModelMoves } from '../models/model-lines';
 import { BookRows, JobListeners, NO_CHOICE, choiceWith, laterJob } from './book-rows';
 
 /** Rows asked for at a time: a screenful or two, well under the contract's 500. */
@@ -233,6 +234,11 @@ export class BookStore {
     this.counts = counts;
     if (this.rows.replace(rows)) this.revision++;
     this.rereadSoon();
+  }
+
+  /** Strategies whose model or sync state changed: their model column in hand, no read. */
+  applyModels(strategies: ModelMoves): void {
+    if (this.rows.patchModels(this.profileId, strategies)) this.revision++;
   }
 
   applyJob(job: BookJob): void {
