@@ -115,15 +115,15 @@ export class ModelLibrary {
             `Revision ${latest?.number ?? '—'} of “${model.name}” was saved since this editor ` +
             'opened (another window?). Nothing was saved: open the model again to see it.',
         });
-      const hash = revisionHash(this.checked(input.rows).rows);
-      if (latest && latest.hash === hash)
+      const checked = this.checked(input.rows);
+      if (latest && latest.hash === checked.hash)
         throw new DeskError({
           kind: 'invalid-input',
           message:
             `These rows target the same weights as revision ${latest.number} (the same hash): ` +
             'there is nothing new to save.',
         });
-      return this.save(model, input);
+      return this.save(model, input, checked);
     });
     this.announce(
       modelChanged(this.store, {
@@ -152,8 +152,15 @@ export class ModelLibrary {
     return { from: revisionView(from), to: revisionView(to), ...comparison };
   }
 
-  /** The rows as saved: symbols trimmed and upper-cased, weights trimmed; refused with every problem. */
-  private checked(rows: RowsToSave['rows']): { rows: StoredModelRow[]; total: string } {
+  /**
+   * The rows as saved (symbols trimmed and upper-cased, weights trimmed), their total and hash;
+   * refused with every problem.
+   */
+  private checked(rows: RowsToSave['rows']): {
+    rows: StoredModelRow[];
+    total: string;
+    hash: string;
+  } {
     const validation = validateModelRows(rows);
     if (!validation.valid)
       throw new DeskError({
@@ -163,15 +170,15 @@ export class ModelLibrary {
         }`,
         details: { messages: validation.messages },
       });
-    return {
-      rows: rows.map((r) => ({ symbol: normalizeSymbol(r.symbol), weight: r.weight.trim() })),
-      total: validation.total,
-    };
+    const saved = rows.map((r) => ({ symbol: normalizeSymbol(r.symbol), weight: r.weight.trim() }));
+    return { rows: saved, total: validation.total, hash: revisionHash(saved) };
   }
 
-  private save(model: StoredModel, input: RowsToSave): StoredRevision {
-    const { rows, total } = this.checked(input.rows);
-    const hash = revisionHash(rows);
+  private save(
+    model: StoredModel,
+    input: RowsToSave,
+    { rows, total, hash } = this.checked(input.rows),
+  ): StoredRevision {
     const note = input.note.trim();
     return recordRevisionSaved(this.store, input.profileId ?? null, model, () => ({
       revision: this.store.models.addRevision(model.id, rows, { note, hash, total }),

@@ -1,6 +1,6 @@
 import type { BookRow } from '../../../shared/book/views';
 import { BOOK_SYNC } from '../../../shared/models/sync';
-import type { ModelMoves } from '../models/model-lines';
+import type { ModelMoves } from '../models/models.svelte';
 
 /**
  * The rows of one query of the book read so far, by their place, and the pages on their way.

@@ -18,7 +18,7 @@ import { afterPaint } from '../lib/after-paint';
 import { asDeskError } from '../lib/errors';
 import type { Audience } from '../lib/stores/audience';
 import { ExportRun } from '../lib/stores/export-run.svelte';
-import type { ModelMoves } from '../models/model-lines';
+import type { ModelMoves } from '../models/models.svelte';
 import { BookRows, JobListeners, NO_CHOICE, choiceWith, laterJob } from './book-rows';
 
 /** Rows asked for at a time: a screenful or two, well under the contract's 500. */

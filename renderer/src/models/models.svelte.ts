@@ -9,9 +9,9 @@ import type {
 } from '../../../shared/models/views';
 import type { DraftSummary } from '../../../shared/views';
 import type { ExportRun } from '../lib/stores/export-run.svelte';
-import { withFollowers, withLines, type ModelMoves } from './model-lines';
-
 type ModelChanged = DeskEventOf<'model-changed'>;
+/** The strategies a model change moved, each as it follows now. */
+export type ModelMoves = ModelChanged['strategies'];
 type ModelRowInput = { symbol: string; weight: string };
 
 /**
@@ -181,17 +181,52 @@ export class ModelsStore {
     this.putFollows(event.strategies);
   }
 
+  /**
+   * These lines in place of those held (`add`: lines not held join), in the desk's order (by
+   * name, case aside, then id). `countsInProfile`: false when the lines counted another
+   * profile's followers, or none: the held count stays.
+   */
   private putLines(lines: readonly ModelSummary[], add: boolean, countsInProfile = true): void {
-    this.list = withLines(this.list, lines, { add, countsInProfile });
+    const list = this.list.map((held) => {
+      const line = lines.find((l) => l.id === held.id);
+      if (!line) return held;
+      return countsInProfile ? line : { ...line, followersInProfile: held.followersInProfile };
+    });
+    if (add) list.push(...lines.filter((l) => !this.list.some((held) => held.id === l.id)));
+    this.list = list.sort((a, b) => {
+      const x = a.name.toLowerCase();
+      const y = b.name.toLowerCase();
+      return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    });
   }
 
+  /**
+   * Each Overview's line, and the open model's followers: those moved leave, and join again when
+   * they follow it now, by strategy name, then id (as the desk gives them).
+   */
   private putFollows(moves: ModelMoves): void {
-    for (const s of moves) {
-      const key = `${s.profileId}/${s.strategyId}`;
-      if (this.follows.has(key)) this.follows.set(key, s.follows);
+    for (const m of moves) {
+      const key = `${m.profileId}/${m.strategyId}`;
+      if (this.follows.has(key)) this.follows.set(key, m.follows);
     }
     const held = this.followersHeld;
-    if (held) this.followers = withFollowers(this.followers, moves, held);
+    const moved = moves.filter((m) => m.profileId === held?.profileId);
+    if (!held || moved.length === 0) return;
+    const gone: Record<string, true> = {};
+    for (const m of moved) gone[m.strategyId] = true;
+    const joined = moved.flatMap((m) => (m.follows?.modelId === held.modelId ? [m.follows] : []));
+    this.followers = [...this.followers.filter((f) => !gone[f.strategyId]), ...joined].sort(
+      (a, b) =>
+        a.strategyName !== b.strategyName
+          ? a.strategyName < b.strategyName
+            ? -1
+            : 1
+          : a.strategyId < b.strategyId
+            ? -1
+            : a.strategyId > b.strategyId
+              ? 1
+              : 0,
+    );
   }
 }
 
