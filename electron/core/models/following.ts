@@ -71,17 +71,19 @@ export class ModelFollowing {
           pinned,
         ),
     );
-    if (changes.length > 0)
-      this.announce(
-        modelChanged(this.store, {
-          change: 'assigned',
-          profileId,
-          revision,
-          modelIds: [model.id, ...changes.flatMap((c) => (c.previous ? [c.previous.id] : []))],
-          strategies: changes.map((c) => ({ profileId, strategyId: c.strategyId })),
-        }),
-      );
-    return strategyIds.map((id) => followerOf(this.store, profileId, id)!);
+    if (changes.length === 0)
+      return strategyIds.map((id) => followerOf(this.store, profileId, id)!);
+    const changed = modelChanged(this.store, {
+      change: 'assigned',
+      profileId,
+      revision,
+      modelIds: [model.id, ...changes.flatMap((c) => (c.previous ? [c.previous.id] : []))],
+      strategies: changes.map((c) => ({ profileId, strategyId: c.strategyId })),
+    });
+    this.announce(changed);
+    // The moved ones as announced, not judged twice (a tag's thousands at once).
+    const moved = new Map(changed.strategies.map((s) => [s.strategyId, s.follows]));
+    return strategyIds.map((id) => moved.get(id) ?? followerOf(this.store, profileId, id)!);
   }
 
   /**
