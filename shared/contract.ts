@@ -34,6 +34,7 @@ import { method, none, ok, profileRef, strategyRef } from './contract-parts';
 import { bookCounts, bookJob, bookPage, bookRow, bookSummary } from './book/views';
 import { deleteConfirmation, deletePreview } from './unexecuted';
 import { modelsContract } from './models/contract';
+import { modelFollower, modelSummary, revisionSummary } from './models/views';
 import { batchItemView, batchSummary } from './batches/views';
 
 /**
@@ -349,6 +350,33 @@ export const deskEvent = z.discriminatedUnion('type', [
   }),
   /** A refresh or an add of the book moved on (progress, a pause for a 429, its end). */
   z.object({ type: z.literal('book-job-changed'), profileId: uuid, job: bookJob }),
+  /**
+   * A model's revision was saved, or strategies were assigned to a model or unassigned: the
+   * models whose line in the list changed, and every strategy whose model or sync state changed,
+   * each as it follows now, so the book's column, the Overview and the Models screen update
+   * without reading again.
+   */
+  z.object({
+    type: z.literal('model-changed'),
+    change: z.enum(['revision-saved', 'assigned', 'unassigned']),
+    /** Whose strategies were assigned or unassigned; null for a save (models are app-wide). */
+    profileId: uuid.nullable(),
+    /** The revision saved or assigned (its number and hash); null for an unassign. */
+    revision: revisionSummary.nullable(),
+    /**
+     * Each model whose line changed, as `models.list` gives it (with `profileId`'s followers
+     * counted when it is given).
+     */
+    models: z.array(modelSummary),
+    strategies: z.array(
+      z.object({
+        profileId: uuid,
+        strategyId: uuid,
+        /** As `models.ofStrategy` gives it now (null: it follows no model any more). */
+        follows: modelFollower.nullable(),
+      }),
+    ),
+  }),
   /** A command chosen in the desktop app's native menu (File › Export CSV…). */
   z.object({ type: z.literal('menu-command'), command: z.enum(['export-csv']) }),
 ]);

@@ -112,6 +112,18 @@ function targetRows(target: KnownTarget): ModelRowInput[] {
   return rows;
 }
 
+/** The book's model column names a sync state in one word of its own (shared/book/views.ts). */
+export type BookSyncName =
+  'in-sync' | 'out-of-sync' | 'target-unknown' | 'changed-elsewhere' | 'rebalance-failed';
+
+export const BOOK_SYNC: Record<SyncStateName, BookSyncName> = {
+  'in-sync': 'in-sync',
+  'out-of-sync': 'out-of-sync',
+  'target-unknown': 'target-unknown',
+  'possibly-changed-elsewhere': 'changed-elsewhere',
+  'rebalance-failed': 'rebalance-failed',
+};
+
 /** How a sync state reads in a line ("in sync", "out of sync: 3 symbols"). */
 export function syncStateWords(sync: SyncState): string {
   switch (sync.state) {

@@ -1,25 +1,16 @@
 import type { BookRow, SelectionModels } from '../../../shared/book/views';
-import type { SyncStateName } from '../../../shared/models/sync';
-import { ModelFollowing } from '../models/following';
-import { ModelLibrary } from '../models/library';
+import { BOOK_SYNC } from '../../../shared/models/sync';
+import { followerOf } from '../models/views';
 import type { Store } from '../store';
 
 /**
  * The book's model column: for the rows of a page, the model each strategy follows and its sync
- * state, worked out as the Models screen's followers are (models/following.ts) at read time, since
+ * state, worked out as the Models screen's followers are (models/views.ts) at read time, since
  * a saved revision or an assignment changes it without touching the strategy. One query finds the
  * profile's assignments; only the rows that follow a model cost more.
  */
 
 type BookModel = NonNullable<BookRow['model']>;
-
-const BOOK_SYNC: Record<SyncStateName, BookModel['sync']> = {
-  'in-sync': 'in-sync',
-  'out-of-sync': 'out-of-sync',
-  'target-unknown': 'target-unknown',
-  'possibly-changed-elsewhere': 'changed-elsewhere',
-  'rebalance-failed': 'rebalance-failed',
-};
 
 export function withModels(store: Store, profileId: string, rows: BookRow[]): BookRow[] {
   if (rows.length === 0) return rows;
@@ -45,10 +36,9 @@ export function modelsOf(
   if (strategyIds.length === 0) return models;
   const assigned = new Set(store.models.assignmentsOf(profileId).map((a) => a.strategyId));
   if (assigned.size === 0) return models;
-  const following = new ModelFollowing(store, new ModelLibrary(store));
   for (const strategyId of strategyIds) {
     if (!assigned.has(strategyId)) continue;
-    const follower = following.ofStrategy(profileId, strategyId);
+    const follower = followerOf(store, profileId, strategyId);
     if (!follower) continue;
     models.set(strategyId, {
       id: follower.modelId,
@@ -65,11 +55,10 @@ export function selectionModelsOf(
   profileId: string,
   strategyIds: readonly string[],
 ): SelectionModels {
-  const following = new ModelFollowing(store, new ModelLibrary(store));
   const groups = new Map<string, SelectionModels['models'][number]>();
   let followers = 0;
   for (const strategyId of strategyIds) {
-    const follower = following.ofStrategy(profileId, strategyId);
+    const follower = followerOf(store, profileId, strategyId);
     if (!follower) continue;
     followers++;
     const group = groups.get(follower.revision.id) ?? {

@@ -233,7 +233,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     reports: reportHandlers({ store, exports }),
     activity: activityHandlers({ store, checks: activityChecks, exports, now }),
     book: bookArea,
-    models: modelHandlers({ store, exports }),
+    models: modelHandlers({ store, exports, emit }),
     batches: batchHandlers({ store, batches, exports }),
     app: {
       ...appStatusHandlers({ store, connections, secretStore: options.secretStore }),

@@ -3,17 +3,20 @@ import { ModelFollowing } from '../models/following';
 import { ModelLibrary } from '../models/library';
 import { modelCsvFile, readModelCsv } from '../models/csv';
 import type { Exports } from '../exports';
+import type { AnnounceModelChange } from '../models/views';
 import type { Store } from '../store';
 
 export interface ModelServices {
   store: Store;
   exports: Exports;
+  /** The desk's events: saves and assignments are announced (`model-changed`). */
+  emit: AnnounceModelChange;
 }
 
 /** The `models` area: each handler passes the call to the library or the following. */
-export function modelHandlers({ store, exports }: ModelServices): DeskHandlers['models'] {
-  const library = new ModelLibrary(store);
-  const following = new ModelFollowing(store, library);
+export function modelHandlers({ store, exports, emit }: ModelServices): DeskHandlers['models'] {
+  const library = new ModelLibrary(store, emit);
+  const following = new ModelFollowing(store, library, emit);
   return {
     list: async ({ profileId }) => library.list(profileId),
     get: async ({ modelId }) => library.get(modelId),

@@ -1,12 +1,9 @@
 import { DeskError } from '../../../shared/errors';
-import { TERMINAL_VERSION_STATUSES } from '../../../shared/domain/constants';
-import { syncStateOf, type FailedRebalance } from '../../../shared/models/sync';
 import type { ModelFollower } from '../../../shared/models/views';
 import { recordAssigned, recordUnassigned } from '../activity/record-models';
-import type { Store, StoredAssignment, StoredVersion } from '../store';
-import { knownTargetWithCheck } from '../strategies/targets';
+import type { Store } from '../store';
 import type { ModelLibrary } from './library';
-import { revisionView } from './views';
+import { followerOf, followerView, modelChanged, type AnnounceModelChange } from './views';
 
 /**
  * Which strategies follow which model, and whether each holds its revision's target (its sync
@@ -17,11 +14,13 @@ export class ModelFollowing {
   constructor(
     private readonly store: Store,
     private readonly library: ModelLibrary,
+    private readonly announce: AnnounceModelChange,
   ) {}
 
   /**
    * The strategies follow the model from now on (one following another model moves); pinned to
-   * `revisionId` when given, else following the latest. Each change is an activity entry.
+   * `revisionId` when given, else following the latest. Each change is an activity entry; the
+   * changes are announced (`model-changed`), with the models the movers left.
    */
   assign(input: {
     profileId: string;
@@ -72,10 +71,25 @@ export class ModelFollowing {
           pinned,
         ),
     );
-    return strategyIds.map((id) => this.follower(this.store.models.assignmentOf(profileId, id)!));
+    if (changes.length === 0)
+      return strategyIds.map((id) => followerOf(this.store, profileId, id)!);
+    const changed = modelChanged(this.store, {
+      change: 'assigned',
+      profileId,
+      revision,
+      modelIds: [model.id, ...changes.flatMap((c) => (c.previous ? [c.previous.id] : []))],
+      strategies: changes.map((c) => ({ profileId, strategyId: c.strategyId })),
+    });
+    this.announce(changed);
+    // The moved ones as announced, not judged twice (a tag's thousands at once).
+    const moved = new Map(changed.strategies.map((s) => [s.strategyId, s.follows]));
+    return strategyIds.map((id) => moved.get(id) ?? followerOf(this.store, profileId, id)!);
   }
 
-  /** The strategies follow no model any more (one that followed none is left as it is). */
+  /**
+   * The strategies follow no model any more (one that followed none is left as it is); announced
+   * with the models they left.
+   */
   unassign(input: { profileId: string; strategyIds: readonly string[] }): void {
     const { profileId } = input;
     const changes = [...new Set(input.strategyIds)].flatMap((strategyId) => {
@@ -88,6 +102,16 @@ export class ModelFollowing {
     recordUnassigned(this.store, profileId, changes, () => {
       for (const c of changes) this.store.models.unassign(profileId, c.strategyId);
     });
+    if (changes.length > 0)
+      this.announce(
+        modelChanged(this.store, {
+          change: 'unassigned',
+          profileId,
+          revision: null,
+          modelIds: changes.map((c) => c.model.id),
+          strategies: changes.map((c) => ({ profileId, strategyId: c.strategyId })),
+        }),
+      );
   }
 
   /** The profile's strategies following the model, with their sync states (by strategy name). */
@@ -95,7 +119,7 @@ export class ModelFollowing {
     this.library.model(modelId);
     return this.store.models
       .followers(modelId, profileId)
-      .map((a) => this.follower(a))
+      .map((a) => followerView(this.store, a))
       .sort((a, b) =>
         a.strategyName < b.strategyName
           ? -1
@@ -109,48 +133,6 @@ export class ModelFollowing {
 
   /** The model a strategy follows, with its sync state; null when it follows none. */
   ofStrategy(profileId: string, strategyId: string): ModelFollower | null {
-    const assignment = this.store.models.assignmentOf(profileId, strategyId);
-    return assignment ? this.follower(assignment) : null;
+    return followerOf(this.store, profileId, strategyId);
   }
-
-  private follower(a: StoredAssignment): ModelFollower {
-    const model = this.library.model(a.modelId);
-    const revision = a.revisionId
-      ? this.library.revisionOf(a.revisionId)
-      : this.store.models.latest(a.modelId)!;
-    const stored = this.store.strategies.get(a.profileId, a.strategyId)!;
-    const holdings = (stored.positions ?? []).map((h) => ({
-      symbol: h.symbol,
-      quantity: h.quantity,
-    }));
-    const { known, target, check } = knownTargetWithCheck(
-      this.store,
-      a.profileId,
-      stored,
-      holdings,
-    );
-    return {
-      profileId: a.profileId,
-      strategyId: a.strategyId,
-      strategyName: stored.name,
-      modelId: model.id,
-      modelName: model.name,
-      revision: revisionView(revision),
-      pinned: a.revisionId !== null,
-      assignedAt: a.assignedAt,
-      targetVersionId: target?.versionId ?? null,
-      sync: syncStateOf(this.store.models.rows(revision.id), target, check, failedRebalance(known)),
-    };
-  }
-}
-
-/**
- * The known target's rebalance when it ended FAILED or with FAILED orders (IGNORED ones are the
- * service's routine minimum, not a failure): the strategy does not hold that target.
- */
-function failedRebalance(known: StoredVersion | null): FailedRebalance | null {
-  if (!known?.status || !TERMINAL_VERSION_STATUSES.has(known.status)) return null;
-  const failed = (known.orders ?? []).filter((o) => o.status === 'FAILED');
-  if (known.status !== 'FAILED' && failed.length === 0) return null;
-  return { versionId: known.id, failedSymbols: [...new Set(failed.map((o) => o.symbol))].sort() };
 }

@@ -13,12 +13,19 @@ import { recordRevisionSaved } from '../activity/record-models';
 import type { Store, StoredModel, StoredModelRow, StoredRevision } from '../store';
 import { knownTargetWithCheck } from '../strategies/targets';
 import { revisionHash } from './hash';
-import { modelDetailView, modelSummaryView, revisionDetailView, revisionView } from './views';
+import {
+  modelChanged,
+  modelDetailView,
+  modelSummaryView,
+  revisionDetailView,
+  revisionView,
+  type AnnounceModelChange,
+} from './views';
 
 /**
  * The model library (app-wide): creating a model, saving its rows as a new immutable revision
- * (checked by the draft's rules, hashed in canonical form, recorded in the activity log), reading
- * and comparing revisions. docs/models.md tells the rules.
+ * (checked by the draft's rules, hashed in canonical form, recorded in the activity log, announced
+ * with the followers it moves), reading and comparing revisions. docs/models.md tells the rules.
  */
 
 export interface RowsToSave {
@@ -35,7 +42,10 @@ export const modelNotFound = (what = 'This model') =>
   new DeskError({ kind: 'model-not-found', message: `${what} is not in this app.` });
 
 export class ModelLibrary {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly announce: AnnounceModelChange,
+  ) {}
 
   /** Every model; with `profileId`, its followers in that profile counted too. */
   list(profileId?: string): ModelSummary[] {
@@ -93,9 +103,10 @@ export class ModelLibrary {
     return modelSummaryView(this.store, this.model(model.id));
   }
 
+  /** Announced once stored: every strategy following the latest revision follows this one now. */
   saveRevision(input: RowsToSave): ModelDetail {
     const model = this.model(input.modelId);
-    return this.store.transaction(() => {
+    const revision = this.store.transaction(() => {
       const latest = this.store.models.latest(model.id);
       if (input.basedOn !== undefined && (latest?.id ?? null) !== input.basedOn)
         throw new DeskError({
@@ -104,17 +115,26 @@ export class ModelLibrary {
             `Revision ${latest?.number ?? '—'} of “${model.name}” was saved since this editor ` +
             'opened (another window?). Nothing was saved: open the model again to see it.',
         });
-      const hash = revisionHash(this.checked(input.rows).rows);
-      if (latest && latest.hash === hash)
+      const checked = this.checked(input.rows);
+      if (latest && latest.hash === checked.hash)
         throw new DeskError({
           kind: 'invalid-input',
           message:
             `These rows target the same weights as revision ${latest.number} (the same hash): ` +
             'there is nothing new to save.',
         });
-      this.save(model, input);
-      return modelDetailView(this.store, this.model(model.id));
+      return this.save(model, input, checked);
     });
+    this.announce(
+      modelChanged(this.store, {
+        change: 'revision-saved',
+        profileId: null,
+        revision,
+        modelIds: [model.id],
+        strategies: this.store.models.latestFollowers(model.id),
+      }),
+    );
+    return modelDetailView(this.store, this.model(model.id));
   }
 
   revision(revisionId: string): RevisionDetail {
@@ -132,8 +152,15 @@ export class ModelLibrary {
     return { from: revisionView(from), to: revisionView(to), ...comparison };
   }
 
-  /** The rows as saved: symbols trimmed and upper-cased, weights trimmed; refused with every problem. */
-  private checked(rows: RowsToSave['rows']): { rows: StoredModelRow[]; total: string } {
+  /**
+   * The rows as saved (symbols trimmed and upper-cased, weights trimmed), their total and hash;
+   * refused with every problem.
+   */
+  private checked(rows: RowsToSave['rows']): {
+    rows: StoredModelRow[];
+    total: string;
+    hash: string;
+  } {
     const validation = validateModelRows(rows);
     if (!validation.valid)
       throw new DeskError({
@@ -143,15 +170,15 @@ export class ModelLibrary {
         }`,
         details: { messages: validation.messages },
       });
-    return {
-      rows: rows.map((r) => ({ symbol: normalizeSymbol(r.symbol), weight: r.weight.trim() })),
-      total: validation.total,
-    };
+    const saved = rows.map((r) => ({ symbol: normalizeSymbol(r.symbol), weight: r.weight.trim() }));
+    return { rows: saved, total: validation.total, hash: revisionHash(saved) };
   }
 
-  private save(model: StoredModel, input: RowsToSave): StoredRevision {
-    const { rows, total } = this.checked(input.rows);
-    const hash = revisionHash(rows);
+  private save(
+    model: StoredModel,
+    input: RowsToSave,
+    { rows, total, hash } = this.checked(input.rows),
+  ): StoredRevision {
     const note = input.note.trim();
     return recordRevisionSaved(this.store, input.profileId ?? null, model, () => ({
       revision: this.store.models.addRevision(model.id, rows, { note, hash, total }),

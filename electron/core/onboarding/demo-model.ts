@@ -44,8 +44,10 @@ export async function seedDemoModel(
     for (const versionId of versionIds)
       await versionImport.import(profileId, strategyId, versionId);
   }
-  const library = new ModelLibrary(store);
-  const following = new ModelFollowing(store, library);
+  // Made with the sandbox profile, before any screen shows it: nothing to announce to.
+  const unannounced = () => undefined;
+  const library = new ModelLibrary(store, unannounced);
+  const following = new ModelFollowing(store, library, unannounced);
   store.transaction(() => {
     const existing = store.models.list().find((m) => m.name === demo.name);
     const modelId =

@@ -1,6 +1,13 @@
 import { SvelteSet } from 'svelte/reactivity';
-import type { BatchView } from '../../../shared/batches/views';
+import type { BatchSummary, BatchView } from '../../../shared/batches/views';
 import type { DeskApi, DeskEvent } from '../../../shared/contract';
+import { DeskError } from '../../../shared/errors';
+import type { ExecutePreview } from '../../../shared/views';
+import type { ExportRun } from '../lib/stores/export-run.svelte';
+
+type Api = DeskApi['batches'];
+/** What executing a review sends: the batch's id aside. */
+export type ExecuteChoice = Omit<Parameters<Api['execute']>[0], 'batchId'>;
 
 /** Says that a batch ended; the browser's Notification API behind permission by default. */
 export type Notify = (title: string, body: string) => void;
@@ -18,9 +25,10 @@ export function askToNotify(): void {
 }
 
 /**
- * The batch shown (its review, then its progress to the end): the session routes the desk's
- * batch events and the tracker's status changes here, and the batch view renders from it. The
- * end is told once, by a desktop notification.
+ * The batch shown (its review, then its progress to the end): reviewed, executed, cancelled and
+ * exported through here; the session routes the desk's batch events and the tracker's status
+ * changes here, and the batch view renders from it. The end is told once, by a desktop
+ * notification.
  */
 export class Batches {
   current = $state<BatchView | null>(null);
@@ -39,6 +47,50 @@ export class Batches {
 
   async open(batchId: string): Promise<void> {
     this.show(await this.api.batches.get({ batchId }));
+  }
+
+  /** One review of a model revision for these strategies, shown. */
+  async review(input: Parameters<Api['review']>[0]): Promise<BatchView> {
+    const batch = await this.api.batches.review(input);
+    this.show(batch);
+    return batch;
+  }
+
+  /** The profile's batches, newest first. */
+  list(profileId: string): Promise<BatchSummary[]> {
+    return this.api.batches.list({ profileId });
+  }
+
+  /** One line's confirmation, as the review made it (read only). */
+  preview(strategyId: string): Promise<ExecutePreview> {
+    return this.api.batches.preview({ batchId: this.shown().id, strategyId });
+  }
+
+  /** Sends the signed review; the batch shown goes on sending. */
+  async execute(choice: ExecuteChoice): Promise<BatchView> {
+    const started = await this.api.batches.execute({ batchId: this.shown().id, ...choice });
+    this.show(started);
+    return started;
+  }
+
+  async cancel(): Promise<void> {
+    this.show(await this.api.batches.cancel({ batchId: this.shown().id }));
+  }
+
+  /** The batch's orders or its summary as CSV, followed by `run`. */
+  export(kind: 'orders' | 'summary', run: ExportRun): Promise<void> {
+    const batchId = this.shown().id;
+    return run.start((exportId) =>
+      kind === 'orders'
+        ? this.api.batches.exportOrders({ batchId, exportId })
+        : this.api.batches.exportSummary({ batchId, exportId }),
+    );
+  }
+
+  private shown(): BatchView {
+    if (!this.current)
+      throw new DeskError({ kind: 'invalid-input', message: 'No batch is shown: open one first.' });
+    return this.current;
   }
 
   apply(event: DeskEvent): void {

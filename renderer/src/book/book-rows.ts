@@ -1,4 +1,6 @@
 import type { BookRow } from '../../../shared/book/views';
+import { BOOK_SYNC } from '../../../shared/models/sync';
+import type { ModelMoves } from '../models/models.svelte';
 
 /**
  * The rows of one query of the book read so far, by their place, and the pages on their way.
@@ -49,6 +51,24 @@ export class BookRows {
       }
     }
     return replaced;
+  }
+
+  /** The model column of `profileId`'s rows in hand that moved; true when any did. */
+  patchModels(profileId: string, moves: ModelMoves): boolean {
+    const models = new Map<string, BookRow['model']>();
+    for (const { profileId: of, strategyId, follows: f } of moves)
+      if (of === profileId)
+        models.set(
+          strategyId,
+          f && { id: f.modelId, name: f.modelName, sync: BOOK_SYNC[f.sync.state] },
+        );
+    let patched = false;
+    for (const [index, row] of this.rows) {
+      if (!models.has(row.strategyId)) continue;
+      this.rows.set(index, { ...row, model: models.get(row.strategyId)! });
+      patched = true;
+    }
+    return patched;
   }
 }
 

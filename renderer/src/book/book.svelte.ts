@@ -19,6 +19,7 @@ import { asDeskError } from '../lib/errors';
 import { Listeners } from '../../../shared/listeners';
 import { Throttle } from '../../../shared/throttle';
 import { ExportRun } from '../lib/stores/export-run.svelte';
+import type { ModelMoves } from '../models/models.svelte';
 import { BookRows, NO_CHOICE, choiceWith, laterJob } from './book-rows';
 
 /** Rows asked for at a time: a screenful or two, well under the contract's 500. */
@@ -235,6 +236,11 @@ export class BookStore {
     this.counts = counts;
     if (this.rows.replace(rows)) this.revision++;
     this.rereadSoon();
+  }
+
+  /** Strategies whose model or sync state changed: their model column in hand, no read. */
+  applyModels(strategies: ModelMoves): void {
+    if (this.rows.patchModels(this.profileId, strategies)) this.revision++;
   }
 
   applyJob(job: BookJob): void {

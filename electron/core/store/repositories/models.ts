@@ -146,6 +146,10 @@ export function modelsRepository({ db, now }: RepositoryContext) {
       `SELECT * FROM model_assignments WHERE model_id = ? AND profile_id = ?
        ORDER BY strategy_id`,
     );
+    const selectLatestFollowers = db.prepare<[string], AssignmentRecord>(
+      `SELECT * FROM model_assignments WHERE model_id = ? AND revision_id IS NULL
+       ORDER BY profile_id, strategy_id`,
+    );
     const selectProfileAssignments = db.prepare<[string], AssignmentRecord>(
       'SELECT * FROM model_assignments WHERE profile_id = ? ORDER BY strategy_id',
     );
@@ -175,6 +179,7 @@ export function modelsRepository({ db, now }: RepositoryContext) {
       deleteAssignment,
       selectAssignment,
       selectFollowers,
+      selectLatestFollowers,
       selectProfileAssignments,
       countFollowers,
       countFollowersIn,
@@ -297,6 +302,10 @@ export function modelsRepository({ db, now }: RepositoryContext) {
     /** A profile's strategies following the model, by strategy id. */
     followers(modelId: string, profileId: string): StoredAssignment[] {
       return q().selectFollowers.all(modelId, profileId).map(assignment);
+    },
+    /** Every profile's strategies following the model's latest revision (not pinned), in order. */
+    latestFollowers(modelId: string): StoredAssignment[] {
+      return q().selectLatestFollowers.all(modelId).map(assignment);
     },
   };
 }

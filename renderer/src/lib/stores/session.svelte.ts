@@ -7,6 +7,7 @@ import { whenIdle } from '../after-paint';
 import { asDeskError } from '../errors';
 import type { Batches } from '../../batches/batches.svelte';
 import { Listeners } from '../../../../shared/listeners';
+import type { ModelsStore } from '../../models/models.svelte';
 import { Connectivity } from './connectivity.svelte';
 import { Journal } from './journal.svelte';
 import { Profiles } from './profiles.svelte';
@@ -52,6 +53,11 @@ export class DeskSession {
    * batch (`batchesOf`), whose chunk carries its code; until then no batch is shown.
    */
   batches: Batches | null = null;
+  /**
+   * The model library as the screens hold it (the Models screen, the Overview's "Follows"): made
+   * by the first that shows a model (`modelsOf`), whose chunk carries its code.
+   */
+  models: ModelsStore | null = null;
   readonly journal: Journal;
   /** Screens that show a profile's activity log as it grows (the Activity views). */
   readonly activityHeard = new Listeners<DeskEventOf<'activity-appended'>>();
@@ -303,6 +309,11 @@ export class DeskSession {
         return;
       case 'export-progress':
         this.exportProgress.emit(event);
+        return;
+      case 'model-changed':
+        // The Models screen and the Overviews, and the model column of the books holding them.
+        this.models?.apply(event);
+        this.book?.applyModels(event.strategies);
         return;
       case 'menu-command':
         // File › Export CSV… opens the open strategy's Reports tab.

@@ -149,4 +149,42 @@ describe('the batches store', () => {
     const first = batchesOf(session);
     expect(batchesOf(session)).toBe(first);
   });
+
+  it('executes, cancels and previews the batch shown, showing what the desk answers', async () => {
+    const fake = fakeApi({
+      'batches.review': () => batch({ state: 'reviewed', startedAt: null }),
+      'batches.execute': () => batch(),
+      'batches.cancel': () => batch({ state: 'cancelled', words: 'cancelled: 0 of 2 sent' }),
+      'batches.preview': () => ({ planKey: 'k' }),
+    });
+    const batches = new Batches(fake.api, () => undefined);
+    await expect(batches.cancel()).rejects.toMatchObject({ kind: 'invalid-input' });
+    const revisionId = summary().revisionId;
+    await batches.review({ profileId: PROFILE, revisionId, strategyIds: [STRATEGY] });
+    expect(batches.current?.state).toBe('reviewed');
+    await batches.preview(STRATEGY);
+    await batches.execute({
+      unticked: [],
+      acknowledged: [],
+      acknowledgedTogether: false,
+      stopAtFirstFailure: true,
+    });
+    expect(batches.current?.state).toBe('sending');
+    await batches.cancel();
+    expect(batches.current?.words).toBe('cancelled: 0 of 2 sent');
+    expect(fake.calls.slice(1)).toEqual([
+      { channel: 'batches.preview', input: { batchId: BATCH, strategyId: STRATEGY } },
+      {
+        channel: 'batches.execute',
+        input: {
+          batchId: BATCH,
+          unticked: [],
+          acknowledged: [],
+          acknowledgedTogether: false,
+          stopAtFirstFailure: true,
+        },
+      },
+      { channel: 'batches.cancel', input: { batchId: BATCH } },
+    ]);
+  });
 });
