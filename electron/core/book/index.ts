@@ -42,6 +42,8 @@ export interface BookDeps {
   rateLimitedWait: ReadQueueDeps<Strategy>['rateLimitedWait'];
   emit(event: DeskEvent): void;
   now(): string;
+  /** Where an announcement that could not be made is told (the desk's log). */
+  onAnnounceFault?(profileId: string, error: unknown): void;
 }
 
 interface ProfileBook {
@@ -332,7 +334,7 @@ export class Book {
       refresh: null,
       add: null,
       addReading: false,
-      announce: new Throttle(ANNOUNCE_EVERY_MS, () => this.announceNow(profileId)),
+      announce: new Throttle(ANNOUNCE_EVERY_MS, () => this.announceFromTimer(profileId)),
       stored: new Set(),
       added: false,
       jobsChanged: new Set(),
@@ -396,6 +398,19 @@ export class Book {
 
   private announceSoon(profileId: string): void {
     this.books.get(profileId)?.announce.soon();
+  }
+
+  /**
+   * The throttle's run, on a timer: a store that cannot be written now (another process's long
+   * write, a fault) leaves the rows marked for the next announcement, never an exception out of
+   * a timer, which would end the app.
+   */
+  private announceFromTimer(profileId: string): void {
+    try {
+      this.announceNow(profileId);
+    } catch (error) {
+      this.deps.onAnnounceFault?.(profileId, error);
+    }
   }
 
   /** Announces the batches that changed and the rows they stored, with the book's counts. */

@@ -191,6 +191,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       connections.rateLimitedWait(profileId, error, refusals),
     emit,
     now,
+    onAnnounceFault: (profileId, error) =>
+      log.warn("The book's rows could not be announced; the next change announces them", {
+        profileId,
+        ...errorFields(error),
+      }),
   });
   // Tracking's domain events, told to the hosts with what every screen shows of them (built only
   // while a host listens), and the book's rows they moved.

@@ -155,7 +155,10 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
         )) as Store['reports']['iterateOrderReportRows'],
       readSnapshot: (query, read) => readOrderReportSnapshot(path, nativeBinding, query, read),
     },
-    transaction: (fn) => db.transaction(fn)(),
+    // IMMEDIATE: the write lock is taken at the start, waiting out another process's write
+    // (busy_timeout); a deferred one that read first fails at its first write instead
+    // (SQLITE_BUSY_SNAPSHOT).
+    transaction: (fn) => db.transaction(fn).immediate(),
     durable: () => wal.flushed(),
     close: () => {
       db.close();
