@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { Client } from 'pg';
-import { migrateTeamStore } from '../../electron/core/team/migrations';
+import { migrateTeamStore } from '../../electron/core/team/migrate';
 import { addMember } from '../../electron/core/team/members';
 import type { TeamRole } from '../../electron/core/team/migrations';
 import { findPostgres, startPostgresCluster, type PostgresCluster } from './postgres-cluster';

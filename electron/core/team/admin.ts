@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { addMember, parseRoles } from './members';
-import { migrateTeamStore } from './migrations';
+import { migrateTeamStore } from './migrate';
 
 /**
  * `npm run team -- …`: setting a team up (docs/team.md). Run by the team's owner, a PostgreSQL

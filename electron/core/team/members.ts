@@ -1,4 +1,5 @@
 import { escapeIdentifier, escapeLiteral, type ClientBase } from 'pg';
+import { inTeamTransaction } from './transaction';
 import { groupRoleOf, MEMBER_GROUP, TEAM_ROLES, type TeamRole } from './migrations';
 
 /** A PostgreSQL login role name a member connects as: lower-case, as PostgreSQL folds it. */
@@ -34,8 +35,7 @@ export async function addMember(
     );
   if (member.password.length < 12) throw new Error('A member password has at least 12 characters.');
   const groups = [MEMBER_GROUP, ...member.roles.map(groupRoleOf)].map(escapeIdentifier).join(', ');
-  await client.query('BEGIN');
-  try {
+  await inTeamTransaction(client, async () => {
     await client.query(
       `CREATE ROLE ${escapeIdentifier(member.login)} LOGIN PASSWORD ${escapeLiteral(member.password)} IN ROLE ${groups}`,
     );
@@ -43,9 +43,5 @@ export async function addMember(
       member.login,
       member.displayName,
     ]);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  }
+  });
 }

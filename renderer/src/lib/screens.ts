@@ -20,10 +20,6 @@ export const loadStrategyPane = once(async () => ({
 export const loadProfileActivity = once(async () => ({
   ProfileActivity: (await import('../activity/ProfileActivity.svelte')).default,
 }));
-// On the welcome screen only once every profile was removed, and never needed for it to show.
-export const loadRemovedActivity = once(async () => ({
-  RemovedActivity: (await import('../activity/RemovedActivity.svelte')).default,
-}));
 export const loadBook = once(async () => ({
   BookView: (await import('../book/BookView.svelte')).default,
 }));

@@ -3,11 +3,8 @@ import type { Client } from 'pg';
 import { canonicalText } from '../../../shared/models/canonical';
 import { revisionHash } from '../../../electron/core/models/hash';
 import { entryHash } from '../../../electron/core/store/repositories/activity-canonical';
-import {
-  LATEST_TEAM_SCHEMA_VERSION,
-  migrateTeamStore,
-  teamSchemaVersion,
-} from '../../../electron/core/team/migrations';
+import { migrateTeamStore, teamSchemaVersion } from '../../../electron/core/team/migrate';
+import { LATEST_TEAM_SCHEMA_VERSION } from '../../../electron/core/team/migrations';
 import { itWithPostgres as it, useTeamDatabase } from '../../support/team-cluster';
 
 // Migration 001 of the team store: every role rule tried with the member's own credentials in
