@@ -87,8 +87,12 @@ export class RequestBudget {
     const until = Date.now() + Math.max(0, delayMs);
     if (until <= this.pausedUntil) return;
     this.pausedUntil = until;
+    this.wakeAtPauseEnd();
+  }
+
+  private wakeAtPauseEnd(): void {
     clearTimeout(this.pauseTimer);
-    this.pauseTimer = setTimeout(() => this.pump(), delayMs);
+    this.pauseTimer = setTimeout(() => this.pump(), Math.max(1, this.pausedUntil - Date.now()));
   }
 
   /** The desk is closing: nothing waiting will be sent. */
@@ -120,6 +124,10 @@ export class RequestBudget {
       if (!next) return;
       next.start();
     }
+    // A timer may fire a millisecond before the clock reaches the pause's end: with nothing at
+    // the service to call pump again, the line would wait forever. Wake again at the end.
+    const waiting = this.waiting.manager.length + this.waiting.bulk.length;
+    if (!this.closed && waiting > 0 && this.pausedUntil > Date.now()) this.wakeAtPauseEnd();
   }
 }
 

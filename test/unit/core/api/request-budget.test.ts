@@ -96,4 +96,19 @@ describe('a profile’s request budget', () => {
     await a.done('r3');
     expect(a.started).toEqual(['r1', 'r3']);
   });
+
+  it('starts the line after a pause even when its timer fires before the clock reaches the end', async () => {
+    const budget = new RequestBudget(2);
+    const a = asker(budget);
+    budget.pause(100);
+    void a.ask('r1', 'bulk');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(a.started).toEqual([]);
+    // Node's timers may fire a millisecond early against Date.now(): here the clock lags 5 ms.
+    vi.setSystemTime(Date.now() - 5);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(a.started).toEqual([]);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(a.started).toEqual(['r1']);
+  });
 });
