@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
 /**
  * A throwaway PostgreSQL cluster for the team store's tests: `initdb` in a temporary folder, on a
@@ -18,20 +18,27 @@ export interface PostgresFinding {
   bin?: string;
 }
 
-/** Where `initdb` and `pg_ctl` are: $PG_BIN, else Debian's newest /usr/lib/postgresql/<v>/bin. */
+/**
+ * Where `initdb` and `pg_ctl` are: $PG_BIN, else $PGBIN (set on GitHub's Windows runners), else
+ * Debian's newest /usr/lib/postgresql/<v>/bin, else the PATH.
+ */
 export function findPostgres(): PostgresFinding {
   const name = 'PostgreSQL (initdb, pg_ctl)';
-  const candidates = process.env.PG_BIN
-    ? [process.env.PG_BIN]
-    : existsSync('/usr/lib/postgresql')
-      ? readdirSync('/usr/lib/postgresql')
-          .filter((v) => /^\d+$/.test(v))
-          .sort((a, b) => Number(b) - Number(a))
-          .map((v) => `/usr/lib/postgresql/${v}/bin`)
-      : [];
-  const bin = candidates.find(
-    (dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')),
-  );
+  const debian = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql')
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+        .map((v) => `/usr/lib/postgresql/${v}/bin`)
+    : [];
+  const candidates = [
+    process.env.PG_BIN,
+    process.env.PGBIN,
+    ...debian,
+    ...(process.env.PATH ?? '').split(delimiter),
+  ].filter((dir): dir is string => !!dir);
+  const has = (dir: string, tool: string) =>
+    existsSync(join(dir, tool)) || existsSync(join(dir, `${tool}.exe`));
+  const bin = candidates.find((dir) => has(dir, 'initdb') && has(dir, 'pg_ctl'));
   if (!bin)
     return { name, available: false, why: "install Debian's postgresql package, or set PG_BIN" };
   if (process.getuid?.() === 0 && unprivileged() === undefined)
