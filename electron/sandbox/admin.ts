@@ -17,6 +17,7 @@ import {
   findVersion,
   latestExecuted,
   latestVersion,
+  runningRebalance,
   serializeVersion,
   type StrategyRec,
 } from './state';
@@ -75,6 +76,8 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: SandboxContext): 
       organization: s.organization,
       latest_version_id: latestVersion(s)?.id ?? null,
       latest_executed_version_id: latestExecuted(s)?.id ?? null,
+      // A rebalance the sandbox still runs, whether or not a client follows it (tests wait on it).
+      rebalancing: runningRebalance(s) !== undefined,
       cash: s.cash,
     })),
   }));

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DEMO_CLIENTS } from '../../electron/sandbox';
 import type { Desk } from '../../electron/core/desk';
-import type { DeskHarness } from './desk-harness';
+import { sandboxAdmin, type DeskHarness } from './desk-harness';
 import { acceptedAtService, gained } from './batches';
 
 const CHILD = fileURLToPath(new URL('../integration/batches/batch-child.ts', import.meta.url));
@@ -121,7 +121,18 @@ async function until(condition: () => boolean, over: () => boolean): Promise<voi
 export async function clearAfterRun(h: DeskHarness, profileId: string): Promise<void> {
   for (const entry of h.desk.execution.inFlight(profileId))
     if (entry.state === 'unknown') h.desk.recovery.dismiss(entry.id);
+  // The sandbox's rebalances too: one sent before a kill runs on unfollowed once dismissed, and
+  // its holdings moving under the next review would make that review's sends outdated.
+  const rebalancing = async () =>
+    (
+      (await sandboxAdmin(h.sandbox()!.baseUrl, 'GET', '/sandbox/strategies')) as {
+        data: { rebalancing: boolean }[];
+      }
+    ).data.some((s) => s.rebalancing);
   const deadline = Date.now() + 20_000;
-  while (h.desk.store.versions.listActive({ profileId }).length > 0 && Date.now() < deadline)
+  while (
+    (h.desk.store.versions.listActive({ profileId }).length > 0 || (await rebalancing())) &&
+    Date.now() < deadline
+  )
     await new Promise((resolve) => setTimeout(resolve, 50));
 }

@@ -77,6 +77,7 @@ describe('reset, listing and unexecuted versions', () => {
     expect(byId[IDS.freshStart]).toMatchObject({
       latest_version_id: null,
       latest_executed_version_id: null,
+      rebalancing: false,
       cash: '250000.00',
     });
     expect(byId[IDS.otherFund].organization).toBe('Other Advisors');
