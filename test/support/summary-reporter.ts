@@ -1,7 +1,10 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
+/** How many of the slowest files the run names, so CI's log says where its minutes went. */
+const SLOWEST = 15;
+
 /**
- * Prints one plain closing line, "vitest: N passed, N failed, N skipped",
+ * Prints the slowest files, then one plain closing line, "vitest: N passed, N failed, N skipped",
  * so that CI reads the count whatever runner formats it prefers.
  */
 export default class SummaryReporter implements Reporter {
@@ -20,6 +23,16 @@ export default class SummaryReporter implements Reporter {
       if (mod.state() === 'failed' && mod.children.size === 0) failed++;
     }
     failed += errors.length;
+    const slowest = testModules
+      .map((mod) => {
+        const d = mod.diagnostic();
+        return { file: mod.relativeModuleId, ms: d.collectDuration + d.duration };
+      })
+      .sort((a, b) => b.ms - a.ms || a.file.localeCompare(b.file))
+      .slice(0, SLOWEST);
+    process.stdout.write(`\nslowest files (import + tests):\n`);
+    for (const { file, ms } of slowest)
+      process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }
