@@ -1,55 +1,83 @@
 import { describe, expect, it } from 'vitest';
-import { SendTurns } from '../../../../electron/core/batches/send-turns';
+import { RequestBudget } from '../../../../electron/core/api/budget';
+import { Run, StoppedBeforeSending } from '../../../../electron/core/batches/send-run';
 
 /** Lets every pending promise callback run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('a batch’s turns to send', () => {
+/** A run over a budget of its own (the profile's, in the app). */
+const runOf = (limit: number, budget = new RequestBudget()) => new Run(limit, budget);
+
+describe('a batch’s run: its turns to send', () => {
   it('lets at most the limit through at once, first sends in the items’ order', async () => {
-    const turns = new SendTurns(2);
+    const run = runOf(2);
     const order: number[] = [];
-    const releases = new Map<number, () => void>();
     // Asked for out of order: 3 and 1 wait for the ones before them.
-    for (const index of [3, 1, 0, 2])
-      void turns.take(index).then((release) => {
-        order.push(index);
-        releases.set(index, release);
-      });
+    for (const index of [3, 1, 0, 2]) void run.takeTurn(index).then(() => order.push(index));
     await settle();
     expect(order).toEqual([0, 1]);
-    releases.get(1)!();
+    run.giveBack(1);
     await settle();
     expect(order).toEqual([0, 1, 2]);
-    releases.get(1)!(); // a second release changes nothing
+    run.giveBack(1); // a second give-back changes nothing
     await settle();
     expect(order).toEqual([0, 1, 2]);
-    releases.get(0)!();
+    run.giveBack(0);
     await settle();
     expect(order).toEqual([0, 1, 2, 3]);
   });
 
-  it('an item that passes lets the next one go; a second take only waits for a slot', async () => {
-    const turns = new SendTurns(1);
+  it('an item done without its turn lets the next one go; a second take only waits for a slot', async () => {
+    const run = runOf(1);
     const order: string[] = [];
-    const first = await turns.take(0);
-    void turns.take(2).then(() => order.push('2'));
-    turns.pass(1);
+    await run.takeTurn(0);
+    void run.takeTurn(2).then(() => order.push('2'));
+    run.itemDone(1);
     await settle();
     expect(order).toEqual([]);
-    first();
+    run.giveBack(0);
     await settle();
     expect(order).toEqual(['2']);
-    // Index 0 sends again (after a 429's wait): it waits for the slot 2 holds, not for its turn.
-    void turns.take(0).then(() => order.push('0 again'));
+    // Index 0 sends again (after a 429): it waits for the slot 2 holds, not for its turn.
+    void run.takeTurn(0).then(() => order.push('0 again'));
     await settle();
     expect(order).toEqual(['2']);
+    run.itemDone(2);
+    await settle();
+    expect(order).toEqual(['2', '0 again']);
   });
 
-  it('once stopped, every waiting take resolves at once', async () => {
-    const turns = new SendTurns(1);
-    await turns.take(0);
-    const waiting = [turns.take(1), turns.take(2)];
-    turns.stop();
-    await expect(Promise.all(waiting)).resolves.toHaveLength(2);
+  it('once halted, every waiting take fails in the stop’s words, nothing sent', async () => {
+    const run = runOf(1);
+    await run.takeTurn(0);
+    const waiting = [run.takeTurn(1), run.takeTurn(2)];
+    run.halt({ state: 'cancelled', reason: 'Cancelled.' });
+    for (const take of waiting) await expect(take).rejects.toThrow(StoppedBeforeSending);
+  });
+
+  it('takes no turn while the profile’s budget holds a 429’s pause; a halt ends the wait at once', async () => {
+    const budget = new RequestBudget();
+    const run = runOf(2, budget);
+    budget.pause(60_000);
+    expect(run.pausedUntil).toEqual(budget.waitingUntil);
+    let taken = false;
+    const take = run.takeTurn(0).then(() => (taken = true));
+    await settle();
+    expect(taken).toBe(false);
+    run.halt({ state: 'cancelled', reason: 'Cancelled.' });
+    await expect(take).rejects.toThrow('Cancelled.');
+    // The turn it held while waiting went back: another run's limit is whole again.
+    await settle();
+    budget.close();
+  });
+
+  it('takes its turn once the pause is over', async () => {
+    const budget = new RequestBudget();
+    const run = runOf(1, budget);
+    budget.pause(30);
+    const started = Date.now();
+    await run.takeTurn(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(run.pausedUntil).toBeNull();
   });
 });
