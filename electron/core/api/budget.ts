@@ -164,7 +164,7 @@ export class RequestBudget {
     clearTimeout(this.pauseTimer);
     for (const line of [this.waiting.manager, this.waiting.bulk])
       for (const waiter of line.splice(0)) waiter.leave();
-    this.pauseEnded.emit();
+    // Whoever waits for the pause is not woken to work on a closed desk.
     this.pauseEnded.clear();
     this.paced.clear();
   }

@@ -70,6 +70,8 @@ export class Batches {
   private readonly unsubscribe: () => void;
   /** Batches with progress to announce: the items that moved since the last announcement. */
   private readonly pending = new Map<string, { positions: Set<number>; throttle: Throttle }>();
+  /** The desk closed: nothing more is announced (no timer left over a closed store). */
+  private closed = false;
 
   constructor(private readonly deps: BatchesDeps) {
     this.reviewer = new BatchReview({
@@ -226,6 +228,7 @@ export class Batches {
   }
 
   close(): void {
+    this.closed = true;
     this.unsubscribe();
     for (const { throttle } of this.pending.values()) throttle.cancel();
     this.pending.clear();
@@ -275,6 +278,7 @@ export class Batches {
    * ANNOUNCE_EVERY_MS, together with whatever else moved meanwhile.
    */
   private announce(batchId: string, position: number | null): void {
+    if (this.closed) return;
     let pending = this.pending.get(batchId);
     if (!pending) {
       pending = {

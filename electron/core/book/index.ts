@@ -14,6 +14,7 @@ import type {
 import type { DeskEvent } from '../../../shared/contract';
 import type { Strategy } from '../../../shared/domain/resources';
 import { DeskError, deskError } from '../../../shared/errors';
+import type { RequestBudget } from '../api/budget';
 import type { Connections } from '../profiles/connections';
 import type { Store } from '../store';
 import { noteNotRead, type StrategySync } from '../strategies/sync';
@@ -38,7 +39,7 @@ export interface BookDeps {
    * The profile's connection: the book's reads in its bulk lane, the pace of its one request
    * budget (a 429's pause, the requests at once), and the policy's word on reading again.
    */
-  connections: Pick<Connections, 'inBulk' | 'pauseAfter429' | 'watchPace' | 'budget'>;
+  connections: Pick<Connections, 'inBulk' | 'pauseAfter429' | 'budget'>;
   emit(event: DeskEvent): void;
   now(): string;
   /** Where an announcement that could not be made is told (the desk's log). */
@@ -52,7 +53,9 @@ interface ProfileReads {
   add: AddBatch | null;
   /** A paste is being read for an add (in slices): another add waits its end. */
   addReading: boolean;
-  /** Stops hearing the pace of the profile's budget. */
+  /** The profile's one request budget: the pace its jobs show. */
+  budget: RequestBudget;
+  /** Stops hearing the budget's pace. */
   unwatch: () => void;
 }
 
@@ -74,7 +77,7 @@ export class Book {
         upToDate: (profileId) => this.upToDate(profileId),
         rowsOf: (profileId, ids) => this.rowsOf(profileId, ids),
         counts: (profileId) => this.counts(profileId),
-        jobView: (profileId, job) => this.jobView(profileId, job),
+        jobView: (profileId, job) => this.jobView(this.reads.get(profileId), job),
       },
       deps.emit,
       deps.onAnnounceFault,
@@ -124,8 +127,8 @@ export class Book {
     const reads = this.reads.get(profileId);
     return {
       counts: this.counts(profileId),
-      refresh: reads?.refresh ? this.jobView(profileId, reads.refresh) : null,
-      add: reads?.add ? this.jobView(profileId, reads.add) : null,
+      refresh: reads?.refresh ? this.jobView(reads, reads.refresh) : null,
+      add: reads?.add ? this.jobView(reads, reads.add) : null,
       settings: this.settings(),
     };
   }
@@ -209,7 +212,7 @@ export class Book {
     const job = reads.refresh;
     reads.queue.add(job, job.take(ids));
     this.announcer.jobMoved(profileId, job, true);
-    return this.jobView(profileId, job);
+    return this.jobView(reads, job);
   }
 
   cancelRefresh(profileId: string): Promise<void> {
@@ -251,7 +254,7 @@ export class Book {
     reads.add = job;
     reads.queue.add(job, job.toRead);
     this.announcer.jobMoved(profileId, job, true);
-    return this.jobView(profileId, job);
+    return this.jobView(reads, job);
   }
 
   cancelAdd(profileId: string): Promise<void> {
@@ -332,6 +335,7 @@ export class Book {
     let reads = this.reads.get(profileId);
     if (reads) return reads;
     const { strategySync, connections } = this.deps;
+    const budget = connections.budget(profileId);
     reads = {
       queue: new ProfileReadQueue(profileId, {
         fetch: (p, s, signal) => connections.inBulk(() => strategySync.fetch(p, s, signal)),
@@ -343,19 +347,23 @@ export class Book {
       refresh: null,
       add: null,
       addReading: false,
+      budget,
       // The budget's pace is what the running jobs show: told as it changes.
-      unwatch: connections.watchPace(profileId, () => this.paced(profileId)),
+      unwatch: budget.onPaced(() => this.paced(profileId)),
     };
     this.reads.set(profileId, reads);
     return reads;
   }
 
-  /** A job as the screens show it, with the pace of the profile's one request budget. */
-  private jobView(profileId: string, job: BookBatch): BookJob {
-    const budget = this.deps.connections.budget(profileId);
+  /**
+   * A job as the screens show it, with the pace of the profile's one request budget (none left
+   * once the profile's reads were forgotten).
+   */
+  private jobView(reads: ProfileReads | undefined, job: BookBatch): BookJob {
+    const setting = this.settings().refreshConcurrency;
     return job.view({
-      waitingUntil: budget.waitingUntil?.toISOString() ?? null,
-      concurrency: Math.min(this.settings().refreshConcurrency, budget.atOnce),
+      waitingUntil: reads?.budget.waitingUntil?.toISOString() ?? null,
+      concurrency: Math.min(setting, reads?.budget.atOnce ?? setting),
     });
   }
 

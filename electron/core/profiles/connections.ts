@@ -91,11 +91,6 @@ export class Connections {
     return true;
   }
 
-  /** Hears every change of the profile's pace (a 429's pause, the requests at once). */
-  watchPace(profileId: string, watch: () => void): () => void {
-    return this.budget(profileId).onPaced(watch);
-  }
-
   client(profileId: string): ServiceClient {
     let client = this.clients.get(profileId);
     if (client) return client;
