@@ -1,3 +1,4 @@
+import { Listeners } from '../../../shared/listeners';
 import { ServiceError } from './errors';
 
 /**
@@ -25,11 +26,16 @@ interface Waiter {
 }
 
 /**
- * One profile's request budget: at most `limit` requests at the service at once, manager's
- * requests first in line, then the rest in the order they asked. After a 429 no request starts
- * before the wait the retry policy gave (api/retry.ts `rateLimitedWait`, bounded): the
- * service's Retry-After holds for the whole client, not only the request it refused. A waiting
- * request leaves the line when its signal aborts (kind `cancelled`, nothing sent).
+ * One profile's request budget, the one pace of its requests whoever asks (the book's reads, a
+ * batch's review and sends, an execute): at most `atOnce` requests at the service at once,
+ * manager's requests first in line, then the rest in the order they asked. A 429 is paced here
+ * and nowhere else: no request starts before the wait the retry policy gave
+ * (profiles/connections.ts `pauseAfter429`, api/retry.ts: bounded), since the service's
+ * Retry-After holds for the whole client, not only the request it refused; and the requests at
+ * once are halved, climbing back one at a time as answers come (one more after as many answers
+ * in a row as are let go at once), up to `limit`. Whoever shows a pace (the book's jobs, a
+ * batch's summary) reads it here and hears its changes through `onPaced`. A waiting request
+ * leaves the line when its signal aborts (kind `cancelled`, nothing sent).
  */
 export class RequestBudget {
   private underway = 0;
@@ -37,12 +43,48 @@ export class RequestBudget {
   private pausedUntil = 0;
   private pauseTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
+  private window: number;
+  private answeredSinceChange = 0;
+  /** Whoever waits for the pause to end (`pauseOver`). */
+  private readonly pauseEnded = new Listeners<void>();
+  /** Told when the pause or the requests at once change. */
+  private readonly paced = new Listeners<void>();
 
-  constructor(readonly limit: number = MAX_REQUESTS_AT_ONCE) {}
+  constructor(readonly limit: number = MAX_REQUESTS_AT_ONCE) {
+    this.window = limit;
+  }
 
   /** Requests of the profile at the service now. */
   get inFlight(): number {
     return this.underway;
+  }
+
+  /** The requests let go at once now: `limit`, or fewer after 429s. */
+  get atOnce(): number {
+    return this.window;
+  }
+
+  /** Hears every change of the pace (a pause, the requests at once); returns the unsubscribe. */
+  onPaced(listener: () => void): () => void {
+    return this.paced.add(listener);
+  }
+
+  /**
+   * Resolves once no 429's pause holds (at once when none does), or when `signal` aborts. For
+   * whoever must not start a step before the service takes requests again (a batch's item is
+   * marked sent only just before its request leaves).
+   */
+  pauseOver(signal?: AbortSignal): Promise<void> {
+    if (this.closed || signal?.aborted || this.pausedUntil <= Date.now()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        leave();
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const leave = this.pauseEnded.add(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
   }
 
   /** When requests may start again after a 429 (null when they may now). */
@@ -82,12 +124,33 @@ export class RequestBudget {
     });
   }
 
-  /** A 429: no request starts for `delayMs` (a shorter wait than one already set changes nothing). */
+  /**
+   * A 429 answered: half as many requests at once after it. Its wait is `pause`'s (the service
+   * answered once, however many ask for a wait after it).
+   */
+  refused(): void {
+    this.window = Math.max(1, Math.floor(this.window / 2));
+    this.answeredSinceChange = 0;
+    this.paced.emit();
+  }
+
+  /** After a 429, no request starts for `delayMs` (a shorter wait does not cut a longer one). */
   pause(delayMs: number): void {
     const until = Date.now() + Math.max(0, delayMs);
     if (until <= this.pausedUntil) return;
     this.pausedUntil = until;
     this.wakeAtPauseEnd();
+    this.paced.emit();
+  }
+
+  /** A request was answered (not 429): one more at once after as many in a row as are let go. */
+  answered(): void {
+    if (this.window >= this.limit) return;
+    if (++this.answeredSinceChange < this.window) return;
+    this.window++;
+    this.answeredSinceChange = 0;
+    this.paced.emit();
+    this.pump();
   }
 
   private wakeAtPauseEnd(): void {
@@ -101,10 +164,13 @@ export class RequestBudget {
     clearTimeout(this.pauseTimer);
     for (const line of [this.waiting.manager, this.waiting.bulk])
       for (const waiter of line.splice(0)) waiter.leave();
+    // Whoever waits for the pause is not woken to work on a closed desk.
+    this.pauseEnded.clear();
+    this.paced.clear();
   }
 
   private mayStart(): boolean {
-    return !this.closed && this.underway < this.limit && this.pausedUntil <= Date.now();
+    return !this.closed && this.underway < this.window && this.pausedUntil <= Date.now();
   }
 
   private started(): () => void {
@@ -119,6 +185,12 @@ export class RequestBudget {
   }
 
   private pump(): void {
+    if (this.pausedUntil !== 0 && this.pausedUntil <= Date.now() && !this.closed) {
+      // The pause is over: told once.
+      this.pausedUntil = 0;
+      this.pauseEnded.emit();
+      this.paced.emit();
+    }
     while (this.mayStart()) {
       const next = this.waiting.manager.shift() ?? this.waiting.bulk.shift();
       if (!next) return;
@@ -126,8 +198,8 @@ export class RequestBudget {
     }
     // A timer may fire a millisecond before the clock reaches the pause's end: with nothing at
     // the service to call pump again, the line would wait forever. Wake again at the end.
-    const waiting = this.waiting.manager.length + this.waiting.bulk.length;
-    if (!this.closed && waiting > 0 && this.pausedUntil > Date.now()) this.wakeAtPauseEnd();
+    // Its end is told even with nothing in line (a batch's item waiting in `pauseOver`, a job's pace).
+    if (!this.closed && this.pausedUntil > Date.now()) this.wakeAtPauseEnd();
   }
 }
 

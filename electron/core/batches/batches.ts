@@ -9,13 +9,14 @@ import {
   recordBatchEnded,
 } from '../activity/record-batches';
 import type { Execution } from '../execution/execute';
-import type { Store, StoredBatch, StoredBatchItem } from '../store';
+import type { Connections } from '../profiles/connections';
+import type { Store, StoredBatch } from '../store';
 import type { Tracking } from '../tracking/tracking';
 import { checkAcknowledgements } from './acknowledgements';
 import { settleAtStartup } from './restart';
 import { BatchReview, type ReviewRequest } from './review';
-import { BatchSender, type SendDeps } from './send';
-import { batchViewOf, batchWords, countsOf, itemView, summaryOf, summaryOfCounts } from './views';
+import { BatchSender } from './send';
+import { batchViewOf, batchWords, countsOf, progressEvents, summaryOf } from './views';
 
 /**
  * Batches (docs/batches.md): one review of a model revision for many strategies, sent through
@@ -28,7 +29,7 @@ const ANNOUNCE_EVERY_MS = 50;
 
 export interface BatchesDeps {
   store: Store;
-  execution: Pick<Execution, 'prepare' | 'arm' | 'send' | 'withdraw' | 'follow' | 'readFresh'>;
+  execution: Pick<Execution, 'prepare' | 'arm' | 'send' | 'withdraw' | 'follow'>;
   emit(event: DeskEvent): void;
   /**
    * Tracking's domain events (tracking/tracking.ts): a batch's versions ending end the batch,
@@ -36,13 +37,11 @@ export interface BatchesDeps {
    */
   tracking: Pick<Tracking, 'onVersionEnded' | 'endsBeingSettled'>;
   now(): string;
-  /** The profile's retry policy for a 429 (Connections.rateLimitedWait). */
-  rateLimitedWait: SendDeps['rateLimitedWait'];
   /**
-   * Runs a batch's requests in the bulk lane of the profile's budget (Connections.inBulk): a
-   * manager's own execute or confirmation goes first.
+   * The profile's connection: a batch's requests in the bulk lane of its one request budget
+   * (a manager's own execute or confirmation goes first), a 429's wait decided there.
    */
-  inBulk<T>(work: () => Promise<T>): Promise<T>;
+  connections: Pick<Connections, 'inBulk' | 'pauseAfter429' | 'budget'>;
   /** Where a fault that stopped a batch is written (the desk's log). */
   logFault(batchId: string, error: unknown): void;
 }
@@ -71,27 +70,20 @@ export class Batches {
   private readonly unsubscribe: () => void;
   /** Batches with progress to announce: the items that moved since the last announcement. */
   private readonly pending = new Map<string, { positions: Set<number>; throttle: Throttle }>();
+  /** The desk closed: nothing more is announced (no timer left over a closed store). */
+  private closed = false;
 
   constructor(private readonly deps: BatchesDeps) {
     this.reviewer = new BatchReview({
       store: deps.store,
-      prepare: (target) => deps.inBulk(() => deps.execution.prepare(target)),
+      prepare: (target) => deps.connections.inBulk(() => deps.execution.prepare(target)),
     });
     this.sender = new BatchSender({
       store: deps.store,
-      // Arming may read the strategy again, sending is the request: both in the bulk lane.
-      execution: {
-        arm: (request) => deps.inBulk(() => deps.execution.arm(request)),
-        send: (armed) => deps.inBulk(() => deps.execution.send(armed)),
-        withdraw: (armed, words) => deps.execution.withdraw(armed, words),
-      },
-      follow: (versions) => deps.execution.follow(versions),
-      readFresh: (profileId, strategyId) =>
-        deps.inBulk(() => deps.execution.readFresh(profileId, strategyId)),
+      execution: deps.execution,
+      connections: deps.connections,
       announce: (batchId, position) => this.announce(batchId, position),
-      rateLimitedWait: deps.rateLimitedWait,
       fault: deps.logFault,
-      now: deps.now,
     });
     this.unsubscribe = deps.tracking.onVersionEnded((ended) => {
       const item = deps.store.batches.itemOfVersion(ended.versionId);
@@ -236,6 +228,7 @@ export class Batches {
   }
 
   close(): void {
+    this.closed = true;
     this.unsubscribe();
     for (const { throttle } of this.pending.values()) throttle.cancel();
     this.pending.clear();
@@ -285,6 +278,7 @@ export class Batches {
    * ANNOUNCE_EVERY_MS, together with whatever else moved meanwhile.
    */
   private announce(batchId: string, position: number | null): void {
+    if (this.closed) return;
     let pending = this.pending.get(batchId);
     if (!pending) {
       pending = {
@@ -303,20 +297,10 @@ export class Batches {
     const { store } = this.deps;
     const batch = store.batches.get(batchId);
     if (!pending || !batch) return;
-    // Only the items that moved, and the counts by state once: never every item again (a batch
-    // of hundreds moves hundreds of times).
-    const counts = { ...countsOf([]), ...store.batches.stateCounts(batchId) };
-    const summary = summaryOfCounts(store, batch, counts, this.sender.pausedUntil(batchId));
-    const announce = (item: StoredBatchItem | null) =>
-      this.deps.emit({
-        type: 'batch-progress',
-        profileId: batch.profileId,
-        batchId,
-        summary,
-        item: item ? itemView(store, batch, item) : null,
-      });
-    const positions = [...pending.positions].sort((a, b) => a - b);
-    if (positions.length === 0) announce(null);
-    for (const position of positions) announce(store.batches.item(batchId, position));
+    const moved = [...pending.positions]
+      .sort((a, b) => a - b)
+      .flatMap((position) => store.batches.item(batchId, position) ?? []);
+    for (const event of progressEvents(store, batch, this.sender.pausedUntil(batchId), moved))
+      this.deps.emit(event);
   }
 }

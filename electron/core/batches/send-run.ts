@@ -1,12 +1,20 @@
-import { isKind } from '../../../shared/errors';
-import { toDeskError } from '../errors';
+import type { RequestBudget } from '../api/budget';
 import type { ExecutionOutcome } from '../execution/execute';
-import { SendTurns } from './send-turns';
+import { faultWords } from './outcomes';
 
 /**
- * One run of a batch's send (send.ts): its turns to send (send-turns.ts), the pause a 429 asks
- * for, and what stops it (cancel, the first failure, a fault of the app's own), in the words its
- * unsent items keep.
+ * One run of a batch's send (send.ts): its turns to send, the wait while the profile's budget
+ * holds a 429's pause, and what stops it (cancel, the first failure, a fault of the app's own),
+ * in the words its unsent items keep.
+ *
+ * Turns: at most `limit` executions between their claim and the service's answer, their first
+ * sends taken in the items' order. An item checks itself against its fresh read before its turn
+ * and settles the answer after giving it back, so those steps of one item overlap the sends of
+ * others while the number at the service stays the batch's concurrency. Every index either
+ * takes its turn or passes it (an item that will not send); a later index waits for the ones
+ * before it. A second take by an index whose turn has come (sending again after a 429) only
+ * waits for a free slot. Once stopped, every waiting take resolves at once: the caller sees the
+ * stop and sends nothing.
  */
 
 /**
@@ -26,54 +34,70 @@ export class Run {
   fault: { error: unknown } | null = null;
   /** The versions accepted so far, followed once sending is over. */
   readonly accepted: ExecutionOutcome['follow'][] = [];
-  pausedUntil = 0;
   done!: Promise<void>;
-  private readonly turns: SendTurns;
+  /** Aborted when the run stops: a wait for the budget's pause ends at once. */
+  private readonly stopped = new AbortController();
+  /** The index whose first turn comes next. */
+  private next = 0;
+  private inFlight = 0;
+  private readonly passed = new Set<number>();
+  private waiters: (() => void)[] = [];
   /** Turns taken and not given back yet, by item index. */
-  private readonly held = new Map<number, () => void>();
-  private readonly wakers = new Set<() => void>();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly held = new Set<number>();
 
-  constructor(concurrency: number) {
-    this.turns = new SendTurns(concurrency);
+  constructor(
+    private readonly limit: number,
+    /** The profile's one request budget: its 429 pause is the run's (api/budget.ts). */
+    private readonly budget: Pick<RequestBudget, 'pauseOver' | 'waitingUntil'>,
+  ) {}
+
+  /** The time sending waits until for a 429 (null: not waiting): the budget's pause. */
+  get pausedUntil(): Date | null {
+    return this.budget.waitingUntil;
   }
 
-  /** Waits for an item's turn to send (not while paused); throws when the batch stopped. */
+  /**
+   * Waits for an item's turn to send (once a slot is free, its index's turn has come and no
+   * 429's pause holds); throws when the batch stopped.
+   */
   async takeTurn(index: number): Promise<void> {
-    const turnOver = await this.turns.take(index);
+    while (this.stop === null && !(this.inFlight < this.limit && index <= this.next))
+      await new Promise<void>((wake) => this.waiters.push(wake));
+    if (this.stop !== null) throw new StoppedBeforeSending(this.stop.reason);
+    if (index === this.next) this.advance();
+    this.inFlight++;
+    this.held.add(index);
+    // Marked sent only once the service takes requests again: a kill meanwhile leaves it unsent.
     await this.waitWhilePaused();
-    if (this.stop !== null) {
-      turnOver();
-      throw new StoppedBeforeSending(this.stop.reason);
-    }
-    this.held.set(index, turnOver);
+    const stop = this.stop as Stop | null; // a cancel may have come meanwhile
+    if (stop === null) return;
+    this.giveBack(index);
+    throw new StoppedBeforeSending(stop.reason);
   }
 
   /** The item's turn is over (its answer came, or it failed and the run decided what next). */
   giveBack(index: number): void {
-    this.held.get(index)?.();
-    this.held.delete(index);
+    if (!this.held.delete(index)) return;
+    this.inFlight--;
+    this.wakeAll();
   }
 
   /** The item is done: its turn, taken or not, goes to the next. */
   itemDone(index: number): void {
     this.giveBack(index);
-    this.turns.pass(index);
+    if (index < this.next) return;
+    this.passed.add(index);
+    if (index === this.next) this.advance();
   }
 
-  /** Waits while paused (or until stopped). */
-  async waitWhilePaused(): Promise<void> {
-    while (this.stop === null && Date.now() < this.pausedUntil) {
-      await new Promise<void>((resolve) => {
-        this.wakers.add(resolve);
-        this.timer ??= setTimeout(() => this.wakeAll(), this.pausedUntil - Date.now());
-      });
-    }
+  /** Waits while the profile's budget holds a 429's pause (or until stopped). */
+  waitWhilePaused(): Promise<void> {
+    return this.budget.pauseOver(this.stopped.signal);
   }
 
   halt(stop: Stop): void {
     this.stop ??= stop;
-    this.turns.stop();
+    this.stopped.abort();
     this.wakeAll();
   }
 
@@ -93,23 +117,15 @@ export class Run {
     return this.stop?.state === 'stopped' ? this.stop.why : null;
   }
 
-  private wakeAll(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    for (const wake of this.wakers) wake();
-    this.wakers.clear();
+  private advance(): void {
+    this.next++;
+    while (this.passed.delete(this.next)) this.next++;
+    this.wakeAll();
   }
-}
 
-/** Why the app's own failure stopped sending: as an unsent item says it, and as the batch does. */
-function faultWords(error: unknown): { item: string; batch: string } {
-  const desk = toDeskError(error);
-  if (!isKind(desk, 'internal')) {
-    const why = desk.message.replace(/\.$/, '');
-    return { item: why, batch: why };
+  private wakeAll(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
   }
-  return {
-    item: 'the app failed to record it (the log says how)',
-    batch: 'the app failed to record what it sent (the log says how)',
-  };
 }

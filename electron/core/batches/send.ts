@@ -1,12 +1,10 @@
-import type { ExclusionKind } from '../../../shared/batches/states';
 import type { DraftRowInput } from '../../../shared/draft';
-import { isKind } from '../../../shared/errors';
-import { isServiceError, type RateLimitedWait } from '../api';
-import { toDeskError } from '../errors';
-import { ExecutionBlockedError } from '../execution/errors';
+import { isServiceError } from '../api';
 import type { Armed, Execution, ExecutionOutcome } from '../execution/execute';
-import type { ExecutionRequest, FreshRead } from '../execution/request';
+import type { ExecutionRequest } from '../execution/request';
+import type { Connections } from '../profiles/connections';
 import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
+import { settledFailure } from './outcomes';
 import { settleFromJournal } from './restart';
 import { Run, StoppedBeforeSending } from './send-run';
 
@@ -14,93 +12,45 @@ import { Run, StoppedBeforeSending } from './send-run';
  * Sending a batch (docs/batches.md): its ready items in their stable order, `concurrency` at the
  * service at once (2 by default), each through the one execution flow with the plan key
  * reviewed, so a strategy changed since the review is refused there and skipped here, never
- * sent. Twice as many items are under way as are sent at once: one checks itself against its
- * fresh read and journals its execution (pending, on disk), or settles its answer, while others
- * are at the service (send-turns.ts). The item names its journal entry from then on and is moved
+ * sent. Twice as many items are under way as are sent at once: one reads its strategy fresh,
+ * checks itself against it and journals its execution (pending, on disk), or settles its answer,
+ * while others are at the service (send-run.ts). The item names its journal entry from then on and is moved
  * ready -> sending at its turn, just before its entry is marked sent: a restart finds the entry
- * and settles the item from it (restart.ts). A 429 pauses sending for the wait the profile's
- * retry policy gives (the service's Retry-After, bounded, with a floor: api/retry.ts), the item
- * ready again meanwhile; an item refused that way as often as the policy allows is not sent.
- * Cancel stops taking items (what was sent is followed); "stop at the first failure" does
- * the same after a refusal or an unclear answer.
+ * and settles the item from it (restart.ts). Every request of a run is in the bulk lane of the
+ * profile's one request budget (api/budget.ts), and a 429 is paced there: the profile's budget
+ * pauses for the wait its retry policy gives (Connections.pauseAfter429: the service's
+ * Retry-After, bounded, with a floor), no turn is taken meanwhile and the item is ready again;
+ * an item refused that way as often as the policy allows is not sent. Cancel stops taking items
+ * (what was sent is followed); "stop at the first failure" does the same after a refusal or an
+ * unclear answer.
  */
 
 export interface SendDeps {
   store: Store;
-  /** The one execution flow, as a pair: each item armed, then sent at its turn (or withdrawn). */
-  execution: Pick<Execution, 'arm' | 'send' | 'withdraw'>;
-  /** The fresh read an execution is checked against, made ahead of its send (request.ts). */
-  readFresh(profileId: string, strategyId: string): Promise<FreshRead>;
-  /** The wait after an item's `refusals`-th 429 in a row; undefined: not sent (Connections). */
-  rateLimitedWait(profileId: string, error: unknown, refusals: number): RateLimitedWait | undefined;
-  /** Starts following the versions sent (once sending is over: execution/request.ts). */
-  follow(versions: readonly ExecutionOutcome['follow'][]): void;
+  /**
+   * The one execution flow, as a pair: each item armed, then sent at its turn (or withdrawn);
+   * the versions sent followed once sending is over.
+   */
+  execution: Pick<Execution, 'arm' | 'send' | 'withdraw' | 'follow'>;
+  /** The profile's connection: its bulk lane, its one request budget and its word on a 429. */
+  connections: Pick<Connections, 'inBulk' | 'pauseAfter429' | 'budget'>;
   /** An item moved, or the batch did (position null). */
   announce(batchId: string, position: number | null): void;
   /** Sending stopped on a fault of the app's own (the store refused a write): logged. */
   fault(batchId: string, error: unknown): void;
-  now(): string;
 }
 
 /** An item another window took to send first: it is that window's to settle. */
 class TakenElsewhere extends Error {}
-
-/** How an execution's failure leaves its item. */
-function settledFailure(error: unknown): {
-  state: 'refused' | 'unknown' | 'skipped';
-  exclusionKind: ExclusionKind | null;
-  reason: string;
-  errorKind: string;
-} {
-  const desk = toDeskError(error);
-  if (isKind(desk, 'confirmation-outdated'))
-    return {
-      state: 'skipped',
-      exclusionKind: 'changed-since-review',
-      reason:
-        'Changed since the review (its holdings, its known target or another execution): not sent. Review it again.',
-      errorKind: desk.kind,
-    };
-  if (isKind(desk, 'stale-not-acknowledged'))
-    return {
-      state: 'skipped',
-      exclusionKind: 'not-acknowledged',
-      reason: desk.message,
-      errorKind: desk.kind,
-    };
-  if (error instanceof ExecutionBlockedError)
-    return {
-      state: 'skipped',
-      exclusionKind: 'blocked',
-      reason: error.message,
-      errorKind: desk.kind,
-    };
-  if (isServiceError(error, 'unexecuted-version'))
-    return {
-      state: 'refused',
-      exclusionKind: 'unexecuted-version',
-      reason: `${desk.message}. Open the strategy to see the version in the way and delete it there, then review again.`,
-      errorKind: desk.kind,
-    };
-  if (isServiceError(error) && error.ambiguous)
-    return {
-      state: 'unknown',
-      exclusionKind: null,
-      reason: `${desk.message}. The outcome is unknown: retry it with the same key or dismiss it from the strategy.`,
-      errorKind: desk.kind,
-    };
-  return { state: 'refused', exclusionKind: null, reason: desk.message, errorKind: desk.kind };
-}
 
 export class BatchSender {
   private readonly runs = new Map<string, Run>();
 
   constructor(private readonly deps: SendDeps) {}
 
-  /** The time sending waits until for a 429 (null: not waiting). */
+  /** The time sending waits until for a 429 (null: not waiting): the profile's budget's pause. */
   pausedUntil(batchId: string): string | null {
-    const run = this.runs.get(batchId);
-    return run && run.pausedUntil > Date.now() ? new Date(run.pausedUntil).toISOString() : null;
+    return this.runs.get(batchId)?.pausedUntil?.toISOString() ?? null;
   }
 
   /** The run under way, for whoever waits for it to finish (tests, benches). */
@@ -122,9 +72,19 @@ export class BatchSender {
    * sent, their entries withdrawn) and is told through `fault`.
    */
   send(batch: StoredBatch, onOver: () => void): Promise<void> {
-    const run = new Run(Math.max(1, batch.concurrency));
+    const { connections } = this.deps;
+    const concurrency = Math.max(1, batch.concurrency);
+    const budget = connections.budget(batch.profileId);
+    const run = new Run(concurrency, budget);
     this.runs.set(batch.id, run);
-    run.done = this.sendAll(batch, run)
+    // Items under way: those at the service, and enough reading, checking or settling around
+    // them that the profile's budget never waits for a request of the batch (their reads wait
+    // there with every other request): the sends at once, and as many as the budget lets go.
+    const workers = concurrency + Math.max(concurrency, budget.limit);
+    // Every request of the run (its reads, arms and sends) in the budget's bulk lane: a
+    // manager's own execute or confirmation goes first.
+    run.done = connections
+      .inBulk(() => this.sendAll(batch, run, workers))
       .catch((error: unknown) => this.endAfterFault(batch, run, error))
       .finally(() => {
         this.runs.delete(batch.id);
@@ -157,25 +117,9 @@ export class BatchSender {
     }
   }
 
-  private async sendAll(batch: StoredBatch, run: Run): Promise<void> {
-    const { store } = this.deps;
+  private async sendAll(batch: StoredBatch, run: Run, workers: number): Promise<void> {
+    const { store, execution } = this.deps;
     const items = store.batches.items(batch.id).filter((i) => i.state === 'ready');
-    // Items under way: those at the service, and as many checking or settling around them.
-    const workers = 2 * Math.max(1, batch.concurrency);
-    // Each item's fresh read is made while the items before it are sent, at most `workers`
-    // items ahead of the sends: its check stays fresh, and no worker waits for its reads. A
-    // read that fails is made again by the execution itself, which reports the failure.
-    const reads = new Map<number, Promise<FreshRead | null>>();
-    let readNext = 0;
-    const readAhead = (upTo: number) => {
-      for (; readNext < items.length && readNext <= upTo; readNext++) {
-        const item = items[readNext]!;
-        reads.set(
-          readNext,
-          this.deps.readFresh(batch.profileId, item.strategyId).catch(() => null),
-        );
-      }
-    };
     let next = 0;
     const worker = async () => {
       try {
@@ -186,17 +130,10 @@ export class BatchSender {
       }
     };
     const sendItems = async () => {
-      for (;;) {
-        await run.waitWhilePaused();
-        if (run.stop !== null || next >= items.length) return;
+      while (run.stop === null && next < items.length) {
         const index = next++;
-        const item = items[index]!;
-        readAhead(index + workers);
-        const read = reads.get(index)!;
-        reads.delete(index);
         try {
-          const fresh = await read;
-          await this.sendOne(batch, item, index, run, fresh ?? undefined);
+          await this.sendOne(batch, items[index]!, index, run);
         } finally {
           run.itemDone(index);
         }
@@ -205,7 +142,7 @@ export class BatchSender {
     try {
       await Promise.all(Array.from({ length: workers }, worker));
     } finally {
-      this.deps.follow(run.accepted);
+      execution.follow(run.accepted);
     }
     const stop = run.stop;
     if (run.fault !== null) {
@@ -243,30 +180,26 @@ export class BatchSender {
   }
 
   /**
-   * One item, in order: armed (checked against its fresh read, journaled pending and on disk,
-   * the item naming its entry), its turn taken (moved ready -> sending), sent, and its outcome
-   * kept on the item. A 429 sends it again after the policy's wait, armed afresh.
+   * One item, in order: armed (the strategy and its known target read fresh, checked against
+   * the review, journaled pending and on disk, the item naming its entry), its turn taken
+   * (moved ready -> sending), sent, and its outcome kept on the item. A 429 sends it again once
+   * the budget's pause is over, armed (read and checked) afresh.
    */
   private async sendOne(
     batch: StoredBatch,
     item: StoredBatchItem,
     index: number,
     run: Run,
-    fresh: FreshRead | undefined,
   ): Promise<void> {
     const { execution } = this.deps;
     const turn = { sending: false };
     /** The 429s answered to this item in a row. */
     let refusals = 0;
-    // Only the first attempt is checked against the read made ahead: after a 429's wait the
-    // strategy is read again.
-    let freshRead = fresh;
     for (;;) {
       let armed: Armed | null = null;
       let outcome: ExecutionOutcome;
       try {
-        armed = await execution.arm(this.requestOf(batch, item, freshRead));
-        freshRead = undefined;
+        armed = await execution.arm(this.requestOf(batch, item));
         await this.takeTurn(batch, item, index, run, turn, armed);
         outcome = await execution.send(armed);
       } catch (error) {
@@ -285,8 +218,7 @@ export class BatchSender {
         return;
       }
       // Outside the try: an answer the store cannot write is a fault of the app's own (sending
-      // stops), not a refusal of this item.
-      run.giveBack(index);
+      // stops), not a refusal of this item. Its turn goes to the next once it is done.
       run.accepted.push(outcome.follow);
       this.settle(batch, item, turn, 'accepted', {
         journalId: outcome.entry.id,
@@ -297,11 +229,7 @@ export class BatchSender {
   }
 
   /** What one item's execution sends: its rows under the batch's review. */
-  private requestOf(
-    batch: StoredBatch,
-    item: StoredBatchItem,
-    freshRead: FreshRead | undefined,
-  ): ExecutionRequest {
+  private requestOf(batch: StoredBatch, item: StoredBatchItem): ExecutionRequest {
     return {
       profileId: batch.profileId,
       strategyId: item.strategyId,
@@ -313,7 +241,6 @@ export class BatchSender {
         position: item.position,
       },
       followLater: true,
-      ...(freshRead && { freshRead }),
       confirmation: {
         planKey: item.planKey ?? '',
         acknowledgedStale: item.acknowledged,
@@ -356,8 +283,9 @@ export class BatchSender {
   /**
    * A 429: nothing was executed (a definite refusal). Its turn goes back and it reads ready
    * again, not sending, until its next turn (the view never shows more sending than the
-   * concurrency). True when it is to be sent again after the policy's wait, under the same
-   * review, its plan key checked again; false when it was settled not sent.
+   * concurrency). The profile's budget decides the wait (Connections.pauseAfter429) and holds
+   * every turn meanwhile. True when it is to be sent again once the pause is over, under the
+   * same review, its plan key checked again; false when it was settled not sent.
    */
   private async waitAfter429(
     batch: StoredBatch,
@@ -369,12 +297,12 @@ export class BatchSender {
     error: unknown,
     journalId: string | null,
   ): Promise<boolean> {
-    const { store } = this.deps;
-    const wait = this.deps.rateLimitedWait(batch.profileId, error, refusals);
+    const { store, connections } = this.deps;
+    const again = connections.pauseAfter429(batch.profileId, error, refusals);
     if (turn.sending) store.batches.move(batch.id, item.position, 'sending', 'ready');
     turn.sending = false;
     run.giveBack(index);
-    if (wait === undefined) {
+    if (!again) {
       this.settle(batch, item, turn, 'not-sent', {
         reason: `Not sent: the service kept answering 429 (too many requests), ${refusals} times. Review it again.`,
         errorKind: 'rate-limited',
@@ -382,7 +310,6 @@ export class BatchSender {
       });
       return false;
     }
-    run.pausedUntil = Math.max(run.pausedUntil, Date.now() + wait.delayMs);
     this.deps.announce(batch.id, item.position);
     await run.waitWhilePaused();
     this.deps.announce(batch.id, null);

@@ -21,6 +21,7 @@ import {
   type OrderSide,
   type OrderStatus,
 } from '../../../shared/domain/constants';
+import type { DeskEvent } from '../../../shared/contract';
 import type { Store, StoredBatch, StoredBatchItem, StoredVersion } from '../store';
 import { acknowledgementFingerprint } from './acknowledgements';
 
@@ -184,6 +185,29 @@ export function summaryOfCounts(
     })),
     words: batchWords(batch, counts, outcomes),
   };
+}
+
+/**
+ * A batch's progress as the hosts' event carries it: the counts by state once (never every item
+ * again: a batch of hundreds moves hundreds of times), and each item that moved, in its order;
+ * the batch alone when no item moved.
+ */
+export function progressEvents(
+  store: ViewStore,
+  batch: StoredBatch,
+  pausedUntil: string | null,
+  moved: readonly StoredBatchItem[],
+): Extract<DeskEvent, { type: 'batch-progress' }>[] {
+  const counts = { ...countsOf([]), ...store.batches.stateCounts(batch.id) };
+  const summary = summaryOfCounts(store, batch, counts, pausedUntil);
+  const event = (item: StoredBatchItem | null) => ({
+    type: 'batch-progress' as const,
+    profileId: batch.profileId,
+    batchId: batch.id,
+    summary,
+    item: item ? itemView(store, batch, item) : null,
+  });
+  return moved.length === 0 ? [event(null)] : moved.map(event);
 }
 
 /**

@@ -5,6 +5,7 @@ import type {
   BookJob,
   BookPage,
   BookQuery,
+  BookRow,
   BookSelection,
   BookSettings,
   BookSummary,
@@ -13,13 +14,15 @@ import type {
 import type { DeskEvent } from '../../../shared/contract';
 import type { Strategy } from '../../../shared/domain/resources';
 import { DeskError, deskError } from '../../../shared/errors';
-import { Throttle } from '../../../shared/throttle';
-import type { WaitInfo } from '../api';
+import type { RequestBudget } from '../api/budget';
+import type { Connections } from '../profiles/connections';
 import type { Store } from '../store';
-import { noteNotRead } from '../strategies/sync';
+import { noteNotRead, type StrategySync } from '../strategies/sync';
+import { BookAnnouncer } from './announce';
+import { startAutoRefresh } from './auto-refresh';
 import { exposureOf } from './exposure';
 import { AddBatch, RefreshBatch, type BookBatch } from './jobs';
-import { ProfileReadQueue, type ReadQueueDeps } from './read-queue';
+import { ProfileReadQueue } from './read-queue';
 import { bringUpToDate } from './rows';
 import { readBookSettings, saveBookSettings, staleBefore } from './settings';
 import { withModels } from './models';
@@ -28,51 +31,58 @@ import { bookRowView, filterOf, orderOf } from './view';
 export { DEFAULT_BOOK_SETTINGS, readBookSettings } from './settings';
 export { BOOK_CSV, HOLDINGS_CSV, type BookCsv } from './export';
 
-/** How often progress and the rows it changed are announced while reads go on. */
-const ANNOUNCE_EVERY_MS = 150;
-
 export interface BookDeps {
   store: Store;
-  /** Reads a strategy from the service (StrategySync.fetch). */
-  fetch(profileId: string, strategyId: string, signal: AbortSignal): Promise<Strategy>;
-  /** Stores strategies read together (StrategySync.storeAll); new ones: resolves once on disk. */
-  storeAll(profileId: string, strategies: readonly Strategy[]): Promise<void> | undefined;
-  watchWaits(profileId: string, watch: (info: WaitInfo) => void): () => void;
-  /** The profile's retry policy for a 429 (Connections.rateLimitedWait). */
-  rateLimitedWait: ReadQueueDeps<Strategy>['rateLimitedWait'];
+  /** The one strategy read: fetched, then stored together (strategies/sync.ts). */
+  strategySync: Pick<StrategySync, 'fetch' | 'storeAll'>;
+  /**
+   * The profile's connection: the book's reads in its bulk lane, the pace of its one request
+   * budget (a 429's pause, the requests at once), and the policy's word on reading again.
+   */
+  connections: Pick<Connections, 'inBulk' | 'pauseAfter429' | 'budget'>;
   emit(event: DeskEvent): void;
   now(): string;
   /** Where an announcement that could not be made is told (the desk's log). */
   onAnnounceFault?(profileId: string, error: unknown): void;
 }
 
-interface ProfileBook {
+/** A profile's reads of many strategies: its queue and its two jobs. */
+interface ProfileReads {
   queue: ProfileReadQueue<Strategy>;
   refresh: RefreshBatch | null;
   add: AddBatch | null;
   /** A paste is being read for an add (in slices): another add waits its end. */
   addReading: boolean;
-  announce: Throttle;
-  /** Strategies stored since the last announcement. */
-  stored: Set<string>;
-  /** Strategies were added since the last announcement. */
-  added: boolean;
-  jobsChanged: Set<BookBatch>;
+  /** The profile's one request budget: the pace its jobs show. */
+  budget: RequestBudget;
+  /** Stops hearing the budget's pace. */
+  unwatch: () => void;
 }
 
 /**
  * The book of each profile (docs/book.md): its rows and counts read from `book_rows`, kept up to
- * date from the marks the store's triggers leave; the reads of many strategies through one
- * bounded queue per profile; tags, exposure and settings.
+ * date from the marks the store's triggers leave; the reads of many strategies (a refresh, an
+ * add) through one queue per profile, paced by the profile's request budget; tags, exposure and
+ * settings. What moved is told through the announcer (announce.ts).
  */
 export class Book {
-  private readonly books = new Map<string, ProfileBook>();
-  /** Cancelled batches whose committed strategies wait for the disk: their end is told after. */
-  private readonly settling = new Set<BookBatch>();
+  private readonly reads = new Map<string, ProfileReads>();
+  private readonly announcer: BookAnnouncer;
   private closed = false;
-  private autoTimer: ReturnType<typeof setInterval> | undefined;
+  private stopAuto: (() => void) | undefined;
 
-  constructor(private readonly deps: BookDeps) {}
+  constructor(private readonly deps: BookDeps) {
+    this.announcer = new BookAnnouncer(
+      {
+        upToDate: (profileId) => this.upToDate(profileId),
+        rowsOf: (profileId, ids) => this.rowsOf(profileId, ids),
+        counts: (profileId) => this.counts(profileId),
+        jobView: (profileId, job) => this.jobView(this.reads.get(profileId), job),
+      },
+      deps.emit,
+      deps.onAnnounceFault,
+    );
+  }
 
   settings(): BookSettings {
     return readBookSettings(this.deps.store);
@@ -92,10 +102,7 @@ export class Book {
    */
   private upToDate(profileId: string): void {
     const changed = bringUpToDate(this.deps.store, this.deps.now(), profileId);
-    const book = this.books.get(profileId);
-    if (!book || changed.length === 0) return;
-    for (const strategyId of changed) book.stored.add(strategyId);
-    book.announce.soon();
+    if (changed.length > 0 && !this.closed) this.announcer.rowsMoved(profileId, changed);
   }
 
   /**
@@ -104,8 +111,7 @@ export class Book {
    * book's counts. Many changes in a burst make one announcement.
    */
   rowsMayHaveMoved(profileId: string): void {
-    if (this.closed) return;
-    this.bookOf(profileId).announce.soon();
+    this.announcer.soon(profileId);
   }
 
   counts(profileId: string): BookCounts {
@@ -118,11 +124,11 @@ export class Book {
   }
 
   summary(profileId: string): BookSummary {
-    const book = this.books.get(profileId);
+    const reads = this.reads.get(profileId);
     return {
       counts: this.counts(profileId),
-      refresh: book?.refresh ? this.jobView(book, book.refresh) : null,
-      add: book?.add ? this.jobView(book, book.add) : null,
+      refresh: reads?.refresh ? this.jobView(reads, reads.refresh) : null,
+      add: reads?.add ? this.jobView(reads, reads.add) : null,
       settings: this.settings(),
     };
   }
@@ -140,6 +146,16 @@ export class Book {
         store.book.page(filter, orderOf(query), offset, limit).map(bookRowView),
       ),
     };
+  }
+
+  /** The rows of these strategies as the contract carries them (with their models). */
+  private rowsOf(profileId: string, strategyIds: readonly string[]): BookRow[] {
+    const { store } = this.deps;
+    return withModels(
+      store,
+      profileId,
+      store.book.rows(profileId, strategyIds, this.staleBefore()).map(bookRowView),
+    );
   }
 
   /** The strategies a selection names, in the book's order (those the app holds). */
@@ -184,23 +200,23 @@ export class Book {
     return exposureOf(this.deps.store, profileId, symbol, this.staleBefore());
   }
 
-  /** Reads the selected strategies again; joins a refresh under way with those it lacks. */
+  /**
+   * Reads the selected strategies again, in the book's order; joins a refresh under way with
+   * those it lacks. Its progress and the rows it reads are announced as they move.
+   */
   refresh(profileId: string, selection: BookSelection): BookJob {
     const ids = this.selected(profileId, selection);
-    const book = this.bookOf(profileId);
-    if (!book.refresh || book.refresh.finished)
-      book.refresh = new RefreshBatch(this.deps.now, (job) => this.changed(profileId, job));
-    const batch = book.refresh;
-    const taken = batch.take(ids);
-    batch.finishIfEmpty();
-    book.queue.add(batch, taken);
-    book.jobsChanged.add(batch);
-    this.announceNow(profileId);
-    return this.jobView(book, batch);
+    const reads = this.readsOf(profileId);
+    if (!reads.refresh || reads.refresh.finished)
+      reads.refresh = new RefreshBatch(this.deps.now, (job) => this.moved(profileId, job));
+    const job = reads.refresh;
+    reads.queue.add(job, job.take(ids));
+    this.announcer.jobMoved(profileId, job, true);
+    return this.jobView(reads, job);
   }
 
   cancelRefresh(profileId: string): Promise<void> {
-    return this.cancel(profileId, (book) => book.refresh);
+    return this.cancel(profileId, (reads) => reads.refresh);
   }
 
   /**
@@ -214,139 +230,140 @@ export class Book {
         message:
           'This is not text (it holds binary data, as a spreadsheet or an archive does): paste the ids, or choose a text or CSV file.',
       });
-    const book = this.bookOf(profileId);
-    if (book.addReading || (book.add && !book.add.finished)) throw deskError('busy');
-    book.addReading = true;
+    const reads = this.readsOf(profileId);
+    if (reads.addReading || (reads.add && !reads.add.finished)) throw deskError('busy');
+    reads.addReading = true;
     let pasted: PastedIds;
     try {
       pasted = await runInSlices(readPastedIds(text));
     } finally {
-      book.addReading = false;
+      reads.addReading = false;
     }
-    if (this.closed || this.books.get(profileId) !== book)
+    if (this.closed || this.reads.get(profileId) !== reads)
       throw new DeskError({
         kind: 'not-found',
         message:
           'The profile was removed, or its address changed, while the list was read: nothing was added.',
       });
-    const batch = new AddBatch(
+    const job = new AddBatch(
       pasted,
       (id) => this.deps.store.strategies.nameOf(profileId, id),
       this.deps.now,
-      (job) => this.changed(profileId, job),
+      (moved) => this.moved(profileId, moved),
     );
-    book.add = batch;
-    book.queue.add(batch, batch.toRead);
-    book.jobsChanged.add(batch);
-    this.announceNow(profileId);
-    return this.jobView(book, batch);
+    reads.add = job;
+    reads.queue.add(job, job.toRead);
+    this.announcer.jobMoved(profileId, job, true);
+    return this.jobView(reads, job);
   }
 
   cancelAdd(profileId: string): Promise<void> {
-    return this.cancel(profileId, (book) => book.add);
+    return this.cancel(profileId, (reads) => reads.add);
   }
 
-  /** Cancels a batch; its end is announced (and this resolves) once what it stored is on disk. */
-  private async cancel(profileId: string, of: (book: ProfileBook) => BookBatch | null) {
-    const book = this.books.get(profileId);
-    const batch = book && of(book);
-    if (!book || !batch || batch.finished) return;
-    batch.cancel();
-    this.settling.add(batch);
-    await book.queue.cancel(batch); // never fails: each strategy settles, stored or failed
-    this.settling.delete(batch);
-    book.jobsChanged.add(batch);
-    this.announceNow(profileId);
+  /** Cancels a job; its end is announced (and this resolves) once what it stored is on disk. */
+  private async cancel(profileId: string, of: (reads: ProfileReads) => BookBatch | null) {
+    const reads = this.reads.get(profileId);
+    const job = reads && of(reads);
+    if (!reads || !job || job.finished) return;
+    job.cancel();
+    this.announcer.settling.add(job);
+    await reads.queue.cancel(job); // never fails: each strategy settles, stored or failed
+    this.announcer.settling.delete(job);
+    this.announcer.jobMoved(profileId, job, true);
   }
 
   /** The last add's lines, a window at a time. */
   addOutcomes(profileId: string, jobId: string) {
-    const add = this.books.get(profileId)?.add;
+    const add = this.reads.get(profileId)?.add;
     if (!add || add.id !== jobId) throw deskError('not-found');
     return add.lines;
   }
 
   /** Forgets the profile's queue (the profile was removed, or its address changed). */
   forget(profileId: string): void {
-    const book = this.books.get(profileId);
-    if (!book) return;
-    book.announce.cancel();
-    book.queue.close();
-    this.books.delete(profileId);
+    const reads = this.reads.get(profileId);
+    this.announcer.forget(profileId);
+    if (!reads) return;
+    reads.unwatch();
+    reads.queue.close();
+    this.reads.delete(profileId);
   }
 
   /** Whether a refresh of the profile is under way. */
   refreshing(profileId: string): boolean {
-    const refresh = this.books.get(profileId)?.refresh;
+    const refresh = this.reads.get(profileId)?.refresh;
     return refresh !== null && refresh !== undefined && !refresh.finished;
   }
 
-  /**
-   * The optional automatic refresh (off by default): every `minuteMs` it looks for each profile
-   * online, with no refresh under way, whose strategies were last read longer ago than the
-   * setting's interval, and refreshes those.
-   */
+  /** The optional automatic refresh (auto-refresh.ts), through the one refresh. */
   startAutoRefresh(auto: {
     profiles(): string[];
     isOnline(profileId: string): boolean;
     minuteMs?: number;
   }): void {
-    const minuteMs = auto.minuteMs ?? 60_000;
-    clearInterval(this.autoTimer);
-    this.autoTimer = setInterval(() => {
-      const minutes = this.settings().autoRefreshMinutes;
-      if (minutes === null || this.closed) return;
-      for (const profileId of auto.profiles()) {
-        if (!auto.isOnline(profileId) || this.refreshing(profileId)) continue;
+    this.stopAuto?.();
+    this.stopAuto = startAutoRefresh({
+      ...auto,
+      settings: () => this.settings(),
+      refreshing: (profileId) => this.refreshing(profileId),
+      dueBefore: (profileId, before) => {
         this.upToDate(profileId);
-        const due = this.deps.store.book.ids({
+        return this.deps.store.book.ids({
           profileId,
           search: '',
           flags: ['stale'],
           tag: null,
-          staleBefore: new Date(Date.parse(this.deps.now()) - minutes * minuteMs).toISOString(),
+          staleBefore: before,
         });
-        if (due.length > 0) this.refresh(profileId, { kind: 'ids', strategyIds: due });
-      }
-    }, minuteMs);
-    this.autoTimer.unref?.();
+      },
+      refresh: (profileId, selection) => {
+        if (!this.closed) this.refresh(profileId, selection);
+      },
+      now: this.deps.now,
+    });
   }
 
   close(): void {
     this.closed = true;
-    clearInterval(this.autoTimer);
-    for (const profileId of [...this.books.keys()]) this.forget(profileId);
+    this.stopAuto?.();
+    for (const profileId of [...this.reads.keys()]) this.forget(profileId);
+    this.announcer.close();
   }
 
-  private bookOf(profileId: string): ProfileBook {
-    let book = this.books.get(profileId);
-    if (book) return book;
-    book = {
+  private readsOf(profileId: string): ProfileReads {
+    let reads = this.reads.get(profileId);
+    if (reads) return reads;
+    const { strategySync, connections } = this.deps;
+    const budget = connections.budget(profileId);
+    reads = {
       queue: new ProfileReadQueue(profileId, {
-        fetch: (p, s, signal) => this.deps.fetch(p, s, signal),
+        fetch: (p, s, signal) => connections.inBulk(() => strategySync.fetch(p, s, signal)),
         store: (p, strategies) => this.storeAll(p, strategies),
-        watchWaits: this.deps.watchWaits,
-        rateLimitedWait: this.deps.rateLimitedWait,
+        pauseAfter429: (p, error, refusals) => connections.pauseAfter429(p, error, refusals),
         concurrency: () => this.settings().refreshConcurrency,
-        paced: (p) => this.paced(p),
         notRead: (p, s, reason) => this.notRead(p, s, reason),
       }),
       refresh: null,
       add: null,
       addReading: false,
-      announce: new Throttle(ANNOUNCE_EVERY_MS, () => this.announceFromTimer(profileId)),
-      stored: new Set(),
-      added: false,
-      jobsChanged: new Set(),
+      budget,
+      // The budget's pace is what the running jobs show: told as it changes.
+      unwatch: budget.onPaced(() => this.paced(profileId)),
     };
-    this.books.set(profileId, book);
-    return book;
+    this.reads.set(profileId, reads);
+    return reads;
   }
 
-  private jobView(book: ProfileBook, job: BookBatch): BookJob {
+  /**
+   * A job as the screens show it, with the pace of the profile's one request budget (none left
+   * once the profile's reads were forgotten).
+   */
+  private jobView(reads: ProfileReads | undefined, job: BookBatch): BookJob {
+    const setting = this.settings().refreshConcurrency;
     return job.view({
-      waitingUntil: book.queue.waitingUntil?.toISOString() ?? null,
-      concurrency: book.queue.concurrency,
+      waitingUntil: reads?.budget.waitingUntil?.toISOString() ?? null,
+      concurrency: Math.min(setting, reads?.budget.atOnce ?? setting),
     });
   }
 
@@ -356,91 +373,42 @@ export class Book {
    * next reads. Whatever reads the book brings it up to date first: no row is read stale.
    */
   private storeAll(profileId: string, strategies: readonly Strategy[]): Promise<void> | undefined {
-    const durable = this.deps.storeAll(profileId, strategies);
+    const durable = this.deps.strategySync.storeAll(profileId, strategies);
     setImmediate(() => {
       if (!this.closed) this.upToDate(profileId);
     });
     return durable;
   }
 
-  /** A batch changed: the rows it read are announced soon. */
-  private changed(profileId: string, job: BookBatch): void {
-    const book = this.books.get(profileId);
-    if (!book || this.closed) return;
+  /** A job moved: the rows it read are announced soon, its end at once. */
+  private moved(profileId: string, job: BookBatch): void {
+    if (this.closed || !this.reads.has(profileId)) return;
+    const stored: string[] = [];
     for (const strategyId of job.touched) {
       // An added strategy is in no screen's rows yet: the counts announce it, not its row.
       if (job instanceof AddBatch) {
         const name = this.deps.store.strategies.nameOf(profileId, strategyId);
         if (name) job.named(strategyId, name);
-        book.added = true;
-      } else book.stored.add(strategyId);
+        this.announcer.added(profileId);
+      } else stored.push(strategyId);
     }
     job.touched.clear();
-    book.jobsChanged.add(job);
+    if (stored.length > 0) this.announcer.rowsMoved(profileId, stored);
     // Its end is told at once (a cancel is told by whoever cancelled, once all is settled).
-    if (job.state === 'finished') this.announceNow(profileId);
-    else this.announceSoon(profileId);
+    this.announcer.jobMoved(profileId, job, job.state === 'finished');
   }
 
+  /** The profile's pace changed: its running jobs show it. */
   private paced(profileId: string): void {
-    const book = this.books.get(profileId);
-    if (!book) return;
-    if (book.refresh && !book.refresh.finished) book.jobsChanged.add(book.refresh);
-    if (book.add && !book.add.finished) book.jobsChanged.add(book.add);
-    this.announceSoon(profileId);
+    const reads = this.reads.get(profileId);
+    if (!reads || this.closed) return;
+    for (const job of [reads.refresh, reads.add])
+      if (job && !job.finished) this.announcer.jobMoved(profileId, job);
   }
 
   /** A strategy not read because the service stopped answering: its row says so. */
   private notRead(profileId: string, strategyId: string, reason: unknown): void {
     noteNotRead(this.deps, profileId, strategyId, reason);
-    this.bookOf(profileId).stored.add(strategyId);
-  }
-
-  private announceSoon(profileId: string): void {
-    this.books.get(profileId)?.announce.soon();
-  }
-
-  /**
-   * The throttle's run, on a timer: a store that cannot be written now (another process's long
-   * write, a fault) leaves the rows marked for the next announcement, never an exception out of
-   * a timer, which would end the app.
-   */
-  private announceFromTimer(profileId: string): void {
-    try {
-      this.announceNow(profileId);
-    } catch (error) {
-      this.deps.onAnnounceFault?.(profileId, error);
-    }
-  }
-
-  /** Announces the batches that changed and the rows they stored, with the book's counts. */
-  private announceNow(profileId: string): void {
-    const book = this.books.get(profileId);
-    if (!book || this.closed) return;
-    // The rows the store marked join those stored (upToDate adds them).
-    this.upToDate(profileId);
-    book.announce.cancel();
-    const jobs = [...book.jobsChanged];
-    book.jobsChanged.clear();
-    const stored = [...book.stored];
-    book.stored.clear();
-    if (stored.length > 0 || book.added) {
-      book.added = false;
-      const { store } = this.deps;
-      const rows = withModels(
-        store,
-        profileId,
-        store.book.rows(profileId, stored, this.staleBefore()).map(bookRowView),
-      );
-      this.deps.emit({
-        type: 'book-rows-changed',
-        profileId,
-        rows,
-        counts: this.counts(profileId),
-      });
-    }
-    for (const job of jobs)
-      if (!this.settling.has(job))
-        this.deps.emit({ type: 'book-job-changed', profileId, job: this.jobView(book, job) });
+    this.announcer.rowsMoved(profileId, [strategyId]);
   }
 }

@@ -101,11 +101,15 @@ export class RefreshBatch extends BookBatch {
     super('refresh', now(), now, changed);
   }
 
-  /** More strategies to read (those not waiting already); returns the ones taken. */
+  /**
+   * More strategies to read (those not waiting already); returns the ones taken. With nothing
+   * to read, the refresh ends at once.
+   */
   take(strategyIds: readonly string[]): string[] {
     const taken = strategyIds.filter((id) => !this.left.has(id));
     for (const id of taken) this.left.add(id);
     this.total += taken.length;
+    this.finishIfEmpty();
     return taken;
   }
 

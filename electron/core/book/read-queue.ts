@@ -1,14 +1,15 @@
-import type { RateLimitedWait, WaitInfo } from '../api';
 import { isServiceError } from '../api';
 
 /**
- * One bounded queue per profile for reading many strategies (the book's refresh and its "Add
- * many"): at most `concurrency` reads at once (4 by default). A 429 slows it down: no read starts
- * before the service's Retry-After has passed, the number of reads at once is halved, and it
- * climbs back one at a time as answers come. The wait, and how often a read refused for the rate
- * is tried again, are the profile's one retry policy (Connections.rateLimitedWait: bounded, with a
- * floor, cancellable with the read's batch); a read that fails otherwise settles its strategy with that failure, and
- * every other strategy goes on. When the service stops answering altogether (UNREACHABLE_IN_A_ROW
+ * One queue per profile for reading many strategies (the book's refresh and its "Add many"):
+ * which strategies are read, in what order, and each batch's progress. At most the refresh
+ * setting's number of its reads are handed to the profile's request budget at once; the pace at
+ * the service is the budget's alone (api/budget.ts: the requests at once, a 429's pause and the
+ * halving after it, whoever else asks meanwhile). A read refused for the rate goes back first in
+ * line, as often as the profile's one retry policy allows (Connections.pauseAfter429, which also
+ * decides its wait), and waits in the budget's line; a read that fails otherwise settles its
+ * strategy with that failure, and every other strategy goes on. When the service stops answering
+ * altogether (UNREACHABLE_IN_A_ROW
  * reads in a row got no answer) the strategies still waiting settle as not read, with that reason,
  * instead of each waiting out its own retries.
  *
@@ -53,13 +54,13 @@ export interface ReadQueueDeps<Answer> {
    * committed must reach the disk before the answers count as stored: it resolves once they have.
    */
   store(profileId: string, answers: Answer[]): Promise<void> | undefined;
-  watchWaits(profileId: string, watch: (info: WaitInfo) => void): () => void;
-  /** The wait after a read's `refusals`-th 429 in a row; undefined: not read again (policy). */
-  rateLimitedWait(profileId: string, error: unknown, refusals: number): RateLimitedWait | undefined;
-  /** Reads at once at most (the book's setting). */
+  /**
+   * A read answered 429 for the `refusals`-th time in a row: whether it is read again (the
+   * budget paused for its wait meanwhile) or its attempts are spent (Connections.pauseAfter429).
+   */
+  pauseAfter429(profileId: string, error: unknown, refusals: number): boolean;
+  /** The queue's reads handed to the budget at once at most (the book's setting). */
   concurrency(): number;
-  /** The queue's pace changed (a pause for a 429, the reads at once). */
-  paced(profileId: string): void;
   /** The service stopped answering: the strategies still waiting were not read. */
   notRead(profileId: string, strategyId: string, reason: unknown): void;
 }
@@ -91,30 +92,13 @@ export class ProfileReadQueue<Answer> {
   private flushAfter = FLUSH_AFTER_MS;
   private head = 0;
   private readonly running = new Map<Task, AbortController>();
-  private limit: number;
-  private answeredSinceChange = 0;
-  private pausedUntil = 0;
-  private pauseTimer: ReturnType<typeof setTimeout> | undefined;
   private unreachableInARow = 0;
-  private unwatch: (() => void) | undefined;
   private closed = false;
 
   constructor(
     readonly profileId: string,
     private readonly deps: ReadQueueDeps<Answer>,
-  ) {
-    this.limit = deps.concurrency();
-  }
-
-  /** Reads at once now. */
-  get concurrency(): number {
-    return this.limit;
-  }
-
-  /** When reads may start again after a 429 (null when they may now). */
-  get waitingUntil(): Date | null {
-    return this.pausedUntil > Date.now() ? new Date(this.pausedUntil) : null;
-  }
+  ) {}
 
   get idle(): boolean {
     return (
@@ -127,9 +111,6 @@ export class ProfileReadQueue<Answer> {
 
   add(batch: ReadBatch, strategyIds: readonly string[]): void {
     for (const strategyId of strategyIds) this.waiting.push({ strategyId, batch, rateRetries: 0 });
-    this.unwatch ??= this.deps.watchWaits(this.profileId, (info) => {
-      if (info.reason === 'rate-limited') this.slowDown(info.delayMs);
-    });
     this.pump();
   }
 
@@ -156,22 +137,15 @@ export class ProfileReadQueue<Answer> {
 
   close(): void {
     this.closed = true;
-    clearTimeout(this.pauseTimer);
     clearTimeout(this.flushTimer);
     for (const controller of this.running.values()) controller.abort();
-    this.unwatch?.();
   }
 
   private pump(): void {
     if (this.closed) return;
-    const wait = this.pausedUntil - Date.now();
-    clearTimeout(this.pauseTimer);
-    if (wait > 0 && this.head < this.waiting.length) {
-      // Bounded by the policy (api/retry.ts); a cancel that leaves nothing waiting ends it.
-      this.pauseTimer = setTimeout(() => this.pump(), wait);
-      return;
-    }
-    while (this.running.size < this.limit && this.head < this.waiting.length) {
+    // The setting is read once per pump, not once per read.
+    const limit = this.deps.concurrency();
+    while (this.running.size < limit && this.head < this.waiting.length) {
       const task = this.waiting[this.head++]!;
       if (task.batch.active()) void this.run(task);
     }
@@ -180,11 +154,7 @@ export class ProfileReadQueue<Answer> {
       this.waiting = this.waiting.slice(this.head);
       this.head = 0;
     }
-    if (this.idle) {
-      this.unwatch?.();
-      this.unwatch = undefined;
-      this.flushAfter = FLUSH_AFTER_MS;
-    }
+    if (this.idle) this.flushAfter = FLUSH_AFTER_MS;
   }
 
   private async run(task: Task): Promise<void> {
@@ -217,16 +187,16 @@ export class ProfileReadQueue<Answer> {
   }
 
   private failed(task: Task, error: unknown, cancelled: boolean): void {
-    if (!cancelled && isRateLimited(error)) {
-      const again = this.deps.rateLimitedWait(this.profileId, error, task.rateRetries + 1);
-      // Its attempts spent, the read fails; the others still wait as the service asked.
-      this.slowDown((again ?? this.deps.rateLimitedWait(this.profileId, error, 1))?.delayMs ?? 0);
-      if (again !== undefined && task.batch.active()) {
-        // First in line again, once the wait is over.
-        this.waiting.splice(this.head, 0, { ...task, rateRetries: task.rateRetries + 1 });
-        this.pump();
-        return;
-      }
+    if (
+      !cancelled &&
+      isRateLimited(error) &&
+      task.batch.active() &&
+      this.deps.pauseAfter429(this.profileId, error, task.rateRetries + 1)
+    ) {
+      // First in line again: it waits in the budget's line until the pause is over.
+      this.waiting.splice(this.head, 0, { ...task, rateRetries: task.rateRetries + 1 });
+      this.pump();
+      return;
     }
     task.batch.settle(task.strategyId, { ok: false, error, cancelled });
     if (!cancelled && isUnreachable(error)) {
@@ -283,7 +253,6 @@ export class ProfileReadQueue<Answer> {
 
   private settleGroup(group: readonly Answered<Answer>[], result: ReadResult): void {
     for (const { task } of group) task.batch.settle(task.strategyId, result);
-    if (result.ok) this.speedUp(group.length);
     this.pump();
   }
 
@@ -297,34 +266,6 @@ export class ProfileReadQueue<Answer> {
       this.deps.notRead(this.profileId, task.strategyId, reason);
       task.batch.settle(task.strategyId, { ok: false, error: reason, cancelled: false });
     }
-  }
-
-  private slowDown(delayMs: number): void {
-    const until = Date.now() + Math.max(0, delayMs);
-    if (until > this.pausedUntil) this.pausedUntil = until;
-    this.limit = Math.max(1, Math.floor(this.limit / 2));
-    this.answeredSinceChange = 0;
-    this.deps.paced(this.profileId);
-  }
-
-  /** One more read at once after as many answers in a row as reads at once, up to the setting. */
-  private speedUp(answers: number): void {
-    // The setting is read once for the group, not once per answer.
-    const max = this.deps.concurrency();
-    if (this.limit > max) {
-      this.limit = max;
-      this.deps.paced(this.profileId);
-      return;
-    }
-    let changed = false;
-    for (let i = 0; i < answers && this.limit < max; i++) {
-      if (++this.answeredSinceChange >= this.limit) {
-        this.limit++;
-        this.answeredSinceChange = 0;
-        changed = true;
-      }
-    }
-    if (changed) this.deps.paced(this.profileId);
   }
 }
 

@@ -155,9 +155,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     emit,
     tracking,
     now,
-    rateLimitedWait: (profileId, error, refusals) =>
-      connections.rateLimitedWait(profileId, error, refusals),
-    inBulk: (work) => connections.inBulk(work),
+    connections,
     logFault: (batchId, error) =>
       log.error('A batch stopped sending on a fault', { batchId, ...errorFields(error) }),
   });
@@ -183,12 +181,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   });
   const book = new Book({
     store,
-    fetch: (profileId, strategyId, signal) =>
-      connections.inBulk(() => strategySync.fetch(profileId, strategyId, signal)),
-    storeAll: (profileId, strategies) => strategySync.storeAll(profileId, strategies),
-    watchWaits: (profileId, watch) => connections.watchWaits(profileId, watch),
-    rateLimitedWait: (profileId, error, refusals) =>
-      connections.rateLimitedWait(profileId, error, refusals),
+    strategySync,
+    connections,
     emit,
     now,
     onAnnounceFault: (profileId, error) =>

@@ -8,7 +8,7 @@ import type { ExecutePreview, TargetCheckView } from '../../../shared/views';
 import type { Store, TargetState } from '../store';
 import type { Connections } from '../profiles/connections';
 import { notFound } from '../errors';
-import { noteReadFailure, readStrategy } from '../strategies/sync';
+import { noteReadFailure, readStrategy, type StrategyReadStore } from '../strategies/sync';
 import { runningVersionId } from '../strategies/targets';
 import { strategyView, type ViewStore } from '../views/strategy';
 import { DraftExecutedError } from './errors';
@@ -24,7 +24,7 @@ import type { ExecutionRequest, FreshRead } from './request';
 
 /** What the confirmation reads and records with. */
 export interface ConfirmationDeps {
-  store: ViewStore & Pick<Store, 'drafts' | 'profiles' | 'journal'>;
+  store: ViewStore & StrategyReadStore & Pick<Store, 'drafts' | 'journal'>;
   connections: Pick<Connections, 'call'>;
   now(): string;
 }
@@ -102,10 +102,9 @@ async function targetUnknownToService(
 
 /**
  * Reads the known target's version, then the strategy with its holdings, fresh from the service
- * and stores them: what a confirmed request is checked against. A batch reads the next items
- * while the current ones are sent (batches/send.ts) and hands the result to `execute`.
+ * and stores them: what a confirmation shows and a confirmed request is checked against.
  */
-export async function readFresh(
+async function readFresh(
   deps: ConfirmationDeps,
   profileId: string,
   strategyId: string,
@@ -204,8 +203,7 @@ export async function confirmedRequest(
   const draftId = origin.kind === 'draft' ? origin.draftId : null;
   // What the confirmation warned of is checked again at the service, so the answer holds now.
   let unknownToService = false;
-  if (confirmation)
-    ({ unknownToService } = request.freshRead ?? (await readFresh(deps, profileId, strategyId)));
+  if (confirmation) ({ unknownToService } = await readFresh(deps, profileId, strategyId));
   const plan = planOf(deps, request, unknownToService);
   const targetUnconfirmed = unknownToService && plan.target !== null;
   if (confirmation) {

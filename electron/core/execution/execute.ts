@@ -12,7 +12,6 @@ import type { Follower, TrackedVersion } from '../tracking/tracker';
 import {
   confirmedRequest,
   prepareTarget,
-  readFresh,
   type ConfirmationDeps,
   type ExecutionTarget,
 } from './confirmation';
@@ -23,7 +22,7 @@ import {
   type FirstSend,
   type JournalPort,
 } from './journal';
-import type { Confirmation, ExecutionRequest, FreshRead } from './request';
+import type { Confirmation, ExecutionRequest } from './request';
 
 /**
  * Executing a strategy's target rows (a draft's, or a batch's: request.ts) is a pair, every step
@@ -129,11 +128,6 @@ export class Execution {
    */
   prepare(target: ExecutionTarget): Promise<ExecutePreview> {
     return prepareTarget(this.deps, target, null);
-  }
-
-  /** The fresh read a confirmed request is checked against (request.ts, `freshRead`). */
-  readFresh(profileId: string, strategyId: string): Promise<FreshRead> {
-    return readFresh(this.deps, profileId, strategyId);
   }
 
   /** Executes a stored draft: its rows, claimed once per draft. */

@@ -30,12 +30,6 @@ export interface ExecutionRequest {
    * start-up, as every active version is.
    */
   followLater?: boolean;
-  /**
-   * The fresh read of the strategy and its known target made just before (`Execution.readFresh`,
-   * a batch reading its next items while the current ones are sent): the confirmation is
-   * checked against it instead of reading again. Without it, a confirmed request reads now.
-   */
-  freshRead?: FreshRead;
 }
 
 /**

@@ -5,11 +5,9 @@ import {
   createServiceClient,
   isServiceError,
   rateLimitedWait,
-  type RateLimitedWait,
   type RetryPolicy,
   type ServiceClient,
   type ServiceClientOptions,
-  type WaitInfo,
 } from '../api';
 import { ServiceError } from '../api';
 import { RequestBudget, type Lane } from '../api/budget';
@@ -29,7 +27,8 @@ export const SLOW_SERVICE_MESSAGE = 'The service is slow to answer';
  * a request long unanswered means slow. Every request of a profile goes through
  * `call`, so through the profile's one request budget (api/budget.ts): at most
  * MAX_REQUESTS_AT_ONCE at the service whatever runs together, the manager's
- * first, none started while a 429's wait lasts.
+ * first, none started while a 429's wait lasts. A 429's wait is decided here,
+ * once (`pauseAfter429`), and paces every flow of the profile through its budget.
  */
 export class Connections {
   private readonly clients = new Map<string, ServiceClient>();
@@ -40,8 +39,6 @@ export class Connections {
   private readonly slow = new Set<string>();
   /** Profiles whose token request the service refused, and what to tell the manager. */
   private readonly refused = new Map<string, string>();
-  /** Who hears each wait of a profile's client before a retry (the book's queue slows down). */
-  private readonly waitWatchers = new Map<string, Set<(info: WaitInfo) => void>>();
   /** The one retry policy of every profile's requests (api/retry.ts). */
   private readonly policy: RetryPolicy;
   private readonly budgets = new Map<string, RequestBudget>();
@@ -79,17 +76,19 @@ export class Connections {
   }
 
   /**
-   * The wait after a profile's request was answered 429 `refusals` times in a row, by the policy
-   * its client retries with; undefined once its attempts are spent. What the client does not
-   * retry itself (the book's reads again, a batch's executes) waits through this.
+   * The one place a 429's wait is decided: after a request of the profile was answered 429
+   * `refusals` times in a row, the profile's budget pauses for the policy's wait (the service's
+   * Retry-After, bounded, with a floor doubling in a row: api/retry.ts); the answer itself
+   * halved the requests at once (`call`). True when the request may be asked again (it then waits in the budget's
+   * line); false once the policy's attempts are spent (nothing paused: the caller gives up).
+   * What the client does not retry itself (the book's reads again, a batch's executes) asks here.
    */
-  rateLimitedWait(
-    _profileId: string,
-    error: unknown,
-    refusals: number,
-  ): RateLimitedWait | undefined {
+  pauseAfter429(profileId: string, error: unknown, refusals: number): boolean {
     const seconds = isServiceError(error) ? error.details.retryAfterSeconds : undefined;
-    return rateLimitedWait(seconds, refusals, this.policy);
+    const wait = rateLimitedWait(seconds, refusals, this.policy);
+    if (wait === undefined) return false;
+    this.budget(profileId).pause(wait.delayMs);
+    return true;
   }
 
   client(profileId: string): ServiceClient {
@@ -105,9 +104,11 @@ export class Connections {
       onSlowChange: (slow) => this.markSlow(profileId, slow),
       onWait: (info) => {
         // The client waits out a read's 429 in its place; no other request starts meanwhile.
-        if (info.reason === 'rate-limited') this.budget(profileId).pause(info.delayMs);
+        if (info.reason === 'rate-limited') {
+          this.budget(profileId).refused();
+          this.budget(profileId).pause(info.delayMs);
+        }
         this.clientOptions.onWait?.(info);
-        for (const watch of [...(this.waitWatchers.get(profileId) ?? [])]) watch(info);
       },
       getSecret: async () => {
         const secret = await this.secrets.get(profileId);
@@ -123,14 +124,6 @@ export class Connections {
     });
     this.clients.set(profileId, client);
     return client;
-  }
-
-  /** Hears every wait of the profile's client before a retry (a 429's Retry-After among them). */
-  watchWaits(profileId: string, watch: (info: WaitInfo) => void): () => void {
-    const watchers = this.waitWatchers.get(profileId) ?? new Set();
-    this.waitWatchers.set(profileId, watchers);
-    watchers.add(watch);
-    return () => watchers.delete(watch);
   }
 
   /**
@@ -149,6 +142,7 @@ export class Connections {
     try {
       const result = await work(client);
       this.refusalsInARow.delete(profileId);
+      budget.answered();
       this.markOnline(profileId);
       if (client.hasToken()) this.noteScopes(profileId, client.grantedScopes());
       this.noteRefusal(profileId, null);
@@ -174,8 +168,9 @@ export class Connections {
 
   /**
    * A call answered 429 (its retries spent, or an execute, which is never retried) pauses the
-   * profile's budget for the policy's wait after that many 429s in a row; any other answer ends
-   * the row. The caller decides whether to ask again (Connections.rateLimitedWait).
+   * profile's budget for the policy's wait after that many 429s of the profile in a row; any
+   * other answer ends the row. The caller decides whether to ask again (`pauseAfter429`, with
+   * its own request's count, which may pause longer).
    */
   private notePause(profileId: string, error: unknown): void {
     if (!isServiceError(error) || error.status === undefined) return;
@@ -185,13 +180,9 @@ export class Connections {
     }
     const refusals = (this.refusalsInARow.get(profileId) ?? 0) + 1;
     this.refusalsInARow.set(profileId, refusals);
+    this.budget(profileId).refused();
     // Past the attempts, the longest wait of the row: the pause stays bounded.
-    const wait = this.rateLimitedWait(
-      profileId,
-      error,
-      Math.min(refusals, this.policy.attempts - 1),
-    );
-    if (wait) this.budget(profileId).pause(wait.delayMs);
+    this.pauseAfter429(profileId, error, Math.min(refusals, this.policy.attempts - 1));
   }
 
   /**

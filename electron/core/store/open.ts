@@ -128,11 +128,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     path,
     schemaVersion,
     profiles,
-    // A strategy read is stored with its activity entry (strategy-added, the first time).
-    strategies: strategiesRepository(ctx, {
-      activity,
-      profileName: (profileId) => profiles.get(profileId)?.name ?? '',
-    }),
+    strategies: strategiesRepository(ctx),
     versions: versionsRepository(ctx),
     drafts: draftsRepository(ctx),
     journal: journalRepository(ctx),

@@ -2,6 +2,7 @@ import type { Strategy } from '../../../shared/domain/resources';
 import { DESK_ERROR_MESSAGES, DeskError } from '../../../shared/errors';
 import { isServiceError } from '../api';
 import type { Store } from '../store';
+import type { NewActivityEntry } from '../store/repositories/activity';
 import { systemErrorKind, toDeskError } from '../errors';
 import type { Connections } from '../profiles/connections';
 
@@ -12,9 +13,15 @@ export interface StrategySyncDeps {
   now(): string;
 }
 
-/** What one read of a strategy needs: the service, and the strategies repository to store it. */
+/**
+ * What storing a strategy read needs: the strategies repository, and the activity log with the
+ * profile's name for the strategy-added entry.
+ */
+export type StrategyReadStore = Pick<Store, 'strategies' | 'activity' | 'profiles' | 'transaction'>;
+
+/** What one read of a strategy needs: the service, and the store to record it. */
 export interface StrategyReadDeps {
-  store: Pick<Store, 'strategies'>;
+  store: StrategyReadStore;
   connections: Pick<Connections, 'call'>;
   now(): string;
 }
@@ -43,9 +50,8 @@ export async function fetchStrategy(
 }
 
 /**
- * Reads the strategy and stores the answer, as every strategy read is stored (the strategies
- * repository's `recordRead`: its addition logged the first time, its "Refresh failed" ended in
- * the same transaction).
+ * Reads the strategy and stores the answer, as every strategy read is stored (`storeRead`: its
+ * "Refresh failed" ended, and its addition logged the first time, in the same transaction).
  */
 export async function readStrategy(
   deps: StrategyReadDeps,
@@ -54,8 +60,90 @@ export async function readStrategy(
   signal?: AbortSignal,
 ): Promise<Strategy> {
   const strategy = await fetchStrategy(deps, profileId, strategyId, signal);
-  deps.store.strategies.recordRead(profileId, strategy, { syncedAt: deps.now() });
+  storeRead(deps.store, profileId, strategy, deps.now());
   return strategy;
+}
+
+/**
+ * Stores one strategy read (the strategies repository's `recordRead`: whole, its "Refresh
+ * failed" ended). The first time a strategy is stored the manager added it: its strategy-added
+ * entry is written in the same transaction, the activity log's (fsynced). A refresh of one held
+ * already records nothing, and commits without the log's fsync; the check and the write are one
+ * transaction, so a strategy removed meanwhile is added again with its entry.
+ */
+export function storeRead(
+  store: StrategyReadStore,
+  profileId: string,
+  strategy: Strategy,
+  syncedAt: string,
+): void {
+  const { strategies } = store;
+  const refreshed =
+    strategies.has(profileId, strategy.id) &&
+    store.transaction(() => {
+      if (!strategies.has(profileId, strategy.id)) return false;
+      strategies.recordRead(profileId, strategy, { syncedAt });
+      return true;
+    });
+  if (refreshed) return;
+  store.activity.record((append) => {
+    if (strategies.recordRead(profileId, strategy, { syncedAt }))
+      append(addedEntry(store, profileId, strategy));
+  });
+}
+
+/**
+ * Stores strategies read together (the book's queue) in one transaction, each whole, each new one
+ * with its strategy-added entry. With an entry to write, the transaction is the activity log's,
+ * committed without its own fsync: the caller waits for `store.durable()` before telling anyone
+ * they are added. Returns whether it wrote any entry.
+ */
+export function storeReadTogether(
+  store: StrategyReadStore,
+  profileId: string,
+  strategies: readonly Strategy[],
+  syncedAt: string,
+): boolean {
+  const anyNew = strategies.some((s) => !store.strategies.has(profileId, s.id));
+  if (!anyNew) {
+    store.transaction(() => {
+      // Nothing ran between the check above and here (one connection, no await): no surprise.
+      for (const s of store.strategies.recordReadTogether(profileId, strategies, { syncedAt }))
+        throw new Error(`Strategy ${s.id} is new here: it is recorded with its entry.`);
+    });
+    return false;
+  }
+  store.activity.record(
+    (append) => {
+      const profileName = store.profiles.get(profileId)?.name ?? '';
+      for (const s of store.strategies.recordReadTogether(profileId, strategies, { syncedAt }))
+        append(addedEntry(store, profileId, s, profileName));
+    },
+    { fsync: false },
+  );
+  return true;
+}
+
+/** The strategy-added entry: what the app holds of the strategy as it was added. */
+function addedEntry(
+  store: StrategyReadStore,
+  profileId: string,
+  strategy: Strategy,
+  profileName = store.profiles.get(profileId)?.name ?? '',
+): NewActivityEntry {
+  // The holdings as stored: those the answer carried, or those read back.
+  const holdings = strategy.positions ?? store.strategies.holdings(profileId, strategy.id);
+  return {
+    profileId,
+    kind: 'strategy-added',
+    strategyId: strategy.id,
+    payload: {
+      profileName,
+      strategyName: strategy.name,
+      isLiquidateOnly: strategy.is_liquidate_only,
+      holdings: holdings.map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
+    },
+  };
 }
 
 /**
@@ -104,7 +192,7 @@ export function noteNotRead(
 /**
  * Reading a strategy with its holdings from the service into the cache: the one strategy read.
  * Adding one, refreshing it (the book's queue: `fetch`, then `storeAll`), the confirmation's
- * fresh read (also a batch's review and send: execution/confirmation.ts `readFresh`), the read
+ * fresh read (also a batch's review and each item's arm: execution/confirmation.ts), the read
  * when a rebalance ends (tracking), and the sandbox profile's demo strategies all go through
  * here; nothing else asks the client for a strategy or writes its "Refresh failed"
  * (test/unit/lint/one-strategy-read.test.ts). The cache changes only on success.
@@ -140,10 +228,7 @@ export class StrategySync {
    */
   storeAll(profileId: string, strategies: readonly Strategy[]): Promise<void> | undefined {
     const { store } = this.deps;
-    const added = store.strategies.recordReadTogether(profileId, strategies, {
-      syncedAt: this.deps.now(),
-    });
-    if (!added) return undefined;
+    if (!storeReadTogether(store, profileId, strategies, this.deps.now())) return undefined;
     return store.durable().catch((error: unknown) => {
       throw notOnDisk(error);
     });

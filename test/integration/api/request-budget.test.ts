@@ -7,7 +7,9 @@ import { executeToEnd } from '../../support/batches';
 import { jobEnded, wholeBook } from '../../support/book';
 import {
   delayed,
+  isExecute,
   isToken,
+  jsonAnswer,
   startFakeService,
   tooManyEvery,
   versionPathIds,
@@ -164,5 +166,104 @@ describe("one profile's requests, whatever runs together", () => {
     // review (one or two per strategy), and the execute arrives after nearly all of them.
     expect(reviewReads.length).toBeGreaterThanOrEqual(others.length);
     expect(reviewReadsBefore).toBeLessThan(reviewReads.length / 2);
+  });
+});
+
+/**
+ * The fold of every flow's 429 pacing into the budget: a refresh all and a batch running when
+ * the service refuses one execute wait out one pause, the profile budget's, and show the same
+ * instant (the book's job and the batch's summary read it from the budget), and nothing of the
+ * profile reaches the service before it ends. Its wait is long beside the announcements' pace
+ * (at most 150 ms), so what each shows is read while it lasts.
+ */
+describe('one pause for every flow of a profile', () => {
+  const PAUSE_MS = 2_000;
+  let sandbox: Awaited<ReturnType<typeof manyStrategiesSandbox>>;
+  let fake: FakeService;
+  let h: DeskHarness;
+  let profileId: string;
+
+  beforeAll(async () => {
+    sandbox = await manyStrategiesSandbox(HELD, 0);
+    fake = await startFakeService({ upstream: sandbox.baseUrl });
+    h = await openDeskHarness({
+      stepMs: 0,
+      clientOptions: { retry: { maxRetryAfterMs: PAUSE_MS + 1_000, rateFloorMs: FLOOR_MS } },
+    });
+    profileId = await profileWithCopies(h.desk, { ...sandbox, baseUrl: fake.baseUrl });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await fake?.close();
+    await sandbox?.close();
+  });
+
+  it('a refresh and a batch under a 429: one pause, decided by the budget, holds both', async () => {
+    const model = await h.desk.models.create({
+      name: 'One pause model',
+      start: { kind: 'strategy', profileId, strategyId: sandbox.ids[0]! },
+    });
+    const rows = model.rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '13' } : r));
+    const revision = (await h.desk.models.saveRevision({ modelId: model.id, rows })).latest!.id;
+    // A few strategies sent one at a time, while the refresh reads the whole book.
+    const sending = sandbox.ids.slice(0, 4);
+    const batch = await h.desk.batches.review({
+      profileId,
+      revisionId: revision,
+      strategyIds: sending,
+    });
+    expect(batch.items.map((i) => i.state)).toEqual(Array(sending.length).fill('ready'));
+
+    // The service's first execute is refused (Retry-After: 2 s); every request is answered late,
+    // so the refresh is still reading meanwhile.
+    const arrivals: { at: number; token: boolean }[] = [];
+    let refusedAt = 0;
+    const later = delayed(30);
+    fake.answer((req, forward) => {
+      arrivals.push({ at: Date.now(), token: isToken(req) });
+      if (refusedAt !== 0 || !isExecute(req)) return later(req, forward);
+      refusedAt = Date.now();
+      return jsonAnswer(
+        429,
+        { errors: { detail: 'Too many requests' } },
+        { 'retry-after': String(PAUSE_MS / 1000) },
+      );
+    });
+    const from = h.events.length;
+    const refresh = await h.desk.book.refresh({ profileId, selection: { kind: 'all' } });
+    const [refreshed, sent] = await Promise.all([
+      jobEnded(h, refresh.id),
+      executeToEnd(h, batch, { concurrency: 1 }),
+    ]);
+    fake.answer(null);
+    expect(refreshed).toMatchObject({ state: 'finished', failed: 0 });
+    expect(sent.items.map((i) => i.state)).toEqual(Array(sending.length).fill('accepted'));
+    expect(refusedAt, 'an execute refused').toBeGreaterThan(0);
+
+    // What each flow showed of the wait: the same instant, the budget's.
+    const events = h.events.slice(from);
+    const batchPauses = events.flatMap((e) =>
+      e.type === 'batch-progress' && e.batchId === batch.id && e.summary.pausedUntil !== null
+        ? [Date.parse(e.summary.pausedUntil)]
+        : [],
+    );
+    const refreshPauses = events.flatMap((e) =>
+      e.type === 'book-job-changed' && e.job.id === refresh.id && e.job.waitingUntil !== null
+        ? [Date.parse(e.job.waitingUntil)]
+        : [],
+    );
+    expect(batchPauses.length, 'the batch showed the wait').toBeGreaterThan(0);
+    expect(refreshPauses.length, 'the refresh showed the wait').toBeGreaterThan(0);
+    const pausedUntil = Math.max(...batchPauses);
+    expect(Math.max(...refreshPauses)).toBe(pausedUntil);
+    expect(pausedUntil - refusedAt).toBeGreaterThanOrEqual(PAUSE_MS - 5);
+    expect(pausedUntil - refusedAt).toBeLessThan(PAUSE_MS + 1_000);
+    // And it held: no request of the profile reached the service from soon after the pause began
+    // (those already on their way when the client read the 429 aside) until it ended.
+    const pauseBegan = pausedUntil - PAUSE_MS;
+    const during = arrivals.filter(
+      (a) => !a.token && a.at > pauseBegan + 500 && a.at < pausedUntil - 5,
+    );
+    expect(during).toEqual([]);
   });
 });

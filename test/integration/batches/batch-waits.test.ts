@@ -210,7 +210,12 @@ describe('a long wait cancelled', () => {
     const rows = model.rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '18' } : r));
     const revisionId = (await h.desk.models.saveRevision({ modelId: model.id, rows })).latest!.id;
     const batch = await h.desk.batches.review({ profileId, revisionId, strategyIds: sandbox.ids });
-    fake.answer((req, forward) => (isExecute(req) ? tooMany('3600') : forward()));
+    let refusedAt = 0;
+    fake.answer((req, forward) => {
+      if (!isExecute(req)) return forward();
+      refusedAt ||= Date.now();
+      return tooMany('3600');
+    });
     const paused = h.waitFor(
       (e: DeskEvent) =>
         e.type === 'batch-progress' && e.batchId === batch.id && e.summary.pausedUntil !== null,
@@ -224,8 +229,9 @@ describe('a long wait cancelled', () => {
     });
     const event = (await paused) as Extract<DeskEvent, { type: 'batch-progress' }>;
     const until = Date.parse(event.summary.pausedUntil!);
-    // The policy's maximum, not an hour.
-    expect(until - Date.parse(event.summary.startedAt!)).toBeLessThanOrEqual(31_000);
+    // The policy's maximum (30 s) after the refusal, not an hour.
+    expect(until - refusedAt).toBeGreaterThanOrEqual(29_000);
+    expect(until - refusedAt).toBeLessThan(40_000);
     await h.desk.batches.cancel({ batchId: batch.id });
     await h.desk.batchFlow.sending(batch.id);
     expect(Date.now()).toBeLessThan(until);

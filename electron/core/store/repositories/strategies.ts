@@ -1,5 +1,4 @@
 import type { Holding, Strategy } from '../../../../shared/domain/resources';
-import type { ActivityRepository, NewActivityEntry } from './activity';
 import type { RefreshFailure } from './book-query';
 import type { RepositoryContext } from './context';
 
@@ -27,16 +26,7 @@ const fromRow = ({
 
 export type StrategiesRepository = ReturnType<typeof strategiesRepository>;
 
-/** What storing a read records besides: the activity log, and the profile's name it names. */
-export interface StrategyReadRecording {
-  activity: Pick<ActivityRepository, 'record'>;
-  profileName(profileId: string): string;
-}
-
-export function strategiesRepository(
-  { db, now }: RepositoryContext,
-  recording: StrategyReadRecording,
-) {
+export function strategiesRepository({ db, now }: RepositoryContext) {
   const upsertStrategy = db.prepare(
     `INSERT INTO strategies (profile_id, id, name, description, fee_percent, is_liquidate_only,
        liquidate_only_reason, inserted_at, updated_at, added_at, synced_at)
@@ -157,99 +147,27 @@ export function strategiesRepository(
     return isNew;
   };
   /** Stores the strategy, whole or not at all (its own transaction, or a savepoint in one). */
-  const upsert = db.transaction((profileId: string, strategy: Strategy, syncedAt: string): void => {
-    writeRows(profileId, strategy, syncedAt);
-  });
+  const upsert = db.transaction((profileId: string, strategy: Strategy, syncedAt: string) =>
+    writeRows(profileId, strategy, syncedAt),
+  );
 
   /**
-   * A refresh of a strategy the app holds already: `store` in a plain IMMEDIATE transaction (no
-   * activity entry to write, so no fsync of the WAL: a fresh read is the service's to give again).
-   * False, having written nothing, when the strategy is not here (yet): the caller records it.
-   */
-  const refreshHeld = db.transaction((profileId: string, strategyId: string, store: () => void) => {
-    if (selectExists.get(profileId, strategyId) === undefined) return false;
-    store();
-    return true;
-  });
-
-  /**
-   * Runs `store` (the strategy's rows written) in one transaction with its activity entry: the
-   * first time a strategy is stored (the manager added it), that is the strategy-added entry; a
-   * refresh of one already here records nothing, and commits without the activity log's fsync
-   * (the check and the write in one transaction, so a strategy removed meanwhile is added again
-   * with its entry).
-   */
-  function recordStored(
-    profileId: string,
-    strategyId: string,
-    store: () => void,
-    /** What `store` writes, when the caller has it in hand (no read back: the book adds hundreds). */
-    stored?: Pick<Strategy, 'name' | 'is_liquidate_only' | 'positions'>,
-  ): void {
-    if (
-      !db.inTransaction &&
-      selectExists.get(profileId, strategyId) !== undefined &&
-      refreshHeld.immediate(profileId, strategyId, store)
-    )
-      return;
-    recording.activity.record((append) => {
-      const known = selectExists.get(profileId, strategyId) !== undefined;
-      store();
-      if (known) return;
-      const added = stored?.positions
-        ? {
-            name: stored.name,
-            liquidateOnly: stored.is_liquidate_only,
-            holdings: stored.positions,
-          }
-        : readAdded(profileId, strategyId);
-      if (!added) return;
-      append(addedEntry(profileId, strategyId, added, recording.profileName(profileId)));
-    });
-  }
-
-  /**
-   * Strategies read together (the book's queue), stored in one transaction, each whole, each one
-   * new here with its strategy-added entry; `each` runs after each one's rows. No savepoint per
-   * strategy (one copies aside every page the strategy touches, most of the cost of storing it):
-   * a failure rolls the whole group back. With an entry to write, the transaction is the activity
-   * log's, committed without its own fsync: the caller waits for `store.durable()` before telling
-   * anyone they are added. Returns whether it wrote any entry.
+   * Strategies read together (the book's queue), written in the caller's transaction, each whole:
+   * no savepoint per strategy (one copies aside every page the strategy touches, most of the cost
+   * of storing it), so a failure rolls the caller's whole group back. `each` runs after each
+   * one's rows. Returns the strategies that were new here.
    */
   function recordReadTogether(
     profileId: string,
     strategies: readonly Strategy[],
     options: { syncedAt: string; each?: (strategy: Strategy) => void },
-  ): boolean {
-    const anyNew = strategies.some((s) => selectExists.get(profileId, s.id) === undefined);
-    const write = (append?: (entry: NewActivityEntry) => unknown) => {
-      const profileName = append ? recording.profileName(profileId) : '';
-      for (const s of strategies) {
-        const isNew = writeRows(profileId, s, options.syncedAt);
-        options.each?.(s);
-        if (!isNew) continue;
-        // Nothing ran between the check above and here (one connection, no await): no surprise.
-        if (!append)
-          throw new Error(`Strategy ${s.id} is new here: it is recorded with its entry.`);
-        const added = s.positions
-          ? { name: s.name, liquidateOnly: s.is_liquidate_only, holdings: s.positions }
-          : readAdded(profileId, s.id);
-        if (added) append(addedEntry(profileId, s.id, added, profileName));
-      }
-    };
-    if (anyNew) recording.activity.record(write, { fsync: false });
-    else db.transaction(() => write()).immediate();
-    return anyNew;
-  }
-
-  function readAdded(profileId: string, strategyId: string) {
-    const row = selectOne.get(profileId, strategyId);
-    if (!row) return null;
-    return {
-      name: row.name,
-      liquidateOnly: row.is_liquidate_only === 1,
-      holdings: selectHoldings.all(profileId, strategyId),
-    };
+  ): Strategy[] {
+    const added: Strategy[] = [];
+    for (const s of strategies) {
+      if (writeRows(profileId, s, options.syncedAt)) added.push(s);
+      options.each?.(s);
+    }
+    return added;
   }
 
   return {
@@ -265,19 +183,14 @@ export function strategiesRepository(
       return selectExists.get(profileId, strategyId) !== undefined;
     },
     /**
-     * A strategy read from the service, stored with its holdings (and, the first time, its
-     * strategy-added entry): every read of a strategy is recorded here, as a version read is by
-     * the versions repository (`recordRead`).
+     * A strategy read from the service, stored whole with its holdings (its own transaction, or
+     * a savepoint in the caller's), its "Refresh failed" ended: every read of a strategy is
+     * recorded here, as a version read is by the versions repository (`recordRead`). Returns
+     * whether it was new here (the domain writes its strategy-added entry: strategies/sync.ts).
      */
-    recordRead(profileId: string, strategy: Strategy, options: { syncedAt: string }): void {
-      recordStored(
-        profileId,
-        strategy.id,
-        () => upsert(profileId, strategy, options.syncedAt),
-        strategy,
-      );
+    recordRead(profileId: string, strategy: Strategy, options: { syncedAt: string }): boolean {
+      return upsert(profileId, strategy, options.syncedAt);
     },
-    recordStored,
     recordReadTogether,
     /**
      * A read of the strategy failed (not one the manager cancelled): its "Refresh failed", the
@@ -319,30 +232,6 @@ export function strategiesRepository(
     /** Removes the strategy and, by cascade, its holdings, versions, orders and drafts. */
     remove(profileId: string, strategyId: string): boolean {
       return remove.run(profileId, strategyId).changes > 0;
-    },
-  };
-}
-
-/** The strategy-added entry: what the app holds of the strategy as it was added. */
-function addedEntry(
-  profileId: string,
-  strategyId: string,
-  added: {
-    name: string;
-    liquidateOnly: boolean;
-    holdings: readonly Pick<Holding, 'symbol' | 'quantity'>[];
-  },
-  profileName: string,
-): NewActivityEntry {
-  return {
-    profileId,
-    kind: 'strategy-added',
-    strategyId,
-    payload: {
-      profileName,
-      strategyName: added.name,
-      isLiquidateOnly: added.liquidateOnly,
-      holdings: added.holdings.map((h) => ({ symbol: h.symbol, quantity: h.quantity })),
     },
   };
 }

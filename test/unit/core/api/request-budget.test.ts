@@ -111,4 +111,49 @@ describe('a profile’s request budget', () => {
     await vi.advanceTimersByTimeAsync(5);
     expect(a.started).toEqual(['r1']);
   });
+
+  it('lets half as many at once after a 429, one more after as many answers in a row', async () => {
+    const budget = new RequestBudget(4);
+    const paced: number[] = [];
+    budget.onPaced(() => paced.push(budget.atOnce));
+    const a = asker(budget);
+    budget.refused();
+    budget.refused();
+    expect(budget.atOnce).toBe(1);
+    for (const name of ['r1', 'r2', 'r3']) void a.ask(name, 'bulk');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(a.started).toEqual(['r1']);
+    budget.answered();
+    await a.done('r1');
+    // One answer at one at once: two at once now.
+    expect(budget.atOnce).toBe(2);
+    expect(a.started).toEqual(['r1', 'r2', 'r3']);
+    budget.answered();
+    expect(budget.atOnce).toBe(2);
+    budget.answered();
+    expect(budget.atOnce).toBe(3);
+    expect(paced).toEqual([2, 1, 2, 3]);
+  });
+
+  it('tells whoever waits for the pause when it is over, or when they stop waiting', async () => {
+    const budget = new RequestBudget(2);
+    let over = false;
+    void budget.pauseOver().then(() => (over = true));
+    await vi.advanceTimersByTimeAsync(0);
+    // Not paused: at once.
+    expect(over).toBe(true);
+    budget.pause(500);
+    over = false;
+    void budget.pauseOver().then(() => (over = true));
+    const leaving = new AbortController();
+    let left = false;
+    void budget.pauseOver(leaving.signal).then(() => (left = true));
+    await vi.advanceTimersByTimeAsync(100);
+    leaving.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([over, left]).toEqual([false, true]);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(over).toBe(true);
+    expect(budget.waitingUntil).toBeNull();
+  });
 });

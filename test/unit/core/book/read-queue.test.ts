@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  DEFAULT_RETRY,
-  ServiceError,
-  isServiceError,
-  rateLimitedWait,
-  type WaitInfo,
-} from '../../../../electron/core/api';
+import { ServiceError } from '../../../../electron/core/api';
 import {
   ProfileReadQueue,
   type ReadBatch,
@@ -19,7 +13,8 @@ import {
 function harness(concurrency = 4, disk?: () => Promise<void>) {
   const started: { id: string; answer: (value: string) => void; fail: (e: unknown) => void }[] = [];
   const stored: string[][] = [];
-  let watcher: ((info: WaitInfo) => void) | undefined;
+  /** Each 429 the queue asked the profile's connection about: its read's refusals in a row. */
+  const refusalsAsked: number[] = [];
   const queue = new ProfileReadQueue<string>('p', {
     fetch: (_p, id, signal) =>
       new Promise<string>((answer, fail) => {
@@ -32,19 +27,12 @@ function harness(concurrency = 4, disk?: () => Promise<void>) {
       stored.push(answers);
       return disk?.();
     },
-    watchWaits: (_p, watch) => {
-      watcher = watch;
-      return () => (watcher = undefined);
+    // The connection pauses the profile's budget and says whether to read again: twice here.
+    pauseAfter429: (_p, _error, refusals) => {
+      refusalsAsked.push(refusals);
+      return refusals < 3;
     },
-    // The app's one policy (api/retry.ts), as Connections applies it.
-    rateLimitedWait: (_p, error, refusals) =>
-      rateLimitedWait(
-        isServiceError(error) ? error.details.retryAfterSeconds : undefined,
-        refusals,
-        DEFAULT_RETRY,
-      ),
     concurrency: () => concurrency,
-    paced: () => undefined,
     notRead: () => undefined,
   });
   const settled = new Map<string, ReadResult>();
@@ -61,7 +49,7 @@ function harness(concurrency = 4, disk?: () => Promise<void>) {
     started,
     stored,
     settled,
-    wait: (info: WaitInfo) => watcher?.(info),
+    refusalsAsked,
     cancel: () => {
       active = false;
       queue.cancel(batch);
@@ -96,25 +84,23 @@ describe('the read queue of a profile', () => {
     expect(h.settled.get('s0')).toEqual({ ok: true });
   });
 
-  it('honours Retry-After: no read starts before it, half as many at once after', async () => {
+  it('a read refused for the rate goes first in line again, as often as the connection allows', async () => {
     const h = harness(4);
     h.queue.add(h.batch, ids(12));
-    h.wait({ operation: 'getStrategy', attempt: 1, delayMs: 2_000, reason: 'rate-limited' });
-    expect(h.queue.concurrency).toBe(2);
-    expect(h.queue.waitingUntil).not.toBeNull();
     h.started[0]!.fail(rateLimited(2));
-    h.started[1]!.answer('a1');
-    h.started[2]!.answer('a2');
-    h.started[3]!.answer('a3');
-    await vi.advanceTimersByTimeAsync(1_900);
-    // Every read under way answered, yet none starts while the service asked to wait.
-    expect(h.started).toHaveLength(4);
-    await vi.advanceTimersByTimeAsync(200);
-    // Down to one at once after two 429s, back up one at a time with the three answers since;
-    // s0 first again (it was refused for the rate, not failed).
-    expect(h.queue.concurrency).toBe(3);
-    expect(h.started.slice(4).map((s) => s.id)).toEqual(['s0', 's4', 's5']);
-    expect(h.settled.has('s0')).toBe(false);
+    await vi.advanceTimersByTimeAsync(0);
+    // No pause of its own: the budget holds the read it hands again (its 4 at once kept).
+    expect(h.refusalsAsked).toEqual([1]);
+    expect(h.started.map((s) => s.id)).toEqual(['s0', 's1', 's2', 's3', 's0']);
+    h.started[4]!.fail(rateLimited(2));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.started.at(-1)!.id).toBe('s0');
+    h.started[5]!.fail(rateLimited(2));
+    await vi.advanceTimersByTimeAsync(0);
+    // The connection's policy spent: the read fails, the next strategy is read.
+    expect(h.refusalsAsked).toEqual([1, 2, 3]);
+    expect(h.settled.get('s0')).toMatchObject({ ok: false, cancelled: false });
+    expect(h.started.at(-1)!.id).toBe('s4');
   });
 
   it('cancelled: answers in hand are stored, waiting reads never start, reads under way drop', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkChains } from '../../../../electron/core/activity/verify';
+import { storeRead, storeReadTogether } from '../../../../electron/core/strategies/sync';
 import { openTemp, seedStrategy, strategyResponse, ts } from '../../../support/store-fixtures';
 
 describe('strategies repository', () => {
@@ -88,18 +89,43 @@ describe('strategies repository', () => {
     expect(store.strategies.list(profileId).map((s) => s.id)).toEqual([second.id]);
   });
 
-  it('stores strategies read together, each new one with its strategy-added entry', () => {
+  it('returns the strategies read together that were new here, each stored whole', () => {
     const { store } = t;
     const { profileId, strategy: held } = seedStrategy(store);
     const fresh = [strategyResponse({ name: 'Bonds' }), strategyResponse({ name: 'Gold' })];
     const cleared: string[] = [];
-    const added = store.strategies.recordReadTogether(
-      profileId,
-      [{ ...held, name: 'Core Equity II' }, ...fresh],
-      { syncedAt: '2025-03-01T00:00:00.000Z', each: (s) => cleared.push(s.id) },
+    const added = store.transaction(() =>
+      store.strategies.recordReadTogether(
+        profileId,
+        [{ ...held, name: 'Core Equity II' }, ...fresh],
+        {
+          syncedAt: '2025-03-01T00:00:00.000Z',
+          each: (s) => cleared.push(s.id),
+        },
+      ),
     );
-    expect(added).toBe(true);
+    expect(added.map((s) => s.id)).toEqual(fresh.map((s) => s.id));
     expect(cleared).toEqual([held.id, ...fresh.map((s) => s.id)]);
+    // The repository returns rows: no activity entry is its to write.
+    expect([...store.activity.iterate({ profileId })]).toEqual([]);
+    expect(store.strategies.recordRead(profileId, fresh[0]!, { syncedAt: ts(41) })).toBe(false);
+    expect(store.strategies.recordRead(profileId, strategyResponse(), { syncedAt: ts(41) })).toBe(
+      true,
+    );
+  });
+
+  it('a read stored by the strategies domain: each new one with its strategy-added entry', () => {
+    const { store } = t;
+    const { profileId, strategy: held } = seedStrategy(store);
+    const fresh = [strategyResponse({ name: 'Bonds' }), strategyResponse({ name: 'Gold' })];
+    expect(
+      storeReadTogether(
+        store,
+        profileId,
+        [{ ...held, name: 'Core Equity II' }, ...fresh],
+        '2025-03-01T00:00:00.000Z',
+      ),
+    ).toBe(true);
     expect(store.strategies.get(profileId, held.id)!.name).toBe('Core Equity II');
     for (const s of fresh) {
       const stored = store.strategies.get(profileId, s.id)!;
@@ -117,8 +143,16 @@ describe('strategies repository', () => {
     expect(checkChains(store.activity.iterateChains(), 'now').ok).toBe(true);
 
     // Only strategies held already: stored, no entry (nothing to wait on the disk for).
-    expect(store.strategies.recordReadTogether(profileId, fresh, { syncedAt: ts(40) })).toBe(false);
+    expect(storeReadTogether(store, profileId, fresh, ts(40))).toBe(false);
     expect([...store.activity.iterate({ profileId })]).toHaveLength(2);
+    // One read: its entry the first time only.
+    const single = strategyResponse({ name: 'Silver' });
+    storeRead(store, profileId, single, ts(42));
+    storeRead(store, profileId, { ...single, name: 'Silver II' }, ts(43));
+    const kinds = [...store.activity.iterate({ profileId })].map((e) => [e.kind, e.strategy_id]);
+    expect(kinds.at(-1)).toEqual(['strategy-added', single.id]);
+    expect(kinds).toHaveLength(3);
+    expect(store.strategies.nameOf(profileId, single.id)).toBe('Silver II');
   });
 
   it('rolls the whole group back when one strategy of it cannot be stored', () => {
@@ -134,9 +168,7 @@ describe('strategies repository', () => {
       ],
     });
     expect(() =>
-      store.strategies.recordReadTogether(profileId, [{ ...held, name: 'Renamed' }, good, bad], {
-        syncedAt: ts(50),
-      }),
+      storeReadTogether(store, profileId, [{ ...held, name: 'Renamed' }, good, bad], ts(50)),
     ).toThrow(/UNIQUE/);
     // Nothing of the group stuck: not the refresh of the one held, not the one added before.
     expect(store.strategies.get(profileId, held.id)!.name).toBe('Core Equity');
