@@ -173,11 +173,12 @@ export default tseslint.config(
               group: [
                 'zod',
                 '**/shared/contract',
+                '**/shared/*/contract',
                 '**/shared/views',
-                '**/shared/error-wire',
+                '**/shared/errors/wire',
                 '**/shared/activity/views',
                 '**/shared/domain/resources',
-                '**/shared/unexecuted',
+                '**/shared/versions/unexecuted',
               ],
               allowTypeImports: true,
               message:
