@@ -190,6 +190,20 @@ export default tseslint.config(
     },
   },
   {
+    // Components render and call stores: where an area has one (the book, the models, the
+    // batches), a component does not call that area of the desk itself.
+    files: ['renderer/src/**/*.svelte'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['[object.name=/^(api|desk)$/]', "[object.property.name='api']"].map((desk) => ({
+          selector: `MemberExpression[property.name=/^(book|models|batches)$/]${desk}`,
+          message: 'Call the store (book.svelte.ts, models.svelte.ts, batches.svelte.ts).',
+        })),
+      ],
+    },
+  },
+  {
     // Browser-side code in the DOM: the renderer's globals are not Node's.
     files: ['shared/**'],
     languageOptions: { globals: {} },
