@@ -173,11 +173,12 @@ export default tseslint.config(
               group: [
                 'zod',
                 '**/shared/contract',
+                '**/shared/*/contract',
                 '**/shared/views',
-                '**/shared/error-wire',
+                '**/shared/errors/wire',
                 '**/shared/activity/views',
                 '**/shared/domain/resources',
-                '**/shared/unexecuted',
+                '**/shared/versions/unexecuted',
               ],
               allowTypeImports: true,
               message:
@@ -185,6 +186,20 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Components render and call stores: where an area has one (the book, the models, the
+    // batches), a component does not call that area of the desk itself.
+    files: ['renderer/src/**/*.svelte'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['[object.name=/^(api|desk)$/]', "[object.property.name='api']"].map((desk) => ({
+          selector: `MemberExpression[property.name=/^(book|models|batches)$/]${desk}`,
+          message: 'Call the store (book.svelte.ts, models.svelte.ts, batches.svelte.ts).',
+        })),
       ],
     },
   },

@@ -98,7 +98,7 @@ export function toDeskError(error: unknown, log: ErrorLog = defaultLog): DeskErr
 
 /**
  * A service failure as it crosses: the same kind, and of its details only what that kind carries
- * (shared/error-wire.ts), with whether the service may have acted.
+ * (shared/errors/wire.ts), with whether the service may have acted.
  */
 function serviceErrorWire(error: ServiceError): DeskErrorWire {
   const d = error.details;

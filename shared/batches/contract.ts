@@ -3,7 +3,7 @@ import { method, profileRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
 import { executePreview, exportIdField, exportResult } from '../views';
 import { MAX_BATCH_STRATEGIES } from './states';
-import { acknowledgement, batchSummary, batchView } from './views';
+import { acknowledgement, batchItemView, batchSummary, batchView } from './views';
 
 /**
  * Batches (docs/batches.md): one model revision reviewed once for many strategies of a profile,
@@ -64,3 +64,14 @@ export const batchesContract = {
     exportResult.nullable(),
   ),
 };
+
+export const batchesEvents = [
+  /** A batch moved: its summary now, and the item that moved (null: the batch itself). */
+  z.object({
+    type: z.literal('batch-progress'),
+    profileId: uuid,
+    batchId: uuid,
+    summary: batchSummary,
+    item: batchItemView.nullable(),
+  }),
+] as const;

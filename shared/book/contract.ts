@@ -9,6 +9,7 @@ import {
   bookJob,
   bookPage,
   bookQuery,
+  bookRow,
   bookSelection,
   bookSettings,
   bookSummary,
@@ -100,3 +101,15 @@ export const bookContract = {
   settings: method(none, bookSettings),
   saveSettings: method(bookSettings.partial().strict(), bookSettings),
 } as const;
+
+export const bookEvents = [
+  /** The book's reads stored strategies: their rows as the book shows them now, and its counts. */
+  z.object({
+    type: z.literal('book-rows-changed'),
+    profileId: uuid,
+    rows: z.array(bookRow),
+    counts: bookCounts,
+  }),
+  /** A refresh or an add of the book moved on (progress, a pause for a 429, its end). */
+  z.object({ type: z.literal('book-job-changed'), profileId: uuid, job: bookJob }),
+] as const;

@@ -10,6 +10,7 @@ import {
   modelSummary,
   revisionComparison,
   revisionDetail,
+  revisionSummary,
 } from './views';
 
 const modelRef = z.object({ modelId: uuid }).strict();
@@ -108,3 +109,33 @@ export const modelsContract = {
   /** The model a strategy follows and its sync state; null when it follows none. */
   ofStrategy: method(strategyRef, modelFollower.nullable()),
 };
+
+export const modelsEvents = [
+  /**
+   * A model's revision was saved, or strategies were assigned to a model or unassigned: the
+   * models whose line in the list changed, and every strategy whose model or sync state changed,
+   * each as it follows now, so the book's column, the Overview and the Models screen update
+   * without reading again.
+   */
+  z.object({
+    type: z.literal('model-changed'),
+    change: z.enum(['revision-saved', 'assigned', 'unassigned']),
+    /** Whose strategies were assigned or unassigned; null for a save (models are app-wide). */
+    profileId: uuid.nullable(),
+    /** The revision saved or assigned (its number and hash); null for an unassign. */
+    revision: revisionSummary.nullable(),
+    /**
+     * Each model whose line changed, as `models.list` gives it (with `profileId`'s followers
+     * counted when it is given).
+     */
+    models: z.array(modelSummary),
+    strategies: z.array(
+      z.object({
+        profileId: uuid,
+        strategyId: uuid,
+        /** As `models.ofStrategy` gives it now (null: it follows no model any more). */
+        follows: modelFollower.nullable(),
+      }),
+    ),
+  }),
+] as const;

@@ -12,6 +12,9 @@
  *   percentile of the clicks. Goal ≤ 200.
  *
  * One pair (closed first, so the open side runs on the larger store). Omitted without Chromium.
+ * It says each phase's time as it goes (some minutes on a quiet machine, far more on a shared
+ * one), and the p90 of the same clicks with nothing running: what the machine gives a click, to
+ * tell its load from the batch's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,12 +25,15 @@ import { MemorySecretStore } from '../../electron/core/secrets';
 import { buildRenderer } from '../../electron/host/build-renderer';
 import { startHost } from '../../electron/host';
 import { DEMO_CLIENTS } from '../../electron/sandbox/demo-data';
+import { formatCount } from '../../shared/figures';
 import { sandboxAdmin } from '../support/desk-harness';
 import { chromiumPart, launchChromium } from '../support/e2e-browser';
 import { SERVICE_LATENCY_MS, startSandboxProcess } from '../support/sandbox-process';
 import { nextEvent, strategiesWithKnownTargets, timed } from './known-targets';
 
 const SIZE = 1000;
+/** Clicks before the batch, with nothing running. */
+const IDLE_CLICKS = 20;
 /** Between two clicks: a manager does not click faster. */
 const CLICK_PAUSE_MS = 250;
 
@@ -77,6 +83,9 @@ export default async function bookBatchBench(): Promise<Record<string, number>> 
     console.log(`book-during-batch figures omitted: ${chromiumPart.why}`);
     return {};
   }
+  const t0 = performance.now();
+  const phase = (what: string) =>
+    console.log(`  ${((performance.now() - t0) / 1000).toFixed(1)} s: ${what}`);
   const root = mkdtempSync(join(tmpdir(), 'strategy-desk-bench-book-batch-'));
   const staticDir = await buildRenderer(join(root, 'renderer'));
   const sandbox = await startSandboxProcess();
@@ -99,7 +108,9 @@ export default async function bookBatchBench(): Promise<Record<string, number>> 
       clientId: client_id,
       secret: client_secret,
     });
+    phase('started');
     const ids = await strategiesWithKnownTargets(desk, sandbox.baseUrl, profileId, 2 * SIZE);
+    phase('strategies added and imported');
     // The model: the first strategy's target with one weight raised, so every strategy moves.
     const model = await desk.models.create({
       name: 'Bench model',
@@ -139,21 +150,35 @@ export default async function bookBatchBench(): Promise<Record<string, number>> 
 
     const closed = await execute(desk, ids.slice(0, SIZE));
     const closedMs = await closed.sent;
+    phase('closed: sent');
     await closed.over;
+    phase('closed: ended');
 
     const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
     await page.goto(host.url);
-    await page.getByTestId('book-count').getByText('2,000 strategies').waitFor();
+    await page
+      .getByTestId('book-count')
+      .getByText(`${formatCount(2 * SIZE)} strategies`)
+      .waitFor({ timeout: 120_000 });
+    // The same clicks with nothing running: what the machine gives a click now (it is shared).
+    const idle: number[] = [];
+    for (let i = 0; i < IDLE_CLICKS; i++) {
+      idle.push(await page.evaluate<number>(CLICK_SORT));
+      await new Promise((r) => setTimeout(r, CLICK_PAUSE_MS));
+    }
+    phase('idle clicks');
     const open = await execute(desk, ids.slice(SIZE));
     const clicks = clicksUntil(page, open.over);
     const openMs = await open.sent;
+    phase('open: sent');
     await open.over;
+    phase('open: ended');
     const times = await clicks;
     await page.close();
     console.log(
       `  sending ms: closed ${closedMs.toFixed(0)}, open ${openMs.toFixed(0)}; ` +
         `${times.length} clicks, median ${[...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!.toFixed(0)} ms, ` +
-        `worst ${Math.max(...times).toFixed(0)} ms`,
+        `worst ${Math.max(...times).toFixed(0)} ms (idle: p90 ${p90(idle).toFixed(0)} ms)`,
     );
     return {
       batch_execute_1000_book_open_vs_closed_ratio: Number((openMs / closedMs).toFixed(2)),

@@ -1,5 +1,5 @@
 import type { DeskHandlers } from '../../shared/contract';
-import type { DeletePreview } from '../../shared/unexecuted';
+import type { DeletePreview } from '../../shared/versions/unexecuted';
 
 type VersionRef = { profileId: string; strategyId: string; versionId: string };
 

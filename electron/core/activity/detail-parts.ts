@@ -4,7 +4,7 @@ import { kindInTodaysWords } from '../../../shared/errors';
 import { text } from './describe';
 
 /**
- * An error's kind in today's word (shared/error-kinds.ts): an entry keeps the spelling it was
+ * An error's kind in today's word (shared/errors/kinds.ts): an entry keeps the spelling it was
  * written with, since it is hashed as stored; it is only shown in the one vocabulary.
  */
 export const errorKind = (kind: unknown) =>

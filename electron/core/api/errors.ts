@@ -5,7 +5,7 @@ import { holdsForm, redactForms, secretForms } from '../log/redact';
  * One error type for everything the service client can fail with. `message` is written for a
  * strategy manager; `serviceMessage` keeps the service's own words; `details` carries what the
  * app needs to act (unknown symbols to mark, the version id to delete, the missing scope).
- * Its kinds are the app's one vocabulary (shared/error-kinds.ts, SERVICE_ERROR_KINDS), the
+ * Its kinds are the app's one vocabulary (shared/errors/kinds.ts, SERVICE_ERROR_KINDS), the
  * same words the renderer sees. Never put a secret or a token in any of these fields.
  */
 

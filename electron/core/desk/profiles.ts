@@ -1,5 +1,8 @@
 import type { DeskHandlers } from '../../../shared/contract';
-import { normalServiceAddress, serviceAddressProblem } from '../../../shared/service-address';
+import {
+  normalServiceAddress,
+  serviceAddressProblem,
+} from '../../../shared/profiles/service-address';
 import { DeskError } from '../../../shared/views';
 import { recordProfileChanged, recordProfileCreated, recordProfileRemoved } from '../activity';
 import type { Profile, Store } from '../store';
@@ -9,7 +12,7 @@ import { notFound } from '../errors';
 import type { Tracking } from '../tracking/tracking';
 import { profileView } from '../views/profile';
 
-/** The service address as stored (see shared/service-address.ts), or a clear refusal. */
+/** The service address as stored (see shared/profiles/service-address.ts), or a clear refusal. */
 export function checkServiceAddress(input: string): string {
   const problem = serviceAddressProblem(input);
   const address = normalServiceAddress(input);

@@ -4,7 +4,7 @@ export type { StoreErrorKind };
 
 /**
  * Why a data file could not be opened; `code` (a kind of the app's one vocabulary,
- * shared/error-kinds.ts) lets the app choose what to offer the user.
+ * shared/errors/kinds.ts) lets the app choose what to offer the user.
  */
 export class StoreError extends Error {
   override readonly name = 'StoreError';

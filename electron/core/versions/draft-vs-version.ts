@@ -1,6 +1,6 @@
 import { toDecimal } from '../../../shared/decimal';
 import type { PositionAction } from '../../../shared/domain/resources';
-import type { DraftComparison, DraftComparisonRow } from '../../../shared/unexecuted';
+import type { DraftComparison, DraftComparisonRow } from '../../../shared/versions/unexecuted';
 
 /**
  * How an unexecuted version differs from the draft that would replace it, symbol by symbol:

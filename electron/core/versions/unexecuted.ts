@@ -7,7 +7,7 @@ import type {
   DeletePreview,
   DraftComparison,
   VersionContentView,
-} from '../../../shared/unexecuted';
+} from '../../../shared/versions/unexecuted';
 import { versionFields } from '../../../shared/version-views';
 import { DeskError, isKind } from '../../../shared/views';
 import { recordVersionDeleted, type SeenBeforeDelete } from '../activity';

@@ -9,6 +9,7 @@ import type {
   BookSelection,
   BookSettings,
   ExposureView,
+  SelectionModels,
 } from '../../../shared/book/views';
 import type { BookFlag, BookSort } from '../../../shared/book/flags';
 import { BOOK_PAGE } from '../../../shared/book/first-page';
@@ -334,6 +335,11 @@ export class BookStore {
 
   async outcomesText(jobId: string): Promise<string> {
     return (await this.desk.book.copyOutcomes({ profileId: this.profileId, jobId })).text;
+  }
+
+  /** The models the chosen strategies follow, by revision (what "Review with its model…" opens). */
+  selectionModels(): Promise<SelectionModels> {
+    return this.desk.book.selectionModels({ profileId: this.profileId, selection: this.selection });
   }
 
   async changeTags(add: string[], remove: string[]): Promise<number> {

@@ -2,7 +2,7 @@ import {
   isLoopbackHost,
   serviceAddressProblem as baseUrlProblem,
   normalServiceAddress as normalAddress,
-} from '../../../shared/service-address';
+} from '../../../shared/profiles/service-address';
 import { isKind } from '../../../shared/errors';
 import type { DeskErrorKind } from '../../../shared/views';
 

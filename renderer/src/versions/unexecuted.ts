@@ -1,4 +1,4 @@
-import type { DeletePreview, DraftComparison } from '../../../shared/unexecuted';
+import type { DeletePreview, DraftComparison } from '../../../shared/versions/unexecuted';
 import type { UnexecutedVersionKnown } from '../../../shared/views';
 import { formatDateTime } from '../lib/format';
 

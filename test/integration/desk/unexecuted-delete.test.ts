@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DeletePreview } from '../../../shared/unexecuted';
+import type { DeletePreview } from '../../../shared/versions/unexecuted';
 import { DeskError } from '../../../shared/views';
 import { DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';

@@ -13,7 +13,7 @@ import {
   kindInTodaysWords,
   serviceMayHaveActed,
 } from '../../../shared/errors';
-import { DESK_ERROR_DETAILS, deskErrorWire } from '../../../shared/error-wire';
+import { DESK_ERROR_DETAILS, deskErrorWire } from '../../../shared/errors/wire';
 import { ALL_ERROR_SAMPLES, ERROR_SAMPLES } from '../../support/error-samples';
 
 const sorted = (list: readonly string[]) => [...list].sort();

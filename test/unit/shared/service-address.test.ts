@@ -3,7 +3,7 @@ import {
   isLoopbackHost,
   normalServiceAddress,
   serviceAddressProblem,
-} from '../../../shared/service-address';
+} from '../../../shared/profiles/service-address';
 
 describe('the service address rule (form, contract and desk alike)', () => {
   /** Each refusal names what is wrong, in the words the form shows under the field. */

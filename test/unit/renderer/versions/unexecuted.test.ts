@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeletePreview } from '../../../../shared/unexecuted';
+import type { DeletePreview } from '../../../../shared/versions/unexecuted';
 import { formatDateTime } from '../../../../renderer/src/lib/format';
 import {
   comparisonSummary,

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { DESK_ERROR_KINDS, type DeskErrorKind } from './error-kinds';
+import { DESK_ERROR_KINDS, type DeskErrorKind } from './kinds';
 
 /**
  * An error as it crosses to the renderer: a kind, a message a manager understands, the service's
  * status and words, and details whose shape is the kind's own. The hosts parse every error they
  * answer with this schema (electron/transport/dispatch.ts), so a detail of the wrong shape is
  * found where it is made, not re-checked by the renderer. The renderer may not bundle zod: it
- * takes only the types from here (shared/errors.ts holds what it runs).
+ * takes only the types from here (shared/errors/index.ts holds what it runs).
  */
 
 // What the service said besides its words, on any answer.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_CELL_CHARS, type TargetDoubt, type TargetPosition } from './draft/types';
+import { MAX_CELL_CHARS, type TargetDoubt, type TargetPosition } from '../draft/types';
 import {
   decimalString,
   holding,
@@ -9,7 +9,7 @@ import {
   uuid,
   versionPosition,
   versionStatus,
-} from './domain/resources';
+} from '../domain/resources';
 
 /**
  * What the renderer sees: views of the domain, as the contract carries them.
@@ -35,7 +35,7 @@ export type ProfileView = z.infer<typeof profileView>;
 
 export const targetPosition = z.object({ symbol: z.string(), weight: decimalString });
 // The one TargetPosition type (shared/draft/types.ts); the schema must describe exactly it.
-export type { TargetPosition } from './draft/types';
+export type { TargetPosition } from '../draft/types';
 targetPosition satisfies z.ZodType<TargetPosition>;
 
 /** The current target: the latest executed version known to the app. */
@@ -231,8 +231,8 @@ export const appStatus = z.object({
 });
 export type AppStatus = z.infer<typeof appStatus>;
 
-/** Errors cross the boundary as data; the bridge rethrows them as DeskError (shared/errors.ts). */
-export { deskErrorWire } from './error-wire';
+/** Errors cross the boundary as data; the bridge rethrows them as DeskError (shared/errors/index.ts). */
+export { deskErrorWire } from '../errors/wire';
 
 export {
   DESK_ERROR_KINDS,
@@ -242,7 +242,7 @@ export {
   type DeskErrorDetailsByKind,
   type DeskErrorKind,
   type DeskErrorWire,
-} from './errors';
+} from '../errors';
 
 /** Why the target known here may not be the service's (shared/draft/types.ts, TargetDoubt). */
 export const targetDoubt = z.enum(['unknown', 'stale', 'unconfirmed']);

@@ -6,16 +6,16 @@
  * zod), so the renderer can use it without bundling the schemas: the kinds are in
  * error-kinds.ts, the wire schema and the details of each kind in error-wire.ts.
  */
-import { SERVICE_ERROR_KINDS, isDeskErrorKind, type DeskErrorKind } from './error-kinds';
-import type { DeskErrorDetails, DeskErrorDetailsByKind, DeskErrorWire } from './error-wire';
+import { SERVICE_ERROR_KINDS, isDeskErrorKind, type DeskErrorKind } from './kinds';
+import type { DeskErrorDetails, DeskErrorDetailsByKind, DeskErrorWire } from './wire';
 
-export * from './error-kinds';
+export * from './kinds';
 export type {
   DeskErrorDetails,
   DeskErrorDetailsByKind,
   DeskErrorWire,
   ServiceErrorDetails,
-} from './error-wire';
+} from './wire';
 
 /** The message each kind gets when nothing more precise is known. */
 export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 
-import { DECIMAL_PATTERN } from './domain/constants';
+import { DECIMAL_PATTERN } from '../domain/constants';
 
 export { DECIMAL_PATTERN };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { decimalString, positionAction, timestamp, uuid, versionStatus } from './domain/resources';
-import { deskErrorWire } from './error-wire';
+import { decimalString, positionAction, timestamp, uuid, versionStatus } from '../domain/resources';
+import { deskErrorWire } from '../errors/wire';
 
 /**
  * What the app shows before an unexecuted version is deleted (`versions.prepareDelete`): the
