@@ -7,6 +7,8 @@ import type {
   ModelSummary,
   RevisionComparison,
 } from '../../../shared/models/views';
+import type { BookRow } from '../../../shared/book/views';
+import { BOOK_SYNC } from '../../../shared/models/sync';
 import type { DraftSummary } from '../../../shared/views';
 import type { ExportRun } from '../lib/stores/export-run.svelte';
 type ModelChanged = DeskEventOf<'model-changed'>;
@@ -144,6 +146,29 @@ export class ModelsStore {
     const followers = await this.api.models.followers({ modelId, profileId });
     this.followersHeld = { modelId, profileId };
     this.followers = followers;
+  }
+
+  /**
+   * Rows of the book the desk announced (a read, a rebalance that ended): when a follower of the
+   * open model moved to another sync state, the followers are read again (the rows carry the
+   * state, not what differs).
+   */
+  applyBookRows(profileId: string, rows: readonly BookRow[]): void {
+    const held = this.followersHeld;
+    if (held?.profileId !== profileId) return;
+    const shown: Record<string, string> = Object.fromEntries(
+      this.followers.map((f) => [f.strategyId, BOOK_SYNC[f.sync.state]]),
+    );
+    const moved = rows.some(
+      (r) =>
+        r.model?.id === held.modelId &&
+        shown[r.strategyId] !== undefined &&
+        shown[r.strategyId] !== r.model.sync,
+    );
+    if (!moved) return;
+    this.followersHeld = null;
+    // Not read: the followers shown stay, and the next time they show they are read.
+    this.readFollowers(held.modelId, profileId).catch(() => (this.followersHeld = null));
   }
 
   async assign(input: {
