@@ -329,7 +329,7 @@ describe('a batch in the app', () => {
   );
 
   withChromium(
-    'an ended batch reopened at 1024×700 shows its outcomes, totals and exports above its lines',
+    'an ended batch reopened at 1024×700 shows its outcomes, totals and exports above its lines, the failed line first',
     async () => {
       const page = await app!.browser.newPage({ viewport: { width: 1024, height: 700 } });
       const problems = collectPageProblems(page);
@@ -345,6 +345,14 @@ describe('a batch in the app', () => {
         .getByTestId('batch-words')
         .filter({ hasText: '4 sent: 1 FAILED, 3 COMPLETE' })
         .waitFor();
+      // The line that failed comes first.
+      expect(
+        await batch
+          .getByRole('table', { name: 'Strategies of the batch' })
+          .locator('tbody tr')
+          .first()
+          .getAttribute('data-strategy'),
+      ).toBe(HALTED_INCOME.strategyId);
       // Seven lines fill more than the window: what the batch came to is read before them.
       const lines = (await batch
         .getByRole('table', { name: 'Strategies of the batch' })
