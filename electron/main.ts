@@ -27,6 +27,8 @@ import {
 } from './transport/app-identity';
 import { answerAssetRequest } from './transport/assets';
 import {
+  LEAVE_UNSAVED_QUESTION,
+  leavesAnyway,
   menuCommandEvent,
   menuTemplate,
   startupFailureMessage,
@@ -231,6 +233,11 @@ function createWindow(): void {
   window.once('ready-to-show', () => {
     if (place.maximized) window.maximize();
     window.show();
+  });
+  // Electron drops a page's `beforeunload` hold silently: the manager is asked instead.
+  window.webContents.on('will-prevent-unload', (event) => {
+    if (leavesAnyway(dialog.showMessageBoxSync(window, LEAVE_UNSAVED_QUESTION)))
+      event.preventDefault();
   });
   window.on('close', () => {
     const bounds = window.getNormalBounds();

@@ -2,6 +2,7 @@ import type { DeskEvent } from '../../shared/contract';
 import { PRODUCT_NAME } from '../transport/app-identity';
 import { validEvent } from '../transport/dispatch';
 import { startRefusalMessage } from '../transport/start-refusal';
+import type { LinkQuestion } from './links';
 
 /** The desktop notification for a version that ended, or null when the event is not an end. */
 export function versionEndedNotice(
@@ -32,6 +33,26 @@ export function suggestedExportName(now: Date): string {
 /** A path chosen in the save dialog, with `.csv` added when the manager typed no extension. */
 export function withCsvExtension(path: string): string {
   return /\.[^./\\]+$/.test(path) ? path : `${path}.csv`;
+}
+
+/**
+ * The page held a reload or the window's close (its `beforeunload`: a model's unsaved edits, a
+ * draft still saving): the question Electron does not ask by itself, Stay the default.
+ */
+export const LEAVE_UNSAVED_QUESTION: Readonly<LinkQuestion> = {
+  type: 'question',
+  title: PRODUCT_NAME,
+  message: 'Leave with unsaved changes?',
+  detail: 'What the page has not saved yet (a model’s edits, a draft’s last change) is lost.',
+  buttons: ['Leave', 'Stay'],
+  defaultId: 1,
+  cancelId: 1,
+  noLink: true,
+};
+
+/** Whether the answer to LEAVE_UNSAVED_QUESTION lets the page go. */
+export function leavesAnyway(response: number): boolean {
+  return response === 0;
 }
 
 /** Commands the native menu sends to the renderer (as a contract event, when it has one). */

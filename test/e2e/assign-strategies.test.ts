@@ -47,6 +47,13 @@ describe('assigning strategies to a model in a large book', () => {
         add: ['growth'],
         remove: [],
       });
+      // 20 carry "late", the first ten of them also "growth".
+      await desk.book.changeTags({
+        profileId,
+        selection: { kind: 'ids', strategyIds: ids.slice(340, 360) },
+        add: ['late'],
+        remove: [],
+      });
       const page = await app!.browser.newPage({ viewport: { width: 1400, height: 900 } });
       const problems = collectPageProblems(page);
       await page.goto(app!.host.url);
@@ -73,7 +80,14 @@ describe('assigning strategies to a model in a large book', () => {
       await screenshot(page, 'assign-strategies-01-large-book');
 
       // A whole tag in one act.
-      await form.getByLabel('Tag to assign').selectOption({ label: 'growth (250)' });
+      const tagSelect = form.getByLabel('Tag to assign');
+      const tagOptions = () => tagSelect.locator('option').allTextContents();
+      expect(await tagOptions()).toEqual([
+        'a tag…',
+        'growth (250 to assign)',
+        'late (20 to assign)',
+      ]);
+      await tagSelect.selectOption({ label: 'growth (250 to assign)' });
       await form.getByRole('button', { name: 'Choose the tagged' }).click();
       await form
         .getByRole('status')
@@ -89,8 +103,20 @@ describe('assigning strategies to a model in a large book', () => {
         (await desk.models.followers({ modelId: model.id, profileId })).map((f) => f.strategyId),
       );
       expect(following).toEqual(new Set(ids.slice(100, 350)));
-      // They leave the list of strategies to assign.
+      // They leave the list of strategies to assign, and the tags count what is left: "growth" has
+      // nothing left (not offered), "late" ten of its twenty.
       await expect.poll(() => table.getAttribute('aria-rowcount')).toBe(String(COPIES - 250 + 1));
+      await expect.poll(tagOptions).toEqual(['a tag…', 'late (10 of 20 to assign)']);
+      await tagSelect.selectOption({ label: 'late (10 of 20 to assign)' });
+      await form.getByRole('button', { name: 'Choose the tagged' }).click();
+      await form
+        .getByRole('status')
+        .filter({ hasText: '10 strategies tagged “late” chosen (10 follow this model already).' })
+        .waitFor();
+      await form.getByRole('button', { name: 'Assign 10' }).click();
+      await expect.poll(() => table.getAttribute('aria-rowcount')).toBe(String(COPIES - 260 + 1));
+      // Every tagged strategy follows: no tag is offered.
+      await expect.poll(() => tagSelect.count()).toBe(0);
 
       // Every copy follows, and a new revision leaves them all out of sync: more than a batch holds.
       await desk.models.assign({ profileId, modelId: model.id, strategyIds: [...ids] });
@@ -134,6 +160,13 @@ describe('assigning strategies to a model in a large book', () => {
         .getByRole('region', { name: 'Sign-off' })
         .getByRole('button', { name: 'Execute 1,000 strategies' });
       expect((await executeButton.boundingBox())!.y - summaryTop).toBeLessThan(900);
+      // The thousand lines scroll in their own box: the sign-off is within two windows' height of
+      // the batch's heading, not a thousand lines below it.
+      const batchTop = (await page
+        .getByRole('region', { name: 'Batch' })
+        .getByRole('heading', { name: /^Batch of “Copies model”/ })
+        .boundingBox())!.y;
+      expect((await executeButton.boundingBox())!.y - batchTop).toBeLessThan(2 * 900);
       // Asked once more, the thousand names scroll in their box: the question, the model and
       // Send are all in the window.
       await executeButton.click();

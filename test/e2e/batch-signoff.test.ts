@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { DEMO_BOOK_STRATEGY_IDS as BOOK, DEMO_MODEL } from '../../electron/sandbox';
+import { DEMO_BOOK_STRATEGY_IDS as BOOK, DEMO_MODEL, HALTED_INCOME } from '../../electron/sandbox';
 import { openAppE2E, type AppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
 import { itNeeds } from '../support/system-parts';
@@ -203,6 +203,15 @@ describe('signing off a batch in the app', () => {
           timeout: 30_000,
         })
         .not.toBeNull();
+      // The model's followers, read before the batch, show how it left them: those it brought
+      // to the model in sync, the one whose rebalance failed not.
+      await page.getByRole('button', { name: 'Models', exact: true }).click();
+      const followers = page.getByRole('region', { name: 'Strategies following this model' });
+      const syncOf = (id: string) =>
+        followers.locator(`tr[data-strategy="${id}"] [data-sync]`).getAttribute('data-sync');
+      for (const id of [BOOK.balancedGrowth, BOOK.balancedRetirement, BOOK.globalGrowth])
+        await expect.poll(() => syncOf(id)).toBe('in-sync');
+      await expect.poll(() => syncOf(HALTED_INCOME.strategyId)).toBe('rebalance-failed');
 
       // After a reload: the profile's batches from the book, newest first, each opening its view.
       await page.reload();

@@ -329,6 +329,65 @@ describe('a batch in the app', () => {
   );
 
   withChromium(
+    'an ended batch reopened at 1024×700 shows its outcomes, totals and exports above its lines, the failed line first',
+    async () => {
+      const page = await app!.browser.newPage({ viewport: { width: 1024, height: 700 } });
+      const problems = collectPageProblems(page);
+      await page.goto(app!.host.url);
+      await page.getByRole('button', { name: 'Models', exact: true }).click();
+      await page.getByRole('button', { name: 'Batches of this profile' }).click();
+      await page
+        .getByRole('table', { name: 'Batches of this profile' })
+        .getByRole('button', { name: /^Open the batch of “Bond sleeve” revision 1/ })
+        .click();
+      const batch = page.getByRole('region', { name: 'Batch' });
+      await batch
+        .getByTestId('batch-words')
+        .filter({ hasText: '4 sent: 1 FAILED, 3 COMPLETE' })
+        .waitFor();
+      // The line that failed comes first.
+      expect(
+        await batch
+          .getByRole('table', { name: 'Strategies of the batch' })
+          .locator('tbody tr')
+          .first()
+          .getAttribute('data-strategy'),
+      ).toBe(HALTED_INCOME.strategyId);
+      // Seven lines fill more than the window: what the batch came to is read before them.
+      const lines = (await batch
+        .getByRole('table', { name: 'Strategies of the batch' })
+        .boundingBox())!;
+      expect(lines.y + lines.height).toBeGreaterThan(700);
+      const inWindow = async (name: string, box: { y: number; height: number } | null) => [
+        name,
+        box !== null && box.y >= 0 && box.y + box.height <= 700,
+      ];
+      const shown = [
+        await inWindow('outcomes', await batch.getByTestId('batch-outcomes').boundingBox()),
+        await inWindow('statuses', await batch.getByTestId('batch-order-statuses').boundingBox()),
+        await inWindow(
+          'orders export',
+          await batch.getByRole('button', { name: 'Export orders CSV…' }).boundingBox(),
+        ),
+        await inWindow(
+          'summary export',
+          await batch.getByRole('button', { name: 'Export summary CSV…' }).boundingBox(),
+        ),
+      ];
+      expect(shown).toEqual([
+        ['outcomes', true],
+        ['statuses', true],
+        ['orders export', true],
+        ['summary export', true],
+      ]);
+      await screenshot(page, 'batches-07-reopened-1024');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
+
+  withChromium(
     'after the batch: a failed rebalance is not in sync, and the counts say what they count',
     async () => {
       const page = await app!.browser.newPage({ viewport: { width: 1500, height: 1000 } });

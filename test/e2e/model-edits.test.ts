@@ -216,4 +216,51 @@ describe('a model’s edits and imports', () => {
     expect(await dialog.count()).toBe(0);
     expect(problems).toEqual([]);
   });
+
+  withChromium('asks before a reload or close loses unsaved edits', async () => {
+    const { host, harness, profileId } = env!;
+    const epsilon = await harness.desk.models.create({
+      name: 'Epsilon',
+      start: { kind: 'strategy', profileId, strategyId: DEMO_STRATEGY_IDS.coreEquity },
+    });
+    const first = epsilon.rows[0]!;
+    const page = await env!.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const problems = collectPageProblems(page);
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.type());
+      // Stay.
+      void d.dismiss();
+    });
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Models', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Models' })
+      .getByRole('button', { name: /^Epsilon/ })
+      .click();
+    const heading = page.getByRole('heading', { name: 'Epsilon', level: 2 });
+    await heading.waitFor();
+    const weight = page.getByLabel(`Weight % of ${first.symbol}`, { exact: true });
+    await weight.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('5');
+    await page.getByText('Unsaved changes').waitFor();
+
+    // A reload (as the window's close) is held: the browser asks, and staying keeps the model and
+    // its edit.
+    await page.evaluate(() => location.reload());
+    await expect.poll(() => asked).toEqual(['beforeunload']);
+    await heading.waitFor();
+    expect(await weight.inputValue()).toBe('5');
+    await page.getByText('Unsaved changes').waitFor();
+
+    // Saved, nothing is held: the page reloads without asking.
+    await page.getByRole('button', { name: 'Save as a new revision' }).click();
+    await page.getByText('As revision 2: nothing to save').waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Models', exact: true }).waitFor();
+    expect(asked).toEqual(['beforeunload']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

@@ -7,12 +7,16 @@ import type {
   ModelSummary,
   RevisionComparison,
 } from '../../../shared/models/views';
+import type { BookRow } from '../../../shared/book/views';
+import { BOOK_SYNC } from '../../../shared/models/sync';
 import type { DraftSummary } from '../../../shared/views';
 import type { ExportRun } from '../lib/stores/export-run.svelte';
 type ModelChanged = DeskEventOf<'model-changed'>;
 /** The strategies a model change moved, each as it follows now. */
 export type ModelMoves = ModelChanged['strategies'];
 type ModelRowInput = { symbol: string; weight: string };
+/** A tag of the book and its strategies, in the book's order. */
+export type TagMembers = { tag: string; strategyIds: string[] };
 
 /**
  * The model library as the screens hold it: the list (followers counted in the profile shown),
@@ -29,7 +33,7 @@ export class ModelsStore {
   followers = $state.raw<ModelFollower[]>([]);
   private followersHeld: { modelId: string; profileId: string } | null = null;
   /** The book's tags of a profile, read once per model opened (a save redraws its parts). */
-  private tagsHeld: { profileId: string; tags: { tag: string; count: number }[] } | null = null;
+  private tagsHeld: { profileId: string; tags: TagMembers[] } | null = null;
   /** What a strategy follows (null: none), by `profileId/strategyId`, once an Overview asked. */
   private readonly follows = new SvelteMap<string, ModelFollower | null>();
 
@@ -112,16 +116,22 @@ export class ModelsStore {
     return this.api.drafts.list({ profileId, strategyId });
   }
 
-  /** The book's tags and how many strategies each holds (assigning a whole tag). */
-  async tagsOf(profileId: string): Promise<{ tag: string; count: number }[]> {
+  /**
+   * The book's tags and the strategies each holds (assigning a whole tag, and counting how many
+   * of them are left to assign).
+   */
+  async tagsOf(profileId: string): Promise<TagMembers[]> {
     if (this.tagsHeld?.profileId === profileId) return this.tagsHeld.tags;
-    const { tags } = (await this.api.book.summary({ profileId })).counts;
+    const { tags: counted } = (await this.api.book.summary({ profileId })).counts;
+    const tags = await Promise.all(
+      counted.map(async ({ tag }) => ({ tag, strategyIds: await this.tagged(profileId, tag) })),
+    );
     this.tagsHeld = { profileId, tags };
     return tags;
   }
 
   /** The strategies of a tag of the book. */
-  async tagged(profileId: string, tag: string): Promise<string[]> {
+  private async tagged(profileId: string, tag: string): Promise<string[]> {
     const found = await this.api.book.selectionModels({
       profileId,
       selection: { kind: 'tag', tag },
@@ -136,6 +146,29 @@ export class ModelsStore {
     const followers = await this.api.models.followers({ modelId, profileId });
     this.followersHeld = { modelId, profileId };
     this.followers = followers;
+  }
+
+  /**
+   * Rows of the book the desk announced (a read, a rebalance that ended): when a follower of the
+   * open model moved to another sync state, the followers are read again (the rows carry the
+   * state, not what differs).
+   */
+  applyBookRows(profileId: string, rows: readonly BookRow[]): void {
+    const held = this.followersHeld;
+    if (held?.profileId !== profileId) return;
+    const shown: Record<string, string> = Object.fromEntries(
+      this.followers.map((f) => [f.strategyId, BOOK_SYNC[f.sync.state]]),
+    );
+    const moved = rows.some(
+      (r) =>
+        r.model?.id === held.modelId &&
+        shown[r.strategyId] !== undefined &&
+        shown[r.strategyId] !== r.model.sync,
+    );
+    if (!moved) return;
+    this.followersHeld = null;
+    // Not read: the followers shown stay, and the next time they show they are read.
+    this.readFollowers(held.modelId, profileId).catch(() => (this.followersHeld = null));
   }
 
   async assign(input: {

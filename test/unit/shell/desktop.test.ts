@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deskEvent, type DeskEvent } from '../../../shared/contract';
 import {
+  LEAVE_UNSAVED_QUESTION,
+  leavesAnyway,
   menuCommandEvent,
   menuTemplate,
   startupFailureMessage,
@@ -179,5 +181,17 @@ describe('start-up failures', () => {
     expect(startupFailureMessage(new Error('disk full'), '/data')).toBe(
       'Strategy desk could not open its data in /data: disk full',
     );
+  });
+});
+
+describe('the question when the page holds a reload or close', () => {
+  it('leaves only on Leave; Stay is the default and what Escape answers', () => {
+    const leave = LEAVE_UNSAVED_QUESTION.buttons.indexOf('Leave');
+    const stay = LEAVE_UNSAVED_QUESTION.buttons.indexOf('Stay');
+    expect(leavesAnyway(leave)).toBe(true);
+    expect(leavesAnyway(stay)).toBe(false);
+    expect(LEAVE_UNSAVED_QUESTION.defaultId).toBe(stay);
+    expect(LEAVE_UNSAVED_QUESTION.cancelId).toBe(stay);
+    expect(LEAVE_UNSAVED_QUESTION.message).toBe('Leave with unsaved changes?');
   });
 });

@@ -122,6 +122,18 @@ describe('main.ts', () => {
     expect(made?.arguments[0]?.getText()).toMatch(/^\{\s+shell,/);
   });
 
+  it('asks the manager when the page holds a reload or close, leaving only on Leave', () => {
+    // Electron cancels the unload without a word when the page's beforeunload holds it.
+    const listens = callsTo(source, 'on').filter(
+      (c) => c.arguments[0]?.getText() === "'will-prevent-unload'",
+    );
+    expect(listens).toHaveLength(1);
+    expect(listens[0]!.expression.getText()).toBe('window.webContents.on');
+    expect(listens[0]!.arguments[1]!.getText()).toMatch(
+      /if \(leavesAnyway\(dialog\.showMessageBoxSync\(window, LEAVE_UNSAVED_QUESTION\)\)\)\s+event\.preventDefault\(\);/,
+    );
+  });
+
   it('denies every permission request, check and device', () => {
     expect(callsTo(source, 'setPermissionRequestHandler')[0]?.arguments[0]?.getText()).toBe(
       'denyPermission',

@@ -271,6 +271,7 @@ export class DeskSession {
     switch (event.type) {
       case 'book-rows-changed':
         this.bookFor(event.profileId)?.applyRows(event.rows, event.counts);
+        this.models?.applyBookRows(event.profileId, event.rows);
         return;
       case 'book-job-changed':
         this.bookFor(event.profileId)?.applyJob(event.job);
