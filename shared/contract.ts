@@ -28,6 +28,7 @@ import {
   activityPage,
   removedProfileLog,
 } from './activity/views';
+import { attentionContract } from './attention/contract';
 import { batchesContract } from './batches/contract';
 import { bookContract } from './book/contract';
 import { method, none, ok, profileRef, strategyRef } from './contract-parts';
@@ -228,6 +229,7 @@ export const contract = {
    * each included strategy executed through the one execution flow, followed together.
    */
   batches: batchesContract,
+  attention: attentionContract,
   app: {
     status: method(none, appStatus),
     /**
