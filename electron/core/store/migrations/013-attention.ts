@@ -10,6 +10,12 @@ import type { Migration } from './types';
  * - `attention_schedules`: when a strategy is due by calendar, set per strategy or per tag:
  *   monthly or quarterly on a day (1 to 28, so every month has it), or once on a date; not due
  *   within `cooldown_days` after any execution.
+ * - `attention_found`: the signals worked out from the snapshots, the holdings and the last
+ *   rebalance (what changed, target against held, left unfilled), per strategy, worked out again
+ *   only for the strategies marked in `attention_dirty`: by a trigger whenever the book marks a
+ *   strategy (every write its row derives from: holdings, versions with their orders and
+ *   positions, the journal) and by each new snapshot. A queue of thousands is read, not worked
+ *   out again.
  * - `attention_dismissals`: a signal acknowledged, or snoozed until a time, with the manager's
  *   reason; it holds only while the signal's evidence is the one dismissed (a change brings the
  *   signal back).
@@ -59,6 +65,31 @@ const migration: Migration = {
           REFERENCES strategies (profile_id, id) ON DELETE CASCADE
       );
       CREATE INDEX attention_schedules_by_profile ON attention_schedules (profile_id);
+
+      CREATE TABLE attention_found (
+        profile_id TEXT NOT NULL,
+        strategy_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        symbol TEXT,
+        before TEXT,
+        now TEXT,
+        version_id TEXT,
+        PRIMARY KEY (profile_id, strategy_id, kind, subject),
+        FOREIGN KEY (profile_id, strategy_id)
+          REFERENCES strategies (profile_id, id) ON DELETE CASCADE
+      ) WITHOUT ROWID;
+
+      -- No foreign key, as book_dirty: a mark of a strategy being deleted is dropped when read.
+      CREATE TABLE attention_dirty (
+        profile_id TEXT NOT NULL,
+        strategy_id TEXT NOT NULL,
+        PRIMARY KEY (profile_id, strategy_id)
+      ) WITHOUT ROWID;
+      CREATE TRIGGER attention_marked_with_book AFTER INSERT ON book_dirty BEGIN
+        INSERT OR IGNORE INTO attention_dirty VALUES (NEW.profile_id, NEW.strategy_id);
+      END;
+      INSERT INTO attention_dirty SELECT profile_id, id FROM strategies;
 
       CREATE TABLE attention_dismissals (
         profile_id TEXT NOT NULL,

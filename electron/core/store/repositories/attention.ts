@@ -44,35 +44,49 @@ export interface DismissalRecord {
 
 const ENDED = `('COMPLETE', 'FAILED', 'CANCELLED')`;
 const RUNNING = `('PENDING', 'CREATING_ORDERS', 'IN_PROGRESS')`;
-const held = (q: string) => `decimal_cmp(${q}, '0') <> 0`;
+/**
+ * Not zero: a decimal as the service writes it (-?digits(.digits)?, shared DECIMAL_PATTERN) is
+ * zero exactly when nothing but zeros, a point and a sign is left of it; no call per line.
+ */
+const held = (q: string) => `trim(${q}, '0.-') <> ''`;
+
+/** The strategies with a rebalance running now (few), from the index of those alone. */
+const RUNNING_NOW = `running AS MATERIALIZED (
+  SELECT DISTINCT strategy_id FROM versions INDEXED BY versions_rebalancing
+  WHERE profile_id = @profileId AND executed_at IS NOT NULL AND status IN ${RUNNING})`;
 
 /**
  * The latest executed version of each strategy of the profile (as versions.latestExecuted picks
  * it) with whether its rebalance has ended and nothing runs after it.
  */
-const LATEST = `latest AS (
+/** The strategies whose found signals are to be worked out again (marked since, or by the book). */
+const DIRTY = `dirty AS MATERIALIZED (
+  SELECT strategy_id FROM attention_dirty WHERE profile_id = @profileId
+  UNION SELECT strategy_id FROM book_dirty WHERE profile_id = @profileId)`;
+
+const LATEST = `${DIRTY}, ${RUNNING_NOW}, latest AS MATERIALIZED (
   SELECT s.id AS strategy_id, v.id AS version_id,
-    v.status IN ${ENDED} AND NOT EXISTS (SELECT 1 FROM versions r WHERE r.profile_id = s.profile_id
-      AND r.strategy_id = s.id AND r.executed_at IS NOT NULL AND r.status IN ${RUNNING}) AS ended
+    v.status IN ${ENDED} AND s.id NOT IN (SELECT strategy_id FROM running) AS ended
   FROM strategies s JOIN versions v ON v.profile_id = s.profile_id AND v.id = (
     SELECT l.id FROM versions l INDEXED BY versions_by_strategy
     WHERE l.profile_id = s.profile_id AND l.strategy_id = s.id AND l.executed_at IS NOT NULL
     ORDER BY l.executed_at DESC, l.inserted_at DESC, l.id LIMIT 1)
-  WHERE s.profile_id = @profileId)`;
+  WHERE s.profile_id = @profileId AND s.id IN (SELECT strategy_id FROM dirty))`;
 
 /** Strategies with a snapshot and no rebalance running now (whose fills move the holdings). */
-const SNAPPED = `snapped AS (
+const SNAPPED = `${DIRTY}, ${RUNNING_NOW}, snapped AS MATERIALIZED (
   SELECT sn.strategy_id, sn.version_id FROM attention_snapshots sn
-  WHERE sn.profile_id = @profileId AND NOT EXISTS (SELECT 1 FROM versions r
-    WHERE r.profile_id = sn.profile_id AND r.strategy_id = sn.strategy_id
-      AND r.executed_at IS NOT NULL AND r.status IN ${RUNNING}))`;
+  WHERE sn.profile_id = @profileId AND sn.strategy_id IN (SELECT strategy_id FROM dirty)
+    AND sn.strategy_id NOT IN (SELECT strategy_id FROM running))`;
 
 /**
  * The signal sources computed here, each one query (parameters @profileId, @now, @today). A
  * source of another area (a restricted order, say) is one more function handed to the queue
- * (core/attention/queue.ts `SignalSource`), next to these.
+ * (core/attention/queue.ts `SignalSource`), next to these. These ones are worked out for the
+ * strategies marked dirty and kept in `attention_found` (migration 013); the live ones below are
+ * read each time.
  */
-export const SQL_SIGNAL_SOURCES = {
+export const FOUND_SIGNAL_SOURCES = {
   /** Symbols held at the end and now, in other quantities (a trade outside, a split). */
   'quantity-changed': `WITH ${SNAPPED}
     SELECT 'quantity-changed' AS kind, n.strategy_id, s.symbol AS subject, s.symbol,
@@ -120,6 +134,10 @@ export const SQL_SIGNAL_SOURCES = {
     WHERE l.ended AND (o.status = 'FAILED' OR (o.status = 'FILLED'
       AND o.filled_quantity IS NOT NULL AND o.filled_quantity <> o.order_quantity
       AND decimal_cmp(o.filled_quantity, o.order_quantity) < 0))`,
+} as const;
+
+/** The sources read live each time: few rows, each from an index of its own. */
+export const LIVE_SIGNAL_SOURCES = {
   'outcome-unknown': `SELECT 'outcome-unknown' AS kind, j.strategy_id, j.id AS subject,
       NULL AS symbol, NULL AS before, NULL AS now, j.version_id
     FROM execution_journal j WHERE j.profile_id = @profileId AND j.state = 'unknown'`,
@@ -185,10 +203,32 @@ export function attentionRepository({ db }: RepositoryContext) {
   let prepared: ReturnType<typeof prepare> | null = null;
   const statements = () => (prepared ??= prepare());
   const prepare = () => ({
-    sources: Object.entries(SQL_SIGNAL_SOURCES).map(([name, sql]) => ({
-      name,
-      query: db.prepare<{ profileId: string; now: string; today: string }, SignalRecord>(sql),
-    })),
+    live: Object.values(LIVE_SIGNAL_SOURCES).map((sql) =>
+      db.prepare<{ profileId: string; now: string; today: string }, SignalRecord>(sql),
+    ),
+    hasDirty: db.prepare<[string, string], number>(
+      `SELECT 1 FROM attention_dirty WHERE profile_id = ?
+       UNION ALL SELECT 1 FROM book_dirty WHERE profile_id = ? LIMIT 1`,
+    ),
+    dropFound: db.prepare(
+      `DELETE FROM attention_found WHERE profile_id = @profileId AND strategy_id IN (
+         SELECT strategy_id FROM attention_dirty WHERE profile_id = @profileId
+         UNION SELECT strategy_id FROM book_dirty WHERE profile_id = @profileId)`,
+    ),
+    find: Object.values(FOUND_SIGNAL_SOURCES).map((sql) =>
+      db.prepare(
+        `INSERT INTO attention_found (profile_id, strategy_id, kind, subject, symbol, before, now,
+           version_id)
+         SELECT @profileId, strategy_id, kind, subject, symbol, before, now, version_id
+         FROM (${sql})`,
+      ),
+    ),
+    clearDirty: db.prepare('DELETE FROM attention_dirty WHERE profile_id = ?'),
+    found: db.prepare<[string], SignalRecord>(
+      `SELECT kind, strategy_id, subject, symbol, before, now, version_id FROM attention_found
+       WHERE profile_id = ?`,
+    ),
+    mark: db.prepare('INSERT OR IGNORE INTO attention_dirty VALUES (?, ?)'),
     dropSnapshot: db.prepare(
       'DELETE FROM attention_snapshots WHERE profile_id = ? AND strategy_id = ?',
     ),
@@ -264,6 +304,7 @@ export function attentionRepository({ db }: RepositoryContext) {
       }): boolean => {
         const s = statements();
         s.dropSnapshot.run(ref.profileId, ref.strategyId);
+        s.mark.run(ref.profileId, ref.strategyId);
         if (s.insertSnapshot.run(ref).changes === 0) return false;
         s.insertSnapshotHoldings.run(ref);
         return true;
@@ -272,6 +313,7 @@ export function attentionRepository({ db }: RepositoryContext) {
     /** No comparison is possible until the next rebalance ends (its read failed). */
     dropSnapshot(profileId: string, strategyId: string): void {
       statements().dropSnapshot.run(profileId, strategyId);
+      statements().mark.run(profileId, strategyId);
     },
     snapshotOf(profileId: string, strategyId: string) {
       const s = statements();
@@ -279,10 +321,20 @@ export function attentionRepository({ db }: RepositoryContext) {
       return snapshot && { ...snapshot, holdings: s.snapshotHoldings.all(profileId, strategyId) };
     },
     /** Every SQL source's signals for the profile, read in one transaction (one moment). */
-    signals: db.transaction((profileId: string, now: string): SignalRecord[] => {
+    signals(profileId: string, now: string): SignalRecord[] {
+      const s = statements();
       const params = { profileId, now, today: now.slice(0, 10) };
-      return statements().sources.flatMap((source) => source.query.all(params));
-    }),
+      if (s.hasDirty.get(profileId, profileId) !== undefined)
+        db.transaction(() => {
+          s.dropFound.run(params);
+          for (const find of s.find) find.run(params);
+          s.clearDirty.run(profileId);
+        }).immediate();
+      return db.transaction(() => [
+        ...s.found.all(profileId),
+        ...s.live.flatMap((query) => query.all(params)),
+      ])();
+    },
     counts(profileId: string) {
       const s = statements();
       return {
