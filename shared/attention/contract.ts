@@ -36,8 +36,15 @@ export const attentionSignal = z.object({
 export type AttentionSignal = z.infer<typeof attentionSignal>;
 
 export const attentionQueue = z.object({
-  /** The signals to act on, first things first (total order: kind, strategy name, id, symbol). */
+  /**
+   * The first signals to act on (as many as asked for, of the kind asked for), first things
+   * first (total order: kind, strategy name, id, symbol).
+   */
   signals: z.array(attentionSignal),
+  /** How many signals there are of the kind asked for (all kinds: the whole queue). */
+  total: z.number().int().nonnegative(),
+  /** How many signals of each kind the queue holds, in the queue's order of kinds. */
+  counts: z.array(z.object({ kind: attentionKind, count: z.number().int().positive() })),
   /** Signals acknowledged or snoozed whose evidence has not changed since. */
   setAside: z.number().int().nonnegative(),
   /** Strategies with a snapshot of their last rebalance's end (the rest cannot show changes). */
@@ -65,7 +72,17 @@ export type AttentionSchedule = z.infer<typeof attentionSchedule>;
 
 export const attentionContract = {
   /** The profile's queue now, computed from what the app stored (nothing read from the service). */
-  queue: method(profileRef, attentionQueue),
+  queue: method(
+    z
+      .object({
+        profileId: uuid,
+        kind: attentionKind.optional(),
+        /** How many of the first signals to carry (the screen asks for what it shows). */
+        limit: z.number().int().min(1).max(5000).optional(),
+      })
+      .strict(),
+    attentionQueue,
+  ),
   /** Sets a signal aside (acknowledged, or snoozed until a time) with a reason, in the activity log. */
   dismiss: method(
     z

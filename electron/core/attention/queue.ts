@@ -63,11 +63,15 @@ export const signalKey = (r: Pick<SignalRecord, 'strategy_id' | 'kind' | 'subjec
 const evidenceKeyOf = (r: SignalRecord) =>
   JSON.stringify([r.symbol, r.before, r.now, r.version_id]);
 
+/** How many signals the queue carries unless asked for another number. */
+export const QUEUE_PAGE = 100;
+
 export function attentionQueue(
   store: Store,
   sources: readonly SignalSource[],
   profileId: string,
   now: string,
+  window: { kind?: AttentionKind | undefined; limit?: number | undefined } = {},
 ): AttentionQueue {
   const found = sources.flatMap((source) => source(profileId, now));
   const names = store.attention.strategyNames(profileId);
@@ -76,7 +80,7 @@ export function attentionQueue(
   );
   const models = modelsByStrategy(store, profileId);
   let setAside = 0;
-  const signals: AttentionSignal[] = [];
+  const kept: { record: SignalRecord & { kind: AttentionKind }; name: string }[] = [];
   for (const r of found) {
     if (!isKind(r.kind)) continue;
     const name = names.get(r.strategy_id);
@@ -92,7 +96,27 @@ export function attentionQueue(
       setAside++;
       continue;
     }
-    signals.push({
+    kept.push({ record: { ...r, kind: r.kind }, name });
+  }
+  const counts = ATTENTION_KINDS.map((kind) => ({
+    kind,
+    count: kept.filter((k) => k.record.kind === kind).length,
+  })).filter((c) => c.count > 0);
+  const chosen = window.kind ? kept.filter((k) => k.record.kind === window.kind) : kept;
+  // Ordered on the few facts the order needs; only the signals carried are put in words.
+  const ordered = chosen
+    .map(({ record: r, name }) => ({
+      kind: r.kind,
+      strategyName: name,
+      strategyId: r.strategy_id,
+      symbol: r.symbol,
+      key: signalKey(r),
+      record: r,
+    }))
+    .sort(inQueueOrder);
+  const signals = ordered
+    .slice(0, window.limit ?? QUEUE_PAGE)
+    .map(({ record: r, strategyName: name, key }) => ({
       key,
       kind: r.kind,
       strategyId: r.strategy_id,
@@ -103,16 +127,15 @@ export function attentionQueue(
       versionId: r.version_id,
       model: models.get(r.strategy_id) ?? null,
       evidence: evidenceWords(r.kind, r),
-      evidenceKey,
-    });
-  }
-  signals.sort(inQueueOrder);
-  const counts = store.attention.counts(profileId);
-  return { signals, setAside, ...counts };
+      evidenceKey: evidenceKeyOf(r),
+    }));
+  return { signals, total: chosen.length, counts, setAside, ...store.attention.counts(profileId) };
 }
 
 /** Kind (what to act on first), then strategy name, strategy id, symbol, key: a total order. */
-export function inQueueOrder(a: AttentionSignal, b: AttentionSignal): number {
+type Ordered = Pick<AttentionSignal, 'kind' | 'strategyName' | 'strategyId' | 'symbol' | 'key'>;
+
+export function inQueueOrder(a: Ordered, b: Ordered): number {
   return (
     attentionRank(a.kind) - attentionRank(b.kind) ||
     compareText(a.strategyName.toLowerCase(), b.strategyName.toLowerCase()) ||

@@ -39,7 +39,7 @@ export function setSignalAside(
       message: 'Say for how many days to snooze the signal (1 to 90).',
     });
   // The signal as the queue shows it now: one whose evidence moved meanwhile is not set aside.
-  const signal = attentionQueue(store, sources, profileId, now).signals.find(
+  const signal = attentionQueue(store, sources, profileId, now, { limit: Infinity }).signals.find(
     (s) => s.key === input.key,
   );
   if (!signal)

@@ -22,9 +22,9 @@ export function attentionHandlers({
       throw new DeskError({ kind: 'not-found', message: 'This profile is not in the app.' });
   };
   return {
-    queue: async ({ profileId }) => {
+    queue: async ({ profileId, kind, limit }) => {
       profile(profileId);
-      return attentionQueue(store, sources, profileId, now());
+      return attentionQueue(store, sources, profileId, now(), { kind, limit });
     },
     dismiss: async (input) => {
       setSignalAside(store, sources, input, now());

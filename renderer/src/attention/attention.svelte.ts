@@ -30,17 +30,26 @@ export class AttentionStore {
     readonly profileId: string,
   ) {}
 
-  readonly signals = $derived.by(() => {
-    const all = this.queue?.signals ?? [];
-    return this.kind === null ? all : all.filter((s) => s.kind === this.kind);
-  });
+  /** The signals carried: the first `shown` of the kind chosen (the desk orders them). */
+  readonly signals = $derived(this.queue?.signals ?? []);
 
-  /** Signals per kind, for the filter. */
-  readonly counts = $derived.by(() => {
-    const counts = new Map<AttentionKind, number>();
-    for (const s of this.queue?.signals ?? []) counts.set(s.kind, (counts.get(s.kind) ?? 0) + 1);
-    return counts;
-  });
+  /** Signals per kind in the whole queue, for the filter. */
+  readonly counts = $derived(
+    new Map<AttentionKind, number>((this.queue?.counts ?? []).map((c) => [c.kind, c.count])),
+  );
+
+  /** Shows only `kind` (null: every kind), from the first signals again. */
+  choose(kind: AttentionKind | null): void {
+    this.kind = kind;
+    this.shown = SIGNALS_SHOWN;
+    void this.load();
+  }
+
+  /** Shows the next signals. */
+  showMore(): void {
+    this.shown += SIGNALS_SHOWN;
+    void this.load();
+  }
 
   /** Reads the queue, and again when the desk says what it rests on moved. */
   start(): void {
@@ -71,7 +80,11 @@ export class AttentionStore {
     try {
       do {
         this.again = false;
-        this.queue = await this.api.attention.queue({ profileId: this.profileId });
+        this.queue = await this.api.attention.queue({
+          profileId: this.profileId,
+          limit: this.shown,
+          ...(this.kind !== null && { kind: this.kind }),
+        });
         this.error = null;
       } while (this.again);
     } catch (error) {
