@@ -1,3 +1,4 @@
+import { SvelteMap } from 'svelte/reactivity';
 import type { DeskApi } from '../../../shared/contract';
 import type { AttentionQueue, AttentionSignal } from '../../../shared/attention/contract';
 import type { AttentionKind } from '../../../shared/attention/kinds';
@@ -35,7 +36,7 @@ export class AttentionStore {
 
   /** Signals per kind in the whole queue, for the filter. */
   readonly counts = $derived(
-    new Map<AttentionKind, number>((this.queue?.counts ?? []).map((c) => [c.kind, c.count])),
+    new SvelteMap<AttentionKind, number>((this.queue?.counts ?? []).map((c) => [c.kind, c.count])),
   );
 
   /** Shows only `kind` (null: every kind), from the first signals again. */
