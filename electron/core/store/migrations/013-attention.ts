@@ -86,8 +86,12 @@ const migration: Migration = {
         strategy_id TEXT NOT NULL,
         PRIMARY KEY (profile_id, strategy_id)
       ) WITHOUT ROWID;
+      -- Where there is none (not OR IGNORE: an upsert's own conflict handling overrides a
+      -- trigger's, migration 009).
       CREATE TRIGGER attention_marked_with_book AFTER INSERT ON book_dirty BEGIN
-        INSERT OR IGNORE INTO attention_dirty VALUES (NEW.profile_id, NEW.strategy_id);
+        INSERT INTO attention_dirty SELECT NEW.profile_id, NEW.strategy_id
+          WHERE NOT EXISTS (SELECT 1 FROM attention_dirty WHERE profile_id = NEW.profile_id
+            AND strategy_id = NEW.strategy_id);
       END;
       INSERT INTO attention_dirty SELECT profile_id, id FROM strategies;
 
