@@ -51,6 +51,7 @@ const LAYERS = [
           'electron/core/tracking/',
           'electron/core/models/',
           'electron/core/book/',
+          'electron/core/attention/',
           'electron/core/batches/',
           'electron/core/activity/',
           'electron/core/reports/',

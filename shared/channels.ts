@@ -68,6 +68,7 @@ export const CONTRACT_METHODS = {
     'exportOrders',
     'exportSummary',
   ],
+  attention: ['queue', 'dismiss', 'schedules', 'setSchedule', 'removeSchedule'],
   app: ['status', 'firstScreen'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { activityContract, activityEvents } from './activity/contract';
 import { appContract, appEvents } from './app/contract';
+import { attentionContract } from './attention/contract';
 import { batchesContract, batchesEvents } from './batches/contract';
 import { bookContract, bookEvents } from './book/contract';
 import { draftsContract } from './drafts/contract';
@@ -27,6 +28,7 @@ export const contract = {
   book: bookContract,
   models: modelsContract,
   batches: batchesContract,
+  attention: attentionContract,
   app: appContract,
 } as const;
 

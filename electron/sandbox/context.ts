@@ -28,6 +28,7 @@ export class SandboxContext {
     this.progression = new Progression(
       () => this.stepMs,
       () => this.changed(),
+      () => this.faults.partial_fills,
     );
   }
 

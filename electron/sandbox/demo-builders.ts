@@ -31,18 +31,22 @@ export function newStrategy(
   };
 }
 
-/** Executes a target from the strategy's cash in the past and completes it at once. */
+/**
+ * Executes a target from the strategy's cash in the past and completes it at once; the symbols
+ * of `partialFills` fill only that fraction (the sandbox's `partial_fills` fault).
+ */
 export function executeInThePast(
   strategy: StrategyRec,
   versionId: string,
   target: RequestedPosition[],
   daysAgo: number,
+  partialFills: Readonly<Record<string, string>> = {},
 ): void {
   const executedAt = isoDaysFromNow(-daysAgo);
   const version = createExecutedVersion(strategy, target, executedAt);
   version.id = versionId;
   sendOrders(version, isoDaysFromNow(-daysAgo, 1_000_000));
-  fillOrders(strategy, version, isoDaysFromNow(-daysAgo, 2_000_000));
+  fillOrders(strategy, version, isoDaysFromNow(-daysAgo, 2_000_000), partialFills);
 }
 
 /** A version written but not executed, scheduled `daysAhead` from now, written `daysAgo`. */

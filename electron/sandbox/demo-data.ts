@@ -2,6 +2,7 @@ import type { Scope } from '../../shared/domain/resources';
 import { SCOPES } from '../../shared/domain/resources';
 import { buildDemoBook } from './demo-book';
 import { executeInThePast, newStrategy, scheduleVersion } from './demo-builders';
+import { buildThinMarket } from './demo-thin-market';
 import { buildHaltedIncome } from './demo-model';
 import type { RequestedPosition } from './engine';
 import { SandboxState } from './state';
@@ -162,5 +163,6 @@ export function buildDemoState(): SandboxState {
     otherFund,
     ...buildDemoBook(DEMO_ORGANIZATIONS.demoCapital),
     buildHaltedIncome(DEMO_ORGANIZATIONS.demoCapital),
+    buildThinMarket(DEMO_ORGANIZATIONS.demoCapital),
   ]);
 }

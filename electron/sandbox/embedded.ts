@@ -1,4 +1,5 @@
 import { DEMO_CLIENTS, DEMO_STRATEGY_IDS, DEMO_VERSION_IDS } from './demo-data';
+import { DEMO_ATTENTION } from './demo-attention';
 import { DEMO_MODEL } from './demo-model';
 import { startSandbox } from './index';
 
@@ -54,15 +55,22 @@ export const builtInSandboxWithDemoModel = {
 };
 
 /**
+ * The sandbox as the app ships it, whole: its profile also starts with one of each signal of the
+ * attention queue (demo-attention.ts). The desk harness's `demoAttention` option chooses it.
+ */
+export const builtInSandboxWithDemo = {
+  ...builtInSandboxWithDemoModel,
+  demo: { ...builtInSandboxWithDemoModel.demo, attention: DEMO_ATTENTION },
+};
+
+/**
  * The built-in sandbox that says where it runs each time it starts (at launch for an existing
  * sandbox profile, else on "Try the built-in sandbox"): for a manager who wants to ask it
  * directly, with curl or a script, with the demo client's public credentials.
  */
-export function announcedSandbox(
-  print: (line: string) => void,
-): typeof builtInSandboxWithDemoModel {
+export function announcedSandbox(print: (line: string) => void): typeof builtInSandboxWithDemo {
   return {
-    ...builtInSandboxWithDemoModel,
+    ...builtInSandboxWithDemo,
     start: async (options) => {
       const running = await builtInSandbox.start(options);
       const { clientId, clientSecret } = builtInSandbox.demo;

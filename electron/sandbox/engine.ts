@@ -199,10 +199,29 @@ export function fillOrders(
   strategy: StrategyRec,
   version: VersionRec,
   at: string = nowIso(),
+  partialFills: Readonly<Record<string, string>> = {},
 ): void {
   let failed = false;
   for (const order of version.orders) {
     if (order.status !== 'SENT') continue;
+    const fraction = partialFills[order.symbol];
+    if (fraction !== undefined) {
+      // A thin market: only part fills, the rest fails; what filled is held.
+      failed = true;
+      const price = priceOf(order.symbol);
+      const quantity = str(dec(order.order_quantity).times(dec(fraction)));
+      const value = cents(dec(quantity).times(dec(price)));
+      Object.assign(order, {
+        status: 'FAILED',
+        status_reason: `Only ${quantity} of ${order.order_quantity} ${order.symbol} could be filled`,
+        filled_quantity: quantity,
+        filled_value: value,
+        filled_average_price: price,
+        updated_at: at,
+      });
+      applyFill(strategy, order.side, order.symbol, quantity, value, at);
+      continue;
+    }
     if (order.symbol === HALTED_SYMBOL) {
       failed = true;
       Object.assign(order, {
@@ -260,6 +279,8 @@ export class Progression {
   constructor(
     private readonly stepMs: () => number,
     private readonly onStep: () => void = () => undefined,
+    /** The `partial_fills` fault as it is when the orders fill. */
+    private readonly partialFills: () => Readonly<Record<string, string>> = () => ({}),
   ) {}
 
   start(strategy: StrategyRec, version: VersionRec): void {
@@ -268,7 +289,8 @@ export class Progression {
 
   /** Goes on from the version's current status (after a sandbox restart, from its saved state). */
   resume(strategy: StrategyRec, version: VersionRec): void {
-    const fill = () => this.after(() => fillOrders(strategy, version));
+    const fill = () =>
+      this.after(() => fillOrders(strategy, version, nowIso(), this.partialFills()));
     const send = () =>
       this.after(() => {
         sendOrders(version);

@@ -47,6 +47,11 @@ export interface Faults {
   timestamp_offset_minutes: number | null;
   /** Every API request naming one of these strategy ids gets `fail_status`, until cleared. */
   fail_strategies: string[];
+  /**
+   * Orders for these symbols fill only this fraction of their quantity (a thin market): the
+   * rest fails, the order is FAILED with what did fill, until cleared. `{"NVDA": "0.5"}`.
+   */
+  partial_fills: Record<string, string>;
 }
 
 export const DEFAULT_TOKEN_LIFETIME_S = 3600;
@@ -69,6 +74,7 @@ export function defaultFaults(): Faults {
     api_rate_limit: null,
     timestamp_offset_minutes: null,
     fail_strategies: [],
+    partial_fills: {},
   };
 }
 

@@ -259,6 +259,13 @@ export const faultsPatch = z
     api_rate_limit: rateLimit.nullable(),
     timestamp_offset_minutes: z.int().min(-1439).max(1439).nullable(),
     fail_strategies: z.array(z.string().regex(UUID_PATTERN, 'must be a strategy id')).max(10_000),
+    partial_fills: z.record(
+      z.string().min(1).max(20),
+      z
+        .string()
+        .regex(/^0\.\d{1,20}$/, 'must be the fraction that fills, between 0 and 1, e.g. "0.5"')
+        .refine((f) => /[1-9]/.test(f), 'must be more than 0'),
+    ),
   })
   .partial()
   .strict();

@@ -20,6 +20,7 @@ export const ACTIVITY_KINDS = [
   'model-unassigned',
   'batch-reviewed',
   'batch-ended',
+  'attention-set-aside',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -51,6 +52,7 @@ export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'model-unassigned': 'Model unassigned',
   'batch-reviewed': 'Batch reviewed',
   'batch-ended': 'Batch ended',
+  'attention-set-aside': 'Signal set aside',
 };
 
 /** A kind's label; an edited file may hold a kind the app never writes, named as it is. */

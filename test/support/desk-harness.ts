@@ -6,7 +6,11 @@ import type { DeskEvent } from '../../shared/contract';
 import { createDesk, type Desk, type DeskOptions } from '../../electron/core/desk';
 import { openSecretStore, type SecretStore } from '../../electron/core/secrets';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox';
-import { builtInSandbox, builtInSandboxWithDemoModel } from '../../electron/sandbox/embedded';
+import {
+  builtInSandbox,
+  builtInSandboxWithDemo,
+  builtInSandboxWithDemoModel,
+} from '../../electron/sandbox/embedded';
 
 /**
  * A desk on real parts: a temp data folder with a real SQLite file, the OS
@@ -33,6 +37,8 @@ export async function openDeskHarness(
     stepMs?: number;
     /** The sandbox profile also starts with the demo model and its followers, as the app's does. */
     demoModel?: boolean;
+    /** ...and with one of each signal of the attention queue, as the app's does (both). */
+    demoAttention?: boolean;
   } = {},
 ): Promise<DeskHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'strategy-desk-desk-'));
@@ -48,7 +54,11 @@ export async function openDeskHarness(
       secretStore: secrets,
       // One sandbox for the whole harness: a desk restart finds the same service again.
       sandbox: {
-        ...(options.demoModel ? builtInSandboxWithDemoModel : builtInSandbox),
+        ...(options.demoAttention
+          ? builtInSandboxWithDemo
+          : options.demoModel
+            ? builtInSandboxWithDemoModel
+            : builtInSandbox),
         start: async () => {
           const running = await shared();
           return { baseUrl: running.baseUrl, close: async () => undefined };

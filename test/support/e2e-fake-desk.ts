@@ -151,6 +151,13 @@ export function createFakeDesk() {
       exportOrders: notBuilt('batches.exportOrders'),
       exportSummary: notBuilt('batches.exportSummary'),
     },
+    attention: {
+      queue: notBuilt('attention.queue'),
+      dismiss: notBuilt('attention.dismiss'),
+      schedules: notBuilt('attention.schedules'),
+      setSchedule: notBuilt('attention.setSchedule'),
+      removeSchedule: notBuilt('attention.removeSchedule'),
+    },
     app: {
       status: track('app.status', async () => {
         return {

@@ -111,6 +111,8 @@ export function summaryLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
     }
     case 'batch-ended':
       return `Batch ended: ${text(p.words)}`;
+    case 'attention-set-aside':
+      return `${text(p.signalLabel)} of ${quoted(p.strategyName)} ${p.action === 'snoozed' ? 'snoozed' : 'acknowledged'}: ${text(p.reason)}`;
     default:
       return `An entry of a kind the app does not write (“${text(row.kind)}”): the file was edited.`;
   }

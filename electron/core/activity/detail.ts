@@ -212,6 +212,17 @@ export function detailOf(
       );
       break;
     }
+    case 'attention-set-aside':
+      facts.push(
+        { label: 'Signal', value: text(p.signalLabel) },
+        { label: 'Evidence', value: text(p.evidence) },
+        {
+          label: 'Set aside',
+          value: p.action === 'snoozed' ? `Snoozed until ${text(p.until)}` : 'Acknowledged',
+        },
+        { label: 'Reason', value: text(p.reason) },
+      );
+      break;
     case 'version-imported':
       facts.push(...versionFacts(p.version as Payload | null));
       tables.push(...versionTables(p.version as Payload | null));

@@ -26,7 +26,10 @@ import { VersionImport } from '../versions/import';
 import { UnexecutedVersions } from '../versions/unexecuted';
 import { activityAppended } from '../views/activity';
 import { versionStatusChanged } from '../views/strategy';
+import { ownSignalSources } from '../attention/queue';
+import { snapshotAtRebalanceEnd } from '../attention/snapshot';
 import { activityHandlers } from './activity';
+import { attentionHandlers } from './attention';
 import { appStatusHandlers } from './app-status';
 import { bookHandlers } from './book';
 import { batchHandlers } from './batches';
@@ -199,6 +202,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     book.rowsMayHaveMoved(change.profileId);
   });
   tracking.onTrackingChanged((change) => emit({ type: 'version-tracking-changed', ...change }));
+  // A rebalance that ended: the holdings its end's read stored become the attention queue's
+  // snapshot (core/attention/snapshot.ts).
+  tracking.onVersionEnded((ended) => {
+    snapshotAtRebalanceEnd(store, ended, now());
+  });
   const exportsDir = join(options.dataDir, 'exports');
   const partial = partialExports(store.settings);
   const exports = exportsOf({
@@ -234,6 +242,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     book: bookArea,
     models: modelHandlers({ store, exports, emit }),
     batches: batchHandlers({ store, batches, exports }),
+    attention: attentionHandlers({ store, sources: ownSignalSources(store), now }),
     app: {
       ...appStatusHandlers({ store, connections, secretStore: options.secretStore }),
       firstScreen: firstScreenHandler({ profiles: profileArea, book: bookArea }),

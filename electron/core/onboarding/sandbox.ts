@@ -6,6 +6,7 @@ import type { SecretStore } from '../secrets';
 import type { Connections } from '../profiles/connections';
 import type { StrategySync } from '../strategies/sync';
 import type { VersionImport } from '../versions/import';
+import { seedDemoAttention, type DemoAttention } from './demo-attention';
 import { seedDemoModel, type DemoModel } from './demo-model';
 
 /** The embedded sandbox while it runs. */
@@ -38,6 +39,8 @@ export interface BuiltInSandbox {
     strategies: readonly { strategyId: string; versionIds: readonly string[] }[];
     /** The demo model its profile starts with (once), and the strategies following it. */
     model?: DemoModel;
+    /** One of each signal of the attention queue, given to the new profile. */
+    attention?: DemoAttention;
   };
 }
 
@@ -123,6 +126,10 @@ export class SandboxProfiles {
           await versionImport.import(profile.id, strategyId, versionId);
       }
       if (demo.model) await seedDemoModel(this.services, profile.id, demo.model);
+      if (demo.attention)
+        await seedDemoAttention(this.services, profile.id, demo.attention, sandbox.baseUrl, () =>
+          new Date().toISOString(),
+        );
     } catch (error) {
       // Half a sandbox profile is worse than none: the next click starts over.
       recordProfileRemoved(store, profile.id, () => store.profiles.delete(profile.id));

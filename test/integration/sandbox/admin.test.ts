@@ -6,6 +6,7 @@ import {
 } from '../../../electron/sandbox/demo-data';
 import { DEMO_BOOK_STRATEGY_IDS } from '../../../electron/sandbox/demo-book';
 import { HALTED_INCOME } from '../../../electron/sandbox/demo-model';
+import { THIN_MARKET } from '../../../electron/sandbox/demo-thin-market';
 import { startSandbox, type RunningSandbox } from '../../../electron/sandbox/index';
 import {
   admin,
@@ -365,6 +366,7 @@ describe('timing and counters', () => {
         [IDS.otherFund]: 0,
         ...Object.fromEntries(Object.values(DEMO_BOOK_STRATEGY_IDS).map((id) => [id, 0])),
         [HALTED_INCOME.strategyId]: 0,
+        [THIN_MARKET.strategyId]: 0,
       },
       token_requests: 1,
       api_requests: 2,

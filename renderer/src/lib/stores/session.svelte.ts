@@ -190,7 +190,11 @@ export class DeskSession {
     this.screen = 'batches';
   }
 
-  openStrategy(strategyId: string): void {
+  /** The tab the next strategy pane opens on (the Attention screen's "Start a draft"). */
+  private openingTab: StrategyTabName | null = null;
+
+  openStrategy(strategyId: string, tab?: StrategyTabName): void {
+    this.openingTab = tab ?? null;
     this.strategies.open(strategyId);
     this.screen = 'strategy';
   }
@@ -247,7 +251,8 @@ export class DeskSession {
    */
   openDetail(detail: StrategyDetail): StrategyDetail {
     this.detail = detail;
-    this.tab = 'Overview';
+    this.tab = this.openingTab ?? 'Overview';
+    this.openingTab = null;
     this.versionId = null;
     void detail.load();
     return detail;
