@@ -68,6 +68,16 @@ export const CONTRACT_METHODS = {
     'exportOrders',
     'exportSummary',
   ],
+  restrictions: [
+    'list',
+    'add',
+    'end',
+    'inForce',
+    'checkDraft',
+    'exportCsv',
+    'importCsv',
+    'findings',
+  ],
   app: ['status', 'firstScreen'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 

@@ -34,6 +34,7 @@ import { method, none, ok, profileRef, strategyRef } from './contract-parts';
 import { bookCounts, bookJob, bookPage, bookRow, bookSummary } from './book/views';
 import { deleteConfirmation, deletePreview } from './unexecuted';
 import { modelsContract } from './models/contract';
+import { restrictionOverride, restrictionsContract } from './restrictions/contract';
 import { modelFollower, modelSummary, revisionSummary } from './models/views';
 import { batchItemView, batchSummary } from './batches/views';
 
@@ -154,6 +155,7 @@ export const contract = {
               acknowledgedStale: z.boolean(),
               /** "Execute again": the version this draft became before. */
               againAfter: uuid.nullable(),
+              restrictionOverride: restrictionOverride.optional(),
             })
             .strict()
             .optional(),
@@ -228,6 +230,7 @@ export const contract = {
    * each included strategy executed through the one execution flow, followed together.
    */
   batches: batchesContract,
+  restrictions: restrictionsContract,
   app: {
     status: method(none, appStatus),
     /**

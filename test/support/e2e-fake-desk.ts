@@ -151,6 +151,16 @@ export function createFakeDesk() {
       exportOrders: notBuilt('batches.exportOrders'),
       exportSummary: notBuilt('batches.exportSummary'),
     },
+    restrictions: {
+      list: notBuilt('restrictions.list'),
+      add: notBuilt('restrictions.add'),
+      end: notBuilt('restrictions.end'),
+      inForce: notBuilt('restrictions.inForce'),
+      checkDraft: notBuilt('restrictions.checkDraft'),
+      exportCsv: notBuilt('restrictions.exportCsv'),
+      importCsv: notBuilt('restrictions.importCsv'),
+      findings: notBuilt('restrictions.findings'),
+    },
     app: {
       status: track('app.status', async () => {
         return {

@@ -16,6 +16,7 @@ import { journalRepository, type JournalRepository } from './repositories/journa
 import { modelsRepository, type ModelsRepository } from './repositories/models';
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
+import { restrictionsRepository, type RestrictionsRepository } from './repositories/restrictions';
 import {
   readOrderReportSnapshot,
   iterateOrderReportRows,
@@ -62,6 +63,8 @@ export interface Store {
   readonly models: ModelsRepository;
   /** Batches: one model revision reviewed and executed for many strategies. */
   readonly batches: BatchesRepository;
+  /** Restrictions, the list each execution was armed with, and restricted orders found. */
+  readonly restrictions: RestrictionsRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -145,6 +148,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     book: bookRepository(ctx),
     models: modelsRepository(ctx),
     batches: batchesRepository(ctx),
+    restrictions: restrictionsRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

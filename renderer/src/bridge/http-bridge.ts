@@ -136,6 +136,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     book: area('book'),
     models: area('models'),
     batches: area('batches'),
+    restrictions: area('restrictions'),
     app: area('app'),
     events: deskEventsOf(listeners),
   } satisfies DeskApi;

@@ -1,0 +1,3 @@
+export { Restrictions, listHashOf, type ExecutionRestrictionCheck } from './restrictions';
+export { checkEndedRebalance } from './after-end';
+export { readRestrictionsCsv, restrictionsCsvFile, csvWhere } from './csv';
