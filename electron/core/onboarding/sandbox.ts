@@ -7,6 +7,7 @@ import type { Connections } from '../profiles/connections';
 import type { StrategySync } from '../strategies/sync';
 import type { VersionImport } from '../versions/import';
 import { seedDemoModel, type DemoModel } from './demo-model';
+import { seedDemoRestriction } from './demo-restriction';
 
 /** The embedded sandbox while it runs. */
 export interface EmbeddedSandbox {
@@ -123,6 +124,7 @@ export class SandboxProfiles {
           await versionImport.import(profile.id, strategyId, versionId);
       }
       if (demo.model) await seedDemoModel(this.services, profile.id, demo.model);
+      seedDemoRestriction(store, profile.id, () => new Date().toISOString());
     } catch (error) {
       // Half a sandbox profile is worse than none: the next click starts over.
       recordProfileRemoved(store, profile.id, () => store.profiles.delete(profile.id));

@@ -43,15 +43,16 @@ describe('restrictions', () => {
 
   it('keeps rules per profile, strategy and tag; ends them; refuses bad ones in words', async () => {
     const { restrictions } = h.desk;
-    const tsla = await restrictions.add({
-      profileId,
+    // The sandbox profile starts with the demo's one restriction (onboarding).
+    const [tsla] = await restrictions.list({ profileId });
+    expect(tsla).toMatchObject({
       kind: 'do-not-buy',
-      symbol: ' tsla ',
+      symbol: 'TSLA',
       scope: { type: 'profile' },
-      reason: 'Compliance review',
-      setBy: 'ana',
+      setBy: 'Demo compliance',
+      state: 'in-force',
+      until: null,
     });
-    expect(tsla).toMatchObject({ symbol: 'TSLA', state: 'in-force', until: null });
     await restrictions.add({
       profileId,
       kind: 'hold',
@@ -216,7 +217,7 @@ describe('restrictions', () => {
       overridden: true,
     });
     expect(bought!.message).toMatch(
-      /^The rebalance bought [\d.]+ TSLA .*against do not buy \(Compliance review, set by ana\); overridden when executed: Approved by the committee\.$/,
+      /^The rebalance bought [\d.]+ TSLA .*against do not buy \(Demo: the issuer is under compliance review, set by Demo compliance\); overridden when executed: Approved by the committee\.$/,
     );
     expect(findings.every((f) => ['TSLA', 'AAPL'].includes(f.symbol))).toBe(true);
     // What the attention queue reads: one query on restriction_findings by profile.
