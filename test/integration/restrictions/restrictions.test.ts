@@ -205,6 +205,14 @@ describe('restrictions', () => {
       override: { symbols: ['AAPL', 'TSLA'], note: 'Approved by the committee' },
     });
     expect(inForce.listHash).toBe(listHashOf(rules));
+    // The activity view's detail says it in words.
+    const detail = await h.desk.activity.get({ seq });
+    expect(detail.facts).toEqual(
+      expect.arrayContaining([
+        { label: 'Restrictions in force', value: `2 (list hash ${listHashOf(rules)})` },
+        { label: 'Restrictions overridden', value: 'AAPL, TSLA: Approved by the committee' },
+      ]),
+    );
 
     await h.waitFor(
       (e) => e.type === 'version-status-changed' && e.versionId === version.id && e.ended,
