@@ -57,6 +57,7 @@ const LAYERS = [
           'electron/core/reports/',
           'electron/core/exports/',
           'electron/core/views/',
+          'electron/core/restrictions/',
         ],
       },
       {

@@ -55,6 +55,7 @@ const desk = {
   models: area('models'),
   batches: area('batches'),
   attention: area('attention'),
+  restrictions: area('restrictions'),
   app: area('app'),
   // Plain functions: contextBridge would not carry a class's methods.
   events: deskEventsOf(listeners),

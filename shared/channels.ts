@@ -69,6 +69,16 @@ export const CONTRACT_METHODS = {
     'exportSummary',
   ],
   attention: ['queue', 'dismiss', 'schedules', 'setSchedule', 'removeSchedule'],
+  restrictions: [
+    'list',
+    'add',
+    'end',
+    'inForce',
+    'checkDraft',
+    'exportCsv',
+    'importCsv',
+    'findings',
+  ],
   app: ['status', 'firstScreen'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 

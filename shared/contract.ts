@@ -8,6 +8,7 @@ import { draftsContract } from './drafts/contract';
 import { modelsContract, modelsEvents } from './models/contract';
 import { profilesContract, profilesEvents } from './profiles/contract';
 import { reportsContract, reportsEvents } from './reports/contract';
+import { restrictionsContract } from './restrictions/contract';
 import { strategiesContract } from './strategies/contract';
 import { versionsContract, versionsEvents } from './versions/contract';
 
@@ -29,6 +30,7 @@ export const contract = {
   models: modelsContract,
   batches: batchesContract,
   attention: attentionContract,
+  restrictions: restrictionsContract,
   app: appContract,
 } as const;
 

@@ -21,6 +21,8 @@ export const batchesContract = {
         revisionId: uuid,
         strategyIds: z.array(uuid).min(1).max(MAX_BATCH_STRATEGIES),
         concurrency: z.number().int().min(1).max(8).optional(),
+        /** "Apply the model with target cash X %": its rows scaled to leave X % cash. */
+        targetCash: z.string().trim().min(1).max(20).optional(),
       })
       .strict(),
     batchView,

@@ -45,6 +45,7 @@ export const EXCLUSION_KINDS = [
   'changed-since-review',
   'blocked',
   'not-acknowledged',
+  'restricted',
 ] as const;
 export type ExclusionKind = (typeof EXCLUSION_KINDS)[number];
 

@@ -22,6 +22,11 @@ export const exclusionKind = z.enum(EXCLUSION_KINDS);
 export const sentOutcome = z.enum(SENT_OUTCOMES);
 
 const symbolWeight = z.object({ symbol: z.string(), from: decimalString, to: decimalString });
+const targetCashChange = z.object({
+  cashBefore: decimalString,
+  cashAfter: decimalString,
+  changes: z.array(symbolWeight),
+});
 
 /** One strategy's line of the review: what executing the model does to it. */
 export const itemReview = z.object({
@@ -38,6 +43,8 @@ export const itemReview = z.object({
   newCash: decimalString,
   doubts: z.array(targetDoubt),
   warnings: z.array(z.string()),
+  /** The model applied with another target cash (shared/draft/cash.ts): the weights it moved. */
+  targetCash: targetCashChange.nullable().optional(),
 });
 export type ItemReview = z.infer<typeof itemReview>;
 

@@ -1,4 +1,5 @@
 import type { Decimal } from '../decimal';
+import { classifyTarget, type Restriction, type Violation } from '../restrictions/rules';
 import { cashOf, doubtOf, draftDiffRow, leftOutRows } from './diff';
 import { Exact, HUNDRED, ZERO, isZeroString, plain } from './exact';
 import {
@@ -29,6 +30,8 @@ export type { AnalyzerOptions, DraftUpdate } from './types';
 export interface DraftAnalysis {
   validation: DraftValidation;
   diff: DraftDiff;
+  /** The rows against the restrictions in force (AnalyzerOptions): certain first. */
+  restrictions: Violation[];
 }
 
 export interface DraftAnalyzer {
@@ -106,6 +109,9 @@ interface Context {
   /** Why the target may not be the service's: no action is predicted then. */
   doubt: TargetDoubt | null;
   liquidateOnly: boolean;
+  restrictions: ReadonlyMap<string, readonly Restriction[]>;
+  /** Restricted symbols held (a quantity above 0). */
+  heldRestricted: Set<string>;
 }
 
 function makeContext(
@@ -127,7 +133,30 @@ function makeContext(
     known: target !== null,
     doubt: doubtOf(target !== null, options.stale === true),
     liquidateOnly: options.liquidateOnly === true,
+    restrictions: options.restrictions ?? NO_RULES,
+    heldRestricted: new Set(
+      [...(options.restrictions?.keys() ?? [])].filter(
+        (symbol) => held.has(symbol) && !isZeroString(held.get(symbol)!),
+      ),
+    ),
   };
+}
+
+const NO_RULES: ReadonlyMap<string, readonly Restriction[]> = new Map();
+
+/**
+ * The rows against the restrictions: only the restricted symbols are looked up (their first
+ * row's weight), so a long list costs its own length, not the draft's.
+ */
+function restrictionsOf(state: State): Violation[] {
+  const { restrictions, heldRestricted } = state.context;
+  if (restrictions.size === 0) return [];
+  const rows: { symbol: string; weight: string }[] = [];
+  for (const symbol of restrictions.keys()) {
+    const at = state.bySymbol.get(symbol);
+    if (at) rows.push({ symbol, weight: state.weights[at[0]!]! });
+  }
+  return classifyTarget(rows, heldRestricted, restrictions);
 }
 
 interface State {
@@ -337,6 +366,7 @@ function liveAnswer(state: State, rebuilt: boolean, refreshed: readonly number[]
     doubt: state.context.doubt,
     errorRows: state.errorRows,
     valid: state.errorRows === 0 && errors.length === 0,
+    restrictions: restrictionsOf(state),
   };
 }
 
@@ -371,5 +401,6 @@ function answer(state: State): DraftAnalysis {
       newCash: cash,
       doubt: state.context.doubt,
     },
+    restrictions: restrictionsOf(state),
   };
 }

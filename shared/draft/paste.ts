@@ -225,7 +225,7 @@ function detectDelimiter(text: string): Delimiter {
   return ',';
 }
 
-interface TextRecord {
+export interface TextRecord {
   cells: string[];
   line: number;
 }
@@ -243,7 +243,7 @@ function spacedRecords(text: string): TextRecord[] {
  * RFC 4180 records; blank lines skipped. A quote that is never closed is read as a plain
  * character instead (from the start of its record), so its line stays a row the manager sees.
  */
-function readRecords(text: string, delimiter: string): TextRecord[] {
+export function readRecords(text: string, delimiter: string): TextRecord[] {
   const literal = new Set<number>();
   for (;;) {
     const read = tryRecords(text, delimiter, literal);

@@ -1,3 +1,4 @@
+import type { Restriction, Violation } from '../restrictions/rules';
 import type { PositionAction } from '../domain/constants';
 
 /** One row of a draft as the manager typed it (decimal strings, never numbers). */
@@ -137,6 +138,8 @@ export const MAX_CELL_CHARS = 64;
 
 /** What update answers: the same facts as DraftAnalysis, without copying any row array. */
 export interface DraftUpdate {
+  /** The rows against the restrictions in force (none without any): certain first. */
+  restrictions: readonly Violation[];
   /** Every row was recomputed (first call, rows inserted or removed, new context). */
   rebuilt: boolean;
   /** Draft rows whose validated and diff rows were recomputed (objects replaced). */
@@ -166,4 +169,9 @@ export interface AnalyzerOptions {
    * weights are only the last known ones and no action is predicted.
    */
   stale?: boolean;
+  /**
+   * The restrictions in force for the strategy, by upper-case symbol (shared/restrictions): each
+   * answer then classes the rows against them (`restrictions`).
+   */
+  restrictions?: ReadonlyMap<string, readonly Restriction[]>;
 }

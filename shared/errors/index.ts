@@ -34,6 +34,8 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
   'not-found': 'This is not in the app.',
   'model-not-found': 'This model is not in the app.',
   'invalid-model': 'These rows cannot be saved as a model revision as they are.',
+  restricted:
+    'This execution breaks a restriction: override each symbol by name with a note, or change the target. Nothing was sent.',
   internal: 'Something went wrong inside the app. Please try again.',
   network: 'The service cannot be reached.',
   timeout: 'The service took too long to answer.',

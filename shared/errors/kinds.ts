@@ -18,6 +18,7 @@ export const APP_ERROR_KINDS = [
   'busy', // the same work is under way already (a second "Add many" of a profile)
   'model-not-found', // a model or a model revision not in this app
   'invalid-model', // a model revision's rows break the draft's rules (its problems listed)
+  'restricted', // an execute breaking a restriction, not overridden by name with a note
   'internal', // a failure of the app itself: logged, shown in plain words only
 ] as const;
 

@@ -69,6 +69,12 @@ export const DESK_ERROR_DETAILS = {
   busy: none,
   'model-not-found': none,
   'invalid-model': z.strictObject({ messages: z.array(z.string()) }),
+  /** The symbols still to be overridden, each certain or possible. */
+  restricted: z.strictObject({
+    violations: z.array(
+      z.strictObject({ symbol: z.string(), level: z.enum(['certain', 'possible']) }),
+    ),
+  }),
   internal: none,
   network: service,
   timeout: service,

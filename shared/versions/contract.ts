@@ -12,6 +12,7 @@ import {
   versionDetail,
   versionSummary,
 } from '../views';
+import { restrictionOverride } from '../restrictions/contract';
 import { deleteConfirmation, deletePreview } from './unexecuted';
 
 const journalRef = z.object({ journalId: uuid }).strict();
@@ -35,6 +36,7 @@ export const versionsContract = {
             acknowledgedStale: z.boolean(),
             /** "Execute again": the version this draft became before. */
             againAfter: uuid.nullable(),
+            restrictionOverride: restrictionOverride.optional(),
           })
           .strict()
           .optional(),

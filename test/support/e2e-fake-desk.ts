@@ -158,6 +158,16 @@ export function createFakeDesk() {
       setSchedule: notBuilt('attention.setSchedule'),
       removeSchedule: notBuilt('attention.removeSchedule'),
     },
+    restrictions: {
+      list: notBuilt('restrictions.list'),
+      add: notBuilt('restrictions.add'),
+      end: notBuilt('restrictions.end'),
+      inForce: notBuilt('restrictions.inForce'),
+      checkDraft: notBuilt('restrictions.checkDraft'),
+      exportCsv: notBuilt('restrictions.exportCsv'),
+      importCsv: notBuilt('restrictions.importCsv'),
+      findings: notBuilt('restrictions.findings'),
+    },
     app: {
       status: track('app.status', async () => {
         return {

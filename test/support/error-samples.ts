@@ -41,6 +41,11 @@ export const ERROR_SAMPLES: { [K in DeskErrorKind]: Extract<DeskErrorWire, { kin
     message: 'These rows cannot be saved as a model revision as they are.',
     details: { messages: ['Weights add up to 99, above 98: cash must stay at least 2.'] },
   },
+  restricted: {
+    kind: 'restricted',
+    message: 'Not executed: it breaks a restriction for certain on TSLA. Nothing was sent.',
+    details: { violations: [{ symbol: 'TSLA', level: 'certain' }] },
+  },
   internal: { kind: 'internal', message: 'Something went wrong inside the app.', details: {} },
   network: {
     kind: 'network',

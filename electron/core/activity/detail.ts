@@ -61,6 +61,23 @@ function doubtText(prediction: Payload | null | undefined): Fact[] {
 }
 
 /** Whether the tick was given; entries that record whether it was needed say when it was not. */
+/** The restrictions in force when it was armed (docs/restrictions.md); none before they existed. */
+function restrictionFacts(r: Payload | null): Fact[] {
+  if (!r) return [];
+  const override = (r.override ?? null) as Payload | null;
+  return [
+    { label: 'Restrictions in force', value: `${text(r.inForce)} (list hash ${text(r.listHash)})` },
+    ...(override
+      ? [
+          {
+            label: 'Restrictions overridden',
+            value: `${(Array.isArray(override.symbols) ? override.symbols : []).map(String).join(', ')}: ${text(override.note)}`,
+          },
+        ]
+      : []),
+  ];
+}
+
 function acknowledgedText(prediction: Payload | null | undefined): string {
   if (prediction?.acknowledgementNeeded === false) return 'Not needed';
   return yesNo(prediction?.acknowledged);
@@ -252,6 +269,7 @@ export function detailOf(
         { label: 'Target version', value: text(prediction?.knownVersionId) },
         ...doubtText(prediction),
         { label: 'Stale or unknown target acknowledged', value: acknowledgedText(prediction) },
+        ...restrictionFacts((p.restrictions ?? null) as Payload | null),
         { label: 'Body sent', value: text(p.requestBody) },
       );
       tables.push(

@@ -10,6 +10,7 @@ import type { ExecutePreview } from '../../../shared/views';
 import { isServiceError } from '../api';
 import { notFound, toDeskError } from '../errors';
 import { modelNotFound } from '../models/library';
+import { modelRowsWithCash, restrictedLine } from '../restrictions/batch-lines';
 import type { NewBatchItem, Store, StoredBatch } from '../store';
 
 /**
@@ -37,6 +38,8 @@ export interface ReviewRequest {
   strategyIds: readonly string[];
   /** Sending's concurrency, chosen now or when executing (default 2). */
   concurrency?: number;
+  /** "Apply the model with target cash X %" (restrictions/batch-lines.ts). */
+  targetCash?: string | undefined;
 }
 
 const EXECUTE_SCOPE = 'strategy_versions:execute';
@@ -154,7 +157,10 @@ export class BatchReview {
     if (!profile) throw notFound('This profile');
     const revision = store.models.revision(request.revisionId);
     if (!revision) throw modelNotFound('This model revision');
-    const modelRows = store.models.rows(revision.id);
+    const { rows: modelRows, targetCash } = modelRowsWithCash(
+      store.models.rows(revision.id),
+      request.targetCash,
+    );
     const ids = [...new Set(request.strategyIds)];
     if (ids.length === 0)
       throw new DeskError({
@@ -223,6 +229,8 @@ export class BatchReview {
             `An unexecuted version (${known.map((v) => v.versionId).join(', ')}) is in the way: open the strategy to see it and delete it there, then review again.`,
             preview,
           );
+        const restricted = restrictedLine(store, profileId, s.id, rows);
+        if (restricted) return excluded(s.id, name, rows, 'restricted', restricted, preview);
         if (preview.changesNothing)
           return excluded(
             s.id,
@@ -241,7 +249,7 @@ export class BatchReview {
           rows: JSON.stringify(rows),
           planKey: preview.planKey,
           needsAcknowledgement: preview.needsAcknowledgement,
-          review: JSON.stringify(itemReviewOf(preview)),
+          review: JSON.stringify({ ...itemReviewOf(preview), targetCash }),
           preview: JSON.stringify(preview),
         } satisfies Line;
       }),

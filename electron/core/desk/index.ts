@@ -10,6 +10,7 @@ import { Batches } from '../batches/batches';
 import { computerRestartedSince } from '../execution/boot';
 import { Execution } from '../execution/execute';
 import { Recovery } from '../execution/recovery';
+import { Restrictions, checkEndedRebalance } from '../restrictions';
 import { errorFields, type DeskLog } from '../log/logger';
 import { Connections } from '../profiles/connections';
 import { SandboxProfiles, type BuiltInSandbox } from '../onboarding/sandbox';
@@ -39,6 +40,7 @@ import { guarded } from './guarded';
 import { modelHandlers } from './models';
 import { profileHandlers } from './profiles';
 import { reportHandlers, type ChooseExportPath } from './reports';
+import { restrictionHandlers } from './restrictions';
 import { strategyHandlers } from './strategies';
 import { versionHandlers } from './versions';
 
@@ -197,6 +199,9 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   // Tracking's domain events, told to the hosts with what every screen shows of them (built only
   // while a host listens), and the book's rows they moved.
   tracking.onStatusChanged((change) => {
+    // A rebalance that ended: its orders against the restrictions it was sent under, stored
+    // before its end is announced.
+    if (change.ended) checkEndedRebalance(store, change.profileId, change.versionId, now());
     const announced = events.size > 0 ? versionStatusChanged(store, change) : null;
     if (announced) emit(announced);
     book.rowsMayHaveMoved(change.profileId);
@@ -243,6 +248,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     models: modelHandlers({ store, exports, emit }),
     batches: batchHandlers({ store, batches, exports }),
     attention: attentionHandlers({ store, sources: ownSignalSources(store), now }),
+    restrictions: restrictionHandlers({
+      store,
+      restrictions: new Restrictions(store, now),
+      exports,
+    }),
     app: {
       ...appStatusHandlers({ store, connections, secretStore: options.secretStore }),
       firstScreen: firstScreenHandler({ profiles: profileArea, book: bookArea }),

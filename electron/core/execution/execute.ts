@@ -8,6 +8,7 @@ import { journalEntryView } from '../../../shared/version-views';
 import { notFound, toDeskError } from '../errors';
 import type { JournalEntry, Store } from '../store';
 import type { JournalClaim } from '../store/repositories/journal';
+import { Restrictions } from '../restrictions';
 import type { Follower, TrackedVersion } from '../tracking/tracker';
 import {
   confirmedRequest,
@@ -110,8 +111,10 @@ export class Execution {
   /** Claims waiting for the fsync under way, written together after it (`claimDurably`). */
   private claims: PendingClaim[] = [];
   private writingClaims = false;
+  private readonly restrictions: Restrictions;
 
   constructor(private readonly deps: ExecutionDeps) {
+    this.restrictions = new Restrictions(deps.store, deps.now);
     // Each journal write is recorded with the desk's words for a failure (its kind, its status).
     this.journal = recordingJournal(deps.store, toDeskError);
   }
@@ -156,6 +159,13 @@ export class Execution {
     const { profileId, strategyId, origin, confirmation } = request;
     // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
     const confirmed = await confirmedRequest(this.deps, request);
+    // Restrictions: refused here, whoever asks, unless overridden by name (restrictions/).
+    const restricted = this.restrictions.forExecution(
+      profileId,
+      strategyId,
+      request.rows,
+      confirmation?.restrictionOverride,
+    );
     // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
     // executed since) and the insert are one write transaction, its claim unique.
     const input = {
@@ -167,17 +177,19 @@ export class Execution {
       requestBody: JSON.stringify(confirmed.body),
     };
     // Kept in the execution's activity entry: what the manager saw and acknowledged.
-    const first = { confirmation: confirmationOf(confirmed, confirmation), origin };
+    const first = {
+      confirmation: confirmationOf(confirmed, confirmation),
+      origin,
+      restrictions: restricted.entry,
+    };
     // A batch's item names its entry in the same transaction: a restart settles it from it.
     const item = origin.kind === 'batch' ? origin : null;
     const { claim, durable } = await this.claimDurably(() =>
-      this.journal.arm(
-        input,
-        first.confirmation,
-        item?.position === undefined
-          ? undefined
-          : (id) => this.deps.store.batches.nameJournalEntry(item.batchId, item.position!, id),
-      ),
+      this.journal.arm(input, first.confirmation, (id) => {
+        this.restrictions.recordForExecution(id, profileId, strategyId, restricted);
+        if (item?.position !== undefined)
+          this.deps.store.batches.nameJournalEntry(item.batchId, item.position, id);
+      }),
     );
     if ('blocking' in claim) throw new ExecutionBlockedError(claim.blocking.state);
     if ('executedAs' in claim) throw new DraftExecutedError(claim.executedAs);

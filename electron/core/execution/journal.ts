@@ -6,6 +6,7 @@ import type {
   JournalRepository,
   NewJournalEntry,
 } from '../store/repositories/journal';
+import type { ExecutionRestrictionCheck } from '../restrictions';
 import type { ExecutionOrigin } from './request';
 
 /**
@@ -56,6 +57,8 @@ export interface FirstSend {
   confirmation?: ExecutionConfirmation | null;
   /** Where the rows came from (a batch is named in the activity entry). */
   origin?: ExecutionOrigin;
+  /** The restrictions in force (their list's hash), what broke them, the override given. */
+  restrictions?: ExecutionRestrictionCheck['entry'];
 }
 
 /** What the confirmation adds to an execution: the prediction shown and what was acknowledged. */
@@ -245,7 +248,7 @@ export function recordingJournal(
 function executionSent(
   store: Store,
   entry: JournalEntry,
-  { confirmation, origin }: FirstSend,
+  { confirmation, origin, restrictions }: FirstSend,
 ): NewActivityEntry {
   const profile = store.profiles.get(entry.profileId);
   const draft = entry.draftId ? store.drafts.get(entry.draftId) : null;
@@ -269,6 +272,7 @@ function executionSent(
       idempotencyKey: entry.idempotencyKey,
       requestBody: entry.requestBody,
       confirmed: confirmation?.confirmed ?? false,
+      ...(restrictions && { restrictions }),
       prediction: prediction
         ? {
             targetState: prediction.targetState,

@@ -1,4 +1,5 @@
 import type { DraftRowInput } from '../../../shared/draft';
+import type { RestrictionOverrideInput } from '../../../shared/restrictions/contract';
 
 /**
  * What one execution sends: a strategy's target rows, from a stored draft or from a batch (one
@@ -55,6 +56,8 @@ export interface Confirmation {
   acknowledgedStale: boolean;
   /** A draft executed again: the version it became before ("Execute again"); null otherwise. */
   againAfter: string | null;
+  /** The restricted symbols overridden by name, with the note (restrictions/: `forExecution`). */
+  restrictionOverride?: RestrictionOverrideInput | undefined;
 }
 
 /** What a fresh read of a strategy and its known target found (both are stored). */

@@ -8,6 +8,7 @@ import type { StrategySync } from '../strategies/sync';
 import type { VersionImport } from '../versions/import';
 import { seedDemoAttention, type DemoAttention } from './demo-attention';
 import { seedDemoModel, type DemoModel } from './demo-model';
+import { seedDemoRestriction } from './demo-restriction';
 
 /** The embedded sandbox while it runs. */
 export interface EmbeddedSandbox {
@@ -130,6 +131,7 @@ export class SandboxProfiles {
         await seedDemoAttention(this.services, profile.id, demo.attention, sandbox.baseUrl, () =>
           new Date().toISOString(),
         );
+      seedDemoRestriction(store, profile.id, () => new Date().toISOString());
     } catch (error) {
       // Half a sandbox profile is worse than none: the next click starts over.
       recordProfileRemoved(store, profile.id, () => store.profiles.delete(profile.id));

@@ -16,6 +16,7 @@ import { journalRepository, type JournalRepository } from './repositories/journa
 import { modelsRepository, type ModelsRepository } from './repositories/models';
 import { predictionsRepository, type PredictionsRepository } from './repositories/predictions';
 import { profilesRepository, type ProfilesRepository } from './repositories/profiles';
+import { restrictionsRepository, type RestrictionsRepository } from './repositories/restrictions';
 import {
   readOrderReportSnapshot,
   iterateOrderReportRows,
@@ -65,6 +66,8 @@ export interface Store {
   readonly batches: BatchesRepository;
   /** The attention queue's snapshots, schedules and signals set aside (core/attention). */
   readonly attention: AttentionRepository;
+  /** Restrictions, the list each execution was armed with, and restricted orders found. */
+  readonly restrictions: RestrictionsRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -145,6 +148,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     models: modelsRepository(ctx),
     batches: batchesRepository(ctx),
     attention: attentionRepository(ctx),
+    restrictions: restrictionsRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

@@ -137,6 +137,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     models: area('models'),
     batches: area('batches'),
     attention: area('attention'),
+    restrictions: area('restrictions'),
     app: area('app'),
     events: deskEventsOf(listeners),
   } satisfies DeskApi;

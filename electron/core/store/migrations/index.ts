@@ -12,6 +12,7 @@ import models from './010-models';
 import batches from './011-batches';
 import batchStopReason from './012-batch-stop-reason';
 import attention from './013-attention';
+import restrictions from './014-restrictions';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   batches,
   batchStopReason,
   attention,
+  restrictions,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
