@@ -54,6 +54,7 @@ const desk = {
   book: area('book'),
   models: area('models'),
   batches: area('batches'),
+  team: area('team'),
   app: area('app'),
   // Plain functions: contextBridge would not carry a class's methods.
   events: deskEventsOf(listeners),

@@ -68,6 +68,7 @@ export const CONTRACT_METHODS = {
     'exportOrders',
     'exportSummary',
   ],
+  team: ['get', 'join', 'leave', 'members', 'submissions', 'submit', 'decide'],
   app: ['status', 'firstScreen'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 

@@ -34,6 +34,7 @@ import { method, none, ok, profileRef, strategyRef } from './contract-parts';
 import { bookCounts, bookJob, bookPage, bookRow, bookSummary } from './book/views';
 import { deleteConfirmation, deletePreview } from './unexecuted';
 import { modelsContract } from './models/contract';
+import { teamChangedEvent, teamContract } from './team/contract';
 import { modelFollower, modelSummary, revisionSummary } from './models/views';
 import { batchItemView, batchSummary } from './batches/views';
 
@@ -228,6 +229,7 @@ export const contract = {
    * each included strategy executed through the one execution flow, followed together.
    */
   batches: batchesContract,
+  team: teamContract,
   app: {
     status: method(none, appStatus),
     /**
@@ -379,6 +381,7 @@ export const deskEvent = z.discriminatedUnion('type', [
   }),
   /** A command chosen in the desktop app's native menu (File › Export CSV…). */
   z.object({ type: z.literal('menu-command'), command: z.enum(['export-csv']) }),
+  teamChangedEvent,
 ]);
 export type DeskEvent = z.infer<typeof deskEvent>;
 

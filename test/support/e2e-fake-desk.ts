@@ -151,6 +151,15 @@ export function createFakeDesk() {
       exportOrders: notBuilt('batches.exportOrders'),
       exportSummary: notBuilt('batches.exportSummary'),
     },
+    team: {
+      get: notBuilt('team.get'),
+      join: notBuilt('team.join'),
+      leave: notBuilt('team.leave'),
+      members: notBuilt('team.members'),
+      submissions: notBuilt('team.submissions'),
+      submit: notBuilt('team.submit'),
+      decide: notBuilt('team.decide'),
+    },
     app: {
       status: track('app.status', async () => {
         return {

@@ -25,6 +25,7 @@ import {
 } from './repositories/reports';
 import { settingsRepository, type SettingsRepository } from './repositories/settings';
 import { strategiesRepository, type StrategiesRepository } from './repositories/strategies';
+import { teamConnectionsRepository, type TeamConnectionsRepository } from './repositories/teams';
 import { unexecutedRepository, type UnexecutedRepository } from './repositories/unexecuted';
 import { versionsRepository, type VersionsRepository } from './repositories/versions';
 
@@ -62,6 +63,8 @@ export interface Store {
   readonly models: ModelsRepository;
   /** Batches: one model revision reviewed and executed for many strategies. */
   readonly batches: BatchesRepository;
+  /** Each profile's team store, when it joined one (team/connection.ts). */
+  readonly teams: TeamConnectionsRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -145,6 +148,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     book: bookRepository(ctx),
     models: modelsRepository(ctx),
     batches: batchesRepository(ctx),
+    teams: teamConnectionsRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

@@ -136,6 +136,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     book: area('book'),
     models: area('models'),
     batches: area('batches'),
+    team: area('team'),
     app: area('app'),
     events: deskEventsOf(listeners),
   } satisfies DeskApi;
