@@ -114,13 +114,14 @@ export class TeamApprovals {
   submissions(profileId: string): Promise<SubmissionView[]> {
     return this.teams.withTeam(profileId, 'to list the submissions', async (client) => {
       const { rows } = await client.query<SubmissionRow>(
-        `(SELECT ${SUBMISSION_COLUMNS}, 0 AS part FROM team.submissions WHERE state = 'submitted')
-         UNION ALL
-         (SELECT ${SUBMISSION_COLUMNS}, 1 AS part FROM team.submissions WHERE state <> 'submitted'
-           ORDER BY coalesce(decided_at, submitted_at) DESC, id LIMIT 50)
-         ORDER BY part,
-           CASE WHEN part = 0 THEN submitted_at END ASC,
-           CASE WHEN part = 1 THEN coalesce(decided_at, submitted_at) END DESC, id`,
+        `SELECT * FROM (
+           (SELECT ${SUBMISSION_COLUMNS}, 0 AS part, submitted_at AS waiting_since, NULL::timestamptz AS moved_at
+              FROM team.submissions WHERE state = 'submitted')
+           UNION ALL
+           (SELECT ${SUBMISSION_COLUMNS}, 1, NULL, coalesce(used_at, decided_at, submitted_at)
+              FROM team.submissions WHERE state <> 'submitted'
+             ORDER BY coalesce(used_at, decided_at, submitted_at) DESC, id LIMIT 50)
+         ) s ORDER BY part, waiting_since ASC, moved_at DESC, id`,
       );
       return rows.map(submissionOf);
     });

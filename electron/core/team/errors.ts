@@ -20,7 +20,7 @@ const LOGIN_REFUSED = new Set(['28P01', '28000', '3D000']);
 const CERTIFICATE = /CERT|certificate|ERR_TLS|self.signed|altnames/i;
 
 /** `need`: what the action needs the team store for, "to submit for approval". */
-export function teamError(error: unknown, need: string, where: string): DeskError {
+export function teamError(error: unknown, need: string, where: string): Error {
   if (error instanceof DeskError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
@@ -30,6 +30,15 @@ export function teamError(error: unknown, need: string, where: string): DeskErro
       kind === 'approval-required' || kind === 'approval-outdated' ? ' Nothing was sent.' : '';
     return new DeskError({ kind, message: `${message}${words}` });
   }
+  // Any other answer of the server (not a lost connection, class 08, 53 or 57) is the app's own
+  // fault: it stays as it is and is logged as internal.
+  if (
+    typeof code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(code) &&
+    !LOGIN_REFUSED.has(code) &&
+    !/^(08|53|57)/.test(code)
+  )
+    return error as Error;
   if (typeof code === 'string' && LOGIN_REFUSED.has(code))
     return new DeskError({
       kind: 'team-login-refused',

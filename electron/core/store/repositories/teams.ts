@@ -36,35 +36,40 @@ const fromRow = (r: TeamConnectionRow): TeamConnection => ({
 });
 
 export function teamConnectionsRepository({ db, now }: RepositoryContext) {
-  const selectOne = db.prepare<[string], TeamConnectionRow>(
-    'SELECT * FROM team_connections WHERE profile_id = ?',
-  );
-  const selectAll = db.prepare<[], TeamConnectionRow>(
-    'SELECT * FROM team_connections ORDER BY profile_id',
-  );
-  const upsert = db.prepare(
-    `INSERT INTO team_connections (profile_id, host, port, database, member, ca_file, joined_at)
-     VALUES (@profileId, @host, @port, @database, @member, @caFile, @joinedAt)
-     ON CONFLICT (profile_id) DO UPDATE SET host = excluded.host, port = excluded.port,
-       database = excluded.database, member = excluded.member, ca_file = excluded.ca_file,
-       joined_at = excluded.joined_at`,
-  );
-  const remove = db.prepare('DELETE FROM team_connections WHERE profile_id = ?');
+  // Prepared on first use: a file opened at an older schema (a migration's test) has no table yet.
+  let statements: ReturnType<typeof prepare> | null = null;
+  const prepare = () => ({
+    selectOne: db.prepare<[string], TeamConnectionRow>(
+      'SELECT * FROM team_connections WHERE profile_id = ?',
+    ),
+    selectAll: db.prepare<[], TeamConnectionRow>(
+      'SELECT * FROM team_connections ORDER BY profile_id',
+    ),
+    upsert: db.prepare(
+      `INSERT INTO team_connections (profile_id, host, port, database, member, ca_file, joined_at)
+       VALUES (@profileId, @host, @port, @database, @member, @caFile, @joinedAt)
+       ON CONFLICT (profile_id) DO UPDATE SET host = excluded.host, port = excluded.port,
+         database = excluded.database, member = excluded.member, ca_file = excluded.ca_file,
+         joined_at = excluded.joined_at`,
+    ),
+    remove: db.prepare('DELETE FROM team_connections WHERE profile_id = ?'),
+  });
+  const sql = () => (statements ??= prepare());
   return {
     get(profileId: string): TeamConnection | null {
-      const row = selectOne.get(profileId);
+      const row = sql().selectOne.get(profileId);
       return row ? fromRow(row) : null;
     },
     list(): TeamConnection[] {
-      return selectAll.all().map(fromRow);
+      return sql().selectAll.all().map(fromRow);
     },
     set(connection: Omit<TeamConnection, 'joinedAt'>): TeamConnection {
       const joined = { ...connection, joinedAt: now() };
-      upsert.run(joined);
+      sql().upsert.run(joined);
       return joined;
     },
     remove(profileId: string): boolean {
-      return remove.run(profileId).changes > 0;
+      return sql().remove.run(profileId).changes > 0;
     },
   };
 }
