@@ -21,7 +21,6 @@ export const APP_ERROR_KINDS = [
   'approval-required', // the team asks an approval of this content by another member first
   'approval-outdated', // the approval no longer matches (changed, holdings moved, expired, used)
   'team-unavailable', // the team store cannot be reached, and this action needs it
-  'team-login-refused', // the team store refused the member's login or password
   'team-refused', // the team store refused the action (a role it lacks, a claim held elsewhere)
   'internal', // a failure of the app itself: logged, shown in plain words only
 ] as const;

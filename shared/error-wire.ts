@@ -72,7 +72,6 @@ export const DESK_ERROR_DETAILS = {
   'approval-required': none,
   'approval-outdated': none,
   'team-unavailable': none,
-  'team-login-refused': none,
   'team-refused': none,
   internal: none,
   network: service,

@@ -34,14 +34,10 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
   'not-found': 'This is not in the app.',
   'model-not-found': 'This model is not in the app.',
   'invalid-model': 'These rows cannot be saved as a model revision as they are.',
-  'approval-required':
-    'The team needs this execution approved by another member first: nothing was sent; submit it for approval.',
-  'approval-outdated':
-    'The approval no longer matches what would be sent (changed, expired or used): nothing was sent; submit it again.',
-  'team-unavailable': 'The team store cannot be reached: it is needed for this action.',
-  'team-login-refused':
-    'The team store refused this member’s login or password: enter the password again in the team settings.',
-  'team-refused': 'The team store refused this action.',
+  'approval-required': 'Needs an approval first.',
+  'approval-outdated': 'The approval no longer matches.',
+  'team-unavailable': 'The team store cannot be reached.',
+  'team-refused': 'The team store refused this.',
   internal: 'Something went wrong inside the app. Please try again.',
   network: 'The service cannot be reached.',
   timeout: 'The service took too long to answer.',

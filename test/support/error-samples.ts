@@ -49,10 +49,6 @@ export const ERROR_SAMPLES: { [K in DeskErrorKind]: Extract<DeskErrorWire, { kin
     kind: 'team-unavailable',
     message: 'The team store at db:5432/team cannot be reached (connect ECONNREFUSED).',
   },
-  'team-login-refused': {
-    kind: 'team-login-refused',
-    message: "The team store at db:5432/team refused this member's login.",
-  },
   'team-refused': {
     kind: 'team-refused',
     message: 'bob submitted "Core" and cannot approve or reject it: another approver must.',

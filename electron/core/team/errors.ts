@@ -41,7 +41,7 @@ export function teamError(error: unknown, need: string, where: string): Error {
     return error as Error;
   if (typeof code === 'string' && LOGIN_REFUSED.has(code))
     return new DeskError({
-      kind: 'team-login-refused',
+      kind: 'team-refused',
       message: `The team store at ${where} refused this member's login (${message}): check the member name and enter the password again. The team store is needed ${need}.`,
     });
   if (CERTIFICATE.test(`${String(code)} ${message}`))
@@ -58,6 +58,6 @@ export function teamError(error: unknown, need: string, where: string): Error {
 /** The password is asked for by the pool; a missing one is said plainly. */
 export const noTeamPassword = (where: string) =>
   new DeskError({
-    kind: 'team-login-refused',
+    kind: 'team-refused',
     message: `The team password of this profile is not stored: join the team at ${where} again with it.`,
   });

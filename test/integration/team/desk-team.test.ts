@@ -98,7 +98,7 @@ describe('a desk in a team, on PostgreSQL', () => {
 
   it('joins with the member’s own login: a wrong password or no server is said in words, nothing kept', async () => {
     const wrong = await refusal(joinAs('alice', 'not-the-password'));
-    expect(wrong.kind).toBe('team-login-refused');
+    expect(wrong.kind).toBe('team-refused');
     expect(wrong.message).toMatch(/refused this member's login/);
     const nobody = await refusal(joinAs('alice', MEMBER_PASSWORD, 1));
     expect(nobody.kind).toBe('team-unavailable');
