@@ -56,6 +56,7 @@ const desk = {
   batches: area('batches'),
   attention: area('attention'),
   restrictions: area('restrictions'),
+  team: area('team'),
   app: area('app'),
   // Plain functions: contextBridge would not carry a class's methods.
   events: deskEventsOf(listeners),

@@ -10,6 +10,7 @@ import { profilesContract, profilesEvents } from './profiles/contract';
 import { reportsContract, reportsEvents } from './reports/contract';
 import { restrictionsContract } from './restrictions/contract';
 import { strategiesContract } from './strategies/contract';
+import { teamContract, teamEvents } from './team/contract';
 import { versionsContract, versionsEvents } from './versions/contract';
 
 /**
@@ -31,6 +32,7 @@ export const contract = {
   batches: batchesContract,
   attention: attentionContract,
   restrictions: restrictionsContract,
+  team: teamContract,
   app: appContract,
 } as const;
 
@@ -69,6 +71,7 @@ export const deskEvent = z.discriminatedUnion('type', [
   ...bookEvents,
   ...modelsEvents,
   ...batchesEvents,
+  ...teamEvents,
   ...appEvents,
 ]);
 export type DeskEvent = z.infer<typeof deskEvent>;

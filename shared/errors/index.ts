@@ -36,6 +36,10 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
   'invalid-model': 'These rows cannot be saved as a model revision as they are.',
   restricted:
     'This execution breaks a restriction: override each symbol by name with a note, or change the target. Nothing was sent.',
+  'approval-required': 'Needs an approval first.',
+  'approval-outdated': 'The approval no longer matches.',
+  'team-unavailable': 'The team store cannot be reached.',
+  'team-refused': 'The team store refused this.',
   internal: 'Something went wrong inside the app. Please try again.',
   network: 'The service cannot be reached.',
   timeout: 'The service took too long to answer.',

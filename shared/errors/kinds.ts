@@ -19,6 +19,10 @@ export const APP_ERROR_KINDS = [
   'model-not-found', // a model or a model revision not in this app
   'invalid-model', // a model revision's rows break the draft's rules (its problems listed)
   'restricted', // an execute breaking a restriction, not overridden by name with a note
+  'approval-required', // the team asks an approval of this content by another member first
+  'approval-outdated', // the approval no longer matches (changed, holdings moved, expired, used)
+  'team-unavailable', // the team store cannot be reached, and this action needs it
+  'team-refused', // the team store refused the action (a role it lacks, a claim held elsewhere)
   'internal', // a failure of the app itself: logged, shown in plain words only
 ] as const;
 

@@ -168,6 +168,15 @@ export function createFakeDesk() {
       importCsv: notBuilt('restrictions.importCsv'),
       findings: notBuilt('restrictions.findings'),
     },
+    team: {
+      get: notBuilt('team.get'),
+      join: notBuilt('team.join'),
+      leave: notBuilt('team.leave'),
+      members: notBuilt('team.members'),
+      submissions: notBuilt('team.submissions'),
+      submit: notBuilt('team.submit'),
+      decide: notBuilt('team.decide'),
+    },
     app: {
       status: track('app.status', async () => {
         return {

@@ -36,6 +36,23 @@ export const ERROR_SAMPLES: { [K in DeskErrorKind]: Extract<DeskErrorWire, { kin
     details: { reason: 'unread-not-acknowledged' },
   },
   'model-not-found': { kind: 'model-not-found', message: 'This model is not in the app.' },
+  'approval-required': {
+    kind: 'approval-required',
+    message:
+      'Strategy s-1 needs an approval by another member before it is sent. Nothing was sent.',
+  },
+  'approval-outdated': {
+    kind: 'approval-outdated',
+    message: 'The approval of s-1 no longer matches what would be sent. Nothing was sent.',
+  },
+  'team-unavailable': {
+    kind: 'team-unavailable',
+    message: 'The team store at db:5432/team cannot be reached (connect ECONNREFUSED).',
+  },
+  'team-refused': {
+    kind: 'team-refused',
+    message: 'bob submitted "Core" and cannot approve or reject it: another approver must.',
+  },
   'invalid-model': {
     kind: 'invalid-model',
     message: 'These rows cannot be saved as a model revision as they are.',

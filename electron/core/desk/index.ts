@@ -42,6 +42,9 @@ import { profileHandlers } from './profiles';
 import { reportHandlers, type ChooseExportPath } from './reports';
 import { restrictionHandlers } from './restrictions';
 import { strategyHandlers } from './strategies';
+import { teamHandlers } from './team';
+import { TeamConnections } from '../team/connection';
+import { TeamGate } from '../team/gate';
 import { versionHandlers } from './versions';
 
 export type { BuiltInSandbox } from '../onboarding/sandbox';
@@ -105,6 +108,11 @@ export type Desk = DeskHandlers & {
   readonly recovery: Recovery;
   /** The batch flow (batches/): one model revision reviewed and executed for many strategies. */
   readonly batchFlow: Batches;
+  /**
+   * Each profile's team store (team/connection.ts): `teams.teamPool(profileId)` is the profile's
+   * one pg Pool, connected as its member (null without a team), for every reader of the team.
+   */
+  readonly teams: TeamConnections;
   /** The client secret of every profile there is and every live token: redacted from the log. */
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
@@ -152,7 +160,25 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     }),
   });
   const { tracker } = tracking;
-  const execution = new Execution({ store, connections, tracker, emit, now });
+  // A profile in a team connects to its team store as its member; without one nothing runs.
+  const team = new TeamConnections({
+    store,
+    secrets,
+    emit,
+    onListenProblem: (profileId, error) =>
+      log.warn('The team store stopped answering; listening again shortly', {
+        profileId,
+        ...errorFields(error),
+      }),
+  });
+  const teamGate = new TeamGate(team, (claim, error) =>
+    log.warn('A team claim could not be released yet; it is tried again', {
+      profileId: claim.profileId,
+      strategyId: claim.strategyId,
+      ...errorFields(error),
+    }),
+  );
+  const execution = new Execution({ store, connections, tracker, emit, now, team: teamGate });
   const recovery = new Recovery(store, execution);
   const batches = new Batches({
     store,
@@ -253,6 +279,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       restrictions: new Restrictions(store, now),
       exports,
     }),
+    team: teamHandlers({ store, connections, teams: team, now }),
     app: {
       ...appStatusHandlers({ store, connections, secretStore: options.secretStore }),
       firstScreen: firstScreenHandler({ profiles: profileArea, book: bookArea }),
@@ -272,6 +299,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       log.error('The built-in sandbox could not resume', errorFields(error)),
     );
   tracking.resumeActive();
+  team.listenAll();
   book.startAutoRefresh({
     profiles: () =>
       store.profiles
@@ -301,6 +329,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     execution,
     recovery,
     batchFlow: batches,
+    teams: team,
     dataFolder,
     knownSecrets,
     log,
@@ -312,6 +341,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       tracking.stopAll();
       batches.close();
       book.close();
+      teamGate.close();
+      await team.close();
       events.clear();
       await connections.closeAll();
       await sandbox.close();

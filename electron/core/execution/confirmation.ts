@@ -198,6 +198,12 @@ export async function confirmedRequest(
   predictionId: string;
   targetUnconfirmed: boolean;
   prediction: ExecutionPrediction;
+  /** What it was predicted on, as a team's approval names it (team/approvals.ts). */
+  base: {
+    knownVersionId: string | null;
+    holdings: { symbol: string; quantity: string }[];
+    planKey: string;
+  };
 }> {
   const { profileId, strategyId, origin, confirmation } = request;
   const draftId = origin.kind === 'draft' ? origin.draftId : null;
@@ -244,6 +250,11 @@ export async function confirmedRequest(
     predictionId: record.id,
     targetUnconfirmed,
     prediction: plan.prediction,
+    base: {
+      knownVersionId: plan.target?.versionId ?? null,
+      holdings: plan.holdings,
+      planKey: plan.planKey,
+    },
   };
 }
 

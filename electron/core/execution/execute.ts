@@ -6,6 +6,7 @@ import { comparePrediction } from '../../../shared/draft';
 import { isServiceError } from '../api';
 import { journalEntryView } from '../../../shared/version-views';
 import { notFound, toDeskError } from '../errors';
+import { approvalContent } from '../team/approvals';
 import type { JournalEntry, Store } from '../store';
 import type { JournalClaim } from '../store/repositories/journal';
 import { Restrictions } from '../restrictions';
@@ -74,7 +75,28 @@ export interface ExecutePort {
   }>;
 }
 
+/**
+ * A desk in a team (team/gate.ts): before an execution is journaled, the team's claim and, when
+ * its policy asks, the approval of this exact content; the claim released once it settled.
+ * `admit` answers null for a profile without a team: nothing else happens.
+ */
+export interface TeamGatePort {
+  admit(claim: {
+    profileId: string;
+    strategyId: string;
+    idempotencyKey: string;
+    batch: boolean;
+    content(): string;
+  }): Promise<void> | null;
+  release(
+    claim: { profileId: string; strategyId: string; idempotencyKey: string },
+    finding: string,
+  ): void;
+}
+
 export interface ExecutionDeps extends ConfirmationDeps {
+  /** The team's claim and approval, for a profile in a team. */
+  team?: TeamGatePort;
   /** The whole store: each step is journaled with its activity entry, in one transaction. */
   store: Store;
   /** Follows the version until its rebalance ends (tracking/tracker.ts). */
@@ -176,6 +198,14 @@ export class Execution {
       idempotencyKey: randomUUID(),
       requestBody: JSON.stringify(confirmed.body),
     };
+    // A desk in a team: the team's claim, and its approval of exactly this content, first.
+    await this.deps.team?.admit({
+      profileId,
+      strategyId,
+      idempotencyKey: input.idempotencyKey,
+      batch: origin.kind === 'batch',
+      content: () => approvalContent({ strategyId, body: confirmed.body, ...confirmed.base }),
+    });
     // Kept in the execution's activity entry: what the manager saw and acknowledged.
     const first = {
       confirmation: confirmationOf(confirmed, confirmation),
@@ -191,6 +221,7 @@ export class Execution {
           this.deps.store.batches.nameJournalEntry(item.batchId, item.position, id);
       }),
     );
+    if (!('created' in claim)) this.deps.team?.release(input, 'not journaled: nothing was sent');
     if ('blocking' in claim) throw new ExecutionBlockedError(claim.blocking.state);
     if ('executedAs' in claim) throw new DraftExecutedError(claim.executedAs);
     const entry = claim.created;
@@ -250,6 +281,7 @@ export class Execution {
   /** An armed execution that will not be sent (a batch stopped before its turn): never sent. */
   withdraw(armed: Armed, words: string): void {
     this.journal.withdraw(armed.entry.id, words);
+    this.deps.team?.release(armed.entry, `withdrawn, never sent: ${words}`);
     this.announce(armed.entry.profileId);
   }
 
@@ -273,6 +305,11 @@ export class Execution {
       if (holds) this.sending.delete(key);
       this.announce(armed.entry.profileId);
     }
+  }
+
+  /** An execution settled outside this file (an unknown one dismissed): the team's claim leaves. */
+  releaseClaim(entry: JournalEntry, finding: string): void {
+    this.deps.team?.release(entry, finding);
   }
 
   /** Starts following versions executed with `followLater` (a batch's, once sent). */
@@ -302,8 +339,12 @@ export class Execution {
     } catch (error) {
       // 4. Settle a failure: no definite answer leaves the outcome unknown.
       const words = toDeskError(error).message;
+      // An unknown outcome keeps the team's claim until it is reconciled (recovery.ts).
       if (isServiceError(error) && error.ambiguous) this.journal.markUnknown(sent.id, words, error);
-      else this.journal.markRejected(sent.id, words, error);
+      else {
+        this.journal.markRejected(sent.id, words, error);
+        this.deps.team?.release(sent, `rejected: ${words}`);
+      }
       this.noteVersionInTheWay(sent, error);
       throw error;
     }
@@ -332,6 +373,7 @@ export class Execution {
         answerPrediction(store, sent.id, version);
       },
     );
+    this.deps.team?.release(sent, `accepted as version ${version.id}`);
     // 5. Start following the version until its rebalance ends.
     const follow: TrackedVersion = {
       profileId: sent.profileId,

@@ -15,7 +15,7 @@ export class Recovery {
 
   constructor(
     store: Store,
-    private readonly execution: Pick<Execution, 'send' | 'announce'>,
+    private readonly execution: Pick<Execution, 'send' | 'announce' | 'releaseClaim'>,
   ) {
     this.journal = recordingJournal(store, toDeskError);
   }
@@ -33,6 +33,10 @@ export class Recovery {
   dismiss(entryId: string): JournalEntry {
     this.unknownEntry(entryId, 'dismissed');
     const dismissed = this.journal.markDismissed(entryId);
+    this.execution.releaseClaim(
+      dismissed,
+      'dismissed by the manager: left as the service holds it',
+    );
     this.execution.announce(dismissed.profileId);
     return dismissed;
   }

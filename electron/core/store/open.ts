@@ -27,6 +27,7 @@ import {
 import { settingsRepository, type SettingsRepository } from './repositories/settings';
 import { strategiesRepository, type StrategiesRepository } from './repositories/strategies';
 import { attentionRepository, type AttentionRepository } from './repositories/attention';
+import { teamConnectionsRepository, type TeamConnectionsRepository } from './repositories/teams';
 import { unexecutedRepository, type UnexecutedRepository } from './repositories/unexecuted';
 import { versionsRepository, type VersionsRepository } from './repositories/versions';
 
@@ -68,6 +69,8 @@ export interface Store {
   readonly attention: AttentionRepository;
   /** Restrictions, the list each execution was armed with, and restricted orders found. */
   readonly restrictions: RestrictionsRepository;
+  /** Each profile's team store, when it joined one (team/connection.ts). */
+  readonly teams: TeamConnectionsRepository;
   readonly reports: {
     /** See repositories/reports.ts: streams from its own read-only connection. */
     iterateOrderReportRows(query: OrderReportQuery): Generator<OrderReportRow, void, undefined>;
@@ -149,6 +152,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     batches: batchesRepository(ctx),
     attention: attentionRepository(ctx),
     restrictions: restrictionsRepository(ctx),
+    teams: teamConnectionsRepository(ctx),
     reports: {
       iterateOrderReportRows: ((query: OrderReportQuery, opts?: { raw: true }) =>
         iterateOrderReportRows(

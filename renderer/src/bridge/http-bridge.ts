@@ -138,6 +138,7 @@ export function createHttpBridge(options: HttpBridgeOptions) {
     batches: area('batches'),
     attention: area('attention'),
     restrictions: area('restrictions'),
+    team: area('team'),
     app: area('app'),
     events: deskEventsOf(listeners),
   } satisfies DeskApi;

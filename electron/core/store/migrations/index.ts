@@ -13,6 +13,7 @@ import batches from './011-batches';
 import batchStopReason from './012-batch-stop-reason';
 import attention from './013-attention';
 import restrictions from './014-restrictions';
+import teamConnections from './015-team-connections';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   batchStopReason,
   attention,
   restrictions,
+  teamConnections,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

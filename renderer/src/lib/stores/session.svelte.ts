@@ -321,6 +321,9 @@ export class DeskSession {
         this.models?.apply(event);
         this.book?.applyModels(event.strategies);
         return;
+      case 'team-changed':
+        // The Team screen listens for itself (team/team.svelte.ts).
+        return;
       case 'menu-command':
         // File › Export CSV… opens the open strategy's Reports tab.
         if (event.command === 'export-csv' && this.detail) this.tab = 'Reports';

@@ -1,0 +1,198 @@
+/**
+ * The team's figures, on a throwaway PostgreSQL cluster and the built-in sandbox over HTTP:
+ * - team_approval_visible_vs_notify_ratio: a submission made at alice's login until it reaches
+ *   a desk of the team as `team-changed`, against a bare LISTEN/NOTIFY round trip (median each);
+ * - team_execute_vs_single_desk_ratio: executing a confirmed draft on a profile in a team (the
+ *   team's claim and the approval used, its submission approved beforehand, untimed), against the
+ *   same on a profile of the same desk and sandbox without a team;
+ * - team_self_approvals_accepted: a member's decisions of their own submissions the team store
+ *   accepted, from the desk and in raw SQL (must be 0).
+ * Without PostgreSQL the figures say so instead.
+ */
+import { Client } from 'pg';
+import type { DeskEvent } from '../../shared/contract';
+import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
+import { migrateTeamStore } from '../../electron/core/team/migrate';
+import { addMember } from '../../electron/core/team/members';
+import { openDeskHarness, type DeskHarness } from '../support/desk-harness';
+import { median } from '../support/median';
+import { findPostgres, startPostgresCluster } from '../support/postgres-cluster';
+
+const PASSWORD = 'member-password-for-bench';
+const CORE = DEMO_STRATEGY_IDS.coreEquity;
+const ROUNDS = 15;
+
+export default async function teamBench(): Promise<Record<string, number | string>> {
+  const found = findPostgres();
+  if (!found.available) return { team_bench: `skipped: ${found.name} ${found.why ?? ''}` };
+  const cluster = await startPostgresCluster(found);
+  const clients: Client[] = [];
+  const connect = async (url: string) => {
+    const c = new Client({ connectionString: url });
+    c.on('error', () => undefined);
+    await c.connect();
+    clients.push(c);
+    return c;
+  };
+  let h: DeskHarness | undefined;
+  try {
+    const admin = await connect(cluster.url('postgres'));
+    await admin.query('CREATE DATABASE team');
+    const owner = await connect(cluster.url('team'));
+    await migrateTeamStore(owner);
+    for (const [login, roles] of [
+      ['alice', ['drafter', 'trader']],
+      ['bob', ['approver']],
+      ['erin', ['drafter', 'approver']],
+    ] as const)
+      await addMember(owner, { login, displayName: login, roles: [...roles], password: PASSWORD });
+    const alice = await connect(cluster.url('team', 'alice', PASSWORD));
+    const bob = await connect(cluster.url('team', 'bob', PASSWORD));
+    const erin = await connect(cluster.url('team', 'erin', PASSWORD));
+
+    h = await openDeskHarness({ stepMs: 0 });
+    const profileId = (await h.desk.profiles.useSandbox({})).id;
+    let round = 0;
+    // Executing a confirmed draft; in the team, its submission approved first (untimed).
+    const executeOnce = async (inTeam: boolean): Promise<number> => {
+      round += 1;
+      const draft = await h!.desk.drafts.create({
+        profileId,
+        strategyId: CORE,
+        name: `Bench ${round}`,
+        start: 'target',
+      });
+      await h!.desk.drafts.saveRows({
+        draftId: draft.id,
+        rows: draft.rows.map((r, i) => ({
+          ...r,
+          weight: i === 0 ? String(3 + (round % 2)) : r.weight,
+        })),
+      });
+      const preview = await h!.desk.versions.prepareExecute({ draftId: draft.id });
+      if (inTeam) {
+        const submission = await h!.desk.team.submit({
+          draftId: draft.id,
+          planKey: preview.planKey,
+        });
+        await bob.query("SELECT team.decide($1, true, '', 'bench')", [submission.id]);
+      }
+      const started = performance.now();
+      const outcome = await h!.desk.versions.execute({
+        draftId: draft.id,
+        confirmation: { planKey: preview.planKey, acknowledgedStale: true, againAfter: null },
+      });
+      const took = performance.now() - started;
+      await h!.waitFor(
+        (e) => e.type === 'version-status-changed' && e.versionId === outcome.version.id && e.ended,
+        20_000,
+      );
+      // The claim is released once settled: the next round must not meet it.
+      for (let wait = 0; wait < 100; wait++) {
+        const { rows } = await owner.query('SELECT 1 FROM team.claims');
+        if (rows.length === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return took;
+    };
+    // The same desk, profile and sandbox without a team first (one warm-up round).
+    await executeOnce(false);
+    const single: number[] = [];
+    for (let i = 0; i < 8; i++) single.push(await executeOnce(false));
+    const teamed = profileId;
+    await h.desk.team.join({
+      profileId: teamed,
+      host: '127.0.0.1',
+      port: cluster.port,
+      database: 'team',
+      member: 'alice',
+      password: PASSWORD,
+      caFile: null,
+    });
+    const waitEvent = (match: (e: DeskEvent) => boolean) => h!.waitFor(match, 20_000);
+    // The listening connection is up before the first round.
+    await waitEvent((e) => e.type === 'team-changed' && e.topic === 'connection' && e.connected);
+
+    // A bare LISTEN/NOTIFY round trip.
+    const listener = await connect(cluster.url('team', 'bob', PASSWORD));
+    await listener.query('LISTEN bench_round_trip');
+    const bare: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const heard = new Promise<void>((resolve) => listener.once('notification', () => resolve()));
+      const started = performance.now();
+      await alice.query(`NOTIFY bench_round_trip, '${i}'`);
+      await heard;
+      bare.push(performance.now() - started);
+    }
+    // A submission until the desk hears of it.
+    const visible: number[] = [];
+    const body = (i: number) => JSON.stringify({ round: i });
+    for (let i = 0; i < ROUNDS; i++) {
+      const mark = h.events.length;
+      const started = performance.now();
+      const { rows } = await alice.query<{ id: string }>(
+        "SELECT team.submit('draft', $1, 'Bench', $2, 'bench') AS id",
+        [`bench-${i}`, body(i)],
+      );
+      const id = rows[0]!.id;
+      await waitEvent(
+        (e) =>
+          h!.events.indexOf(e) >= mark &&
+          e.type === 'team-changed' &&
+          e.topic === 'submission' &&
+          e.key === id,
+      );
+      visible.push(performance.now() - started);
+    }
+
+    await executeOnce(true);
+    const team: number[] = [];
+    for (let i = 0; i < 8; i++) team.push(await executeOnce(true));
+
+    // Self-approvals, from the desk (alice cannot approve at all) and in raw SQL (erin can).
+    let selfAccepted = 0;
+    for (let i = 0; i < 5; i++) {
+      const { rows } = await erin.query<{ id: string }>(
+        "SELECT team.submit('draft', $1, 'Own', $2, 'bench') AS id",
+        [`own-${i}`, body(i)],
+      );
+      await erin.query("SELECT team.decide($1, true, '', 'bench')", [rows[0]!.id]).then(
+        () => (selfAccepted += 1),
+        () => undefined,
+      );
+      await h.desk.team
+        .decide({ profileId: teamed, submissionId: rows[0]!.id, approve: true, note: '' })
+        .then(
+          () => undefined,
+          () => undefined,
+        );
+      const own = await alice.query<{ id: string }>(
+        "SELECT team.submit('draft', $1, 'Own', $2, 'bench') AS id",
+        [`alice-own-${i}`, body(i)],
+      );
+      await h.desk.team
+        .decide({ profileId: teamed, submissionId: own.rows[0]!.id, approve: true, note: '' })
+        .then(
+          () => (selfAccepted += 1),
+          () => undefined,
+        );
+    }
+    const { rows: decidedOwn } = await owner.query(
+      'SELECT count(*)::int AS n FROM team.submissions WHERE decided_by = submitted_by',
+    );
+
+    return {
+      team_approval_visible_ms: Number(median(visible).toFixed(2)),
+      team_notify_round_trip_ms: Number(median(bare).toFixed(2)),
+      team_approval_visible_vs_notify_ratio: Number((median(visible) / median(bare)).toFixed(2)),
+      team_execute_ms: Number(median(team).toFixed(1)),
+      single_desk_execute_ms: Number(median(single).toFixed(1)),
+      team_execute_vs_single_desk_ratio: Number((median(team) / median(single)).toFixed(2)),
+      team_self_approvals_accepted: selfAccepted + Number(decidedOwn[0].n),
+    };
+  } finally {
+    await h?.close();
+    await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
+    await cluster.drop();
+  }
+}

@@ -1,0 +1,252 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Client } from 'pg';
+import type { DeskEvent } from '../../../shared/contract';
+import { DeskError } from '../../../shared/views';
+import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
+import { teamSecretKey } from '../../../electron/core/team/connection';
+import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
+import { itWithPostgres as it, MEMBER_PASSWORD, useTeamDatabase } from '../../support/team-cluster';
+
+/**
+ * A desk joining its team store, through the real parts: the desk on a real SQLite file with the
+ * built-in sandbox over HTTP, a throwaway PostgreSQL cluster, and the other member (bob, an
+ * approver) at his own PostgreSQL login in raw SQL, as his desk would be.
+ */
+
+const CORE = DEMO_STRATEGY_IDS.coreEquity;
+const team = useTeamDatabase();
+const db = () => team.current!;
+
+async function refusal(promise: Promise<unknown>): Promise<DeskError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DeskError);
+  return error as DeskError;
+}
+
+describe('a desk in a team, on PostgreSQL', () => {
+  let h: DeskHarness;
+  let profileId: string;
+  let bob: Client;
+  let owner: Client;
+
+  const accepted = async () =>
+    (
+      (await sandboxAdmin(h.sandbox()!.baseUrl, 'GET', '/sandbox/counters')) as {
+        data: { executions_accepted: Record<string, number> };
+      }
+    ).data.executions_accepted[CORE] ?? 0;
+  const joinAs = (member: string, password: string, port = db().cluster.port) =>
+    h.desk.team.join({
+      profileId,
+      host: '127.0.0.1',
+      port,
+      database: db().database,
+      member,
+      password,
+      caFile: null,
+    });
+  /** A draft of the core strategy's known target with its first weight at `weight`, confirmed. */
+  async function confirmedDraft(weight: string) {
+    const draft = await h.desk.drafts.create({
+      profileId,
+      strategyId: CORE,
+      name: `Weight ${weight}`,
+      start: 'target',
+    });
+    await h.desk.drafts.saveRows({
+      draftId: draft.id,
+      rows: draft.rows.map((r, i) => ({ ...r, weight: i === 0 ? weight : r.weight })),
+    });
+    const preview = await h.desk.versions.prepareExecute({ draftId: draft.id });
+    return { draftId: draft.id, planKey: preview.planKey };
+  }
+  const execute = (d: { draftId: string; planKey: string }) =>
+    h.desk.versions.execute({
+      draftId: d.draftId,
+      confirmation: { planKey: d.planKey, acknowledgedStale: true, againAfter: null },
+    });
+  const claims = async () =>
+    (await owner.query<{ strategy_id: string }>('SELECT strategy_id FROM team.claims')).rows;
+  const logKinds = async (after: number) =>
+    (
+      await owner.query<{ kind: string }>(
+        'SELECT kind FROM team.activity WHERE seq > $1 ORDER BY seq',
+        [after],
+      )
+    ).rows.map((r) => r.kind);
+  const lastSeq = async () =>
+    Number((await owner.query('SELECT coalesce(max(seq), 0) AS s FROM team.activity')).rows[0].s);
+  const settledReleases = () =>
+    (h.desk as unknown as { teams: { teamOf(id: string): unknown } }).teams;
+
+  beforeAll(async () => {
+    if (!team.current) return;
+    await db().addMember('alice', ['drafter', 'trader']);
+    await db().addMember('bob', ['approver']);
+    bob = await db().as('bob');
+    owner = await db().owner();
+    h = await openDeskHarness({ stepMs: 0 });
+    profileId = (await h.desk.profiles.useSandbox({})).id;
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('joins with the member’s own login: a wrong password or no server is said in words, nothing kept', async () => {
+    const wrong = await refusal(joinAs('alice', 'not-the-password'));
+    expect(wrong.kind).toBe('team-refused');
+    expect(wrong.message).toMatch(/refused this member's login/);
+    const nobody = await refusal(joinAs('alice', MEMBER_PASSWORD, 1));
+    expect(nobody.kind).toBe('team-unavailable');
+    expect(nobody.message).toMatch(/cannot be reached .*needed to join the team/);
+    expect(h.desk.store.teams.get(profileId)).toBeNull();
+    expect(await h.secrets.get(teamSecretKey(profileId))).toBeNull();
+
+    const joined = await joinAs('alice', MEMBER_PASSWORD);
+    expect(joined).toMatchObject({ member: 'alice', database: db().database, caFile: null });
+    expect((await h.desk.team.get({ profileId })).team).toEqual(joined);
+    // The password is in the keychain, never in the data file.
+    expect(await h.secrets.get(teamSecretKey(profileId))).toBe(MEMBER_PASSWORD);
+    const file = readFileSync(h.desk.store.path);
+    expect(file.includes(Buffer.from(MEMBER_PASSWORD))).toBe(false);
+    const { members, policy } = await h.desk.team.members({ profileId });
+    expect(members.map((m) => [m.login, m.roles])).toEqual([
+      ['alice', ['drafter', 'trader']],
+      ['bob', ['approver']],
+    ]);
+    expect(policy).toEqual({ policy: 'every', approvalHours: 24 });
+    // Its pool connects as the member: the database knows who acts.
+    const pool = await h.desk.teams.teamPool(profileId);
+    expect((await pool!.query('SELECT session_user AS who')).rows[0].who).toBe('alice');
+  });
+
+  it('executes only content another member approved, once; the claim taken and released', async () => {
+    const before = await accepted();
+    const seq = await lastSeq();
+    const unapproved = await confirmedDraft('4');
+    const required = await refusal(execute(unapproved));
+    expect(required.kind).toBe('approval-required');
+    expect(required.message).toMatch(/needs an approval by another member.*Nothing was sent/);
+    expect(await accepted()).toBe(before);
+    expect(h.desk.store.journal.listInFlight(profileId)).toEqual([]);
+    expect(await claims()).toEqual([]);
+
+    const submitted = await h.desk.team.submit(unapproved);
+    expect(submitted).toMatchObject({ state: 'submitted', submittedBy: 'alice', subject: CORE });
+    const seen = h.waitFor(
+      (e) => e.type === 'team-changed' && e.topic === 'submission' && e.key === submitted.id,
+    );
+    // Bob, the approver, at his own login.
+    await bob.query("SELECT team.decide($1, true, 'fine', 'desk-bob')", [submitted.id]);
+    await seen;
+    const waiting = await h.desk.team.submissions({ profileId });
+    expect(waiting.find((s) => s.id === submitted.id)).toMatchObject({
+      state: 'approved',
+      decidedBy: 'bob',
+      note: 'fine',
+    });
+    // The submitter cannot decide: refused in words.
+    const own = await h.desk.team.submit(await confirmedDraft('5'));
+    const self = await refusal(
+      h.desk.team.decide({ profileId, submissionId: own.id, approve: true, note: '' }),
+    );
+    expect(self.kind).toBe('team-refused');
+
+    const outcome = await execute(unapproved);
+    expect(h.desk.store.journal.get(outcome.journalId)?.state).toBe('accepted');
+    expect(await accepted()).toBe(before + 1);
+    const used = await owner.query('SELECT state, used_by FROM team.submissions WHERE id = $1', [
+      submitted.id,
+    ]);
+    expect(used.rows[0]).toEqual({ state: 'used', used_by: 'alice' });
+    await h.waitFor(
+      (e) => e.type === 'version-status-changed' && e.versionId === outcome.version.id && e.ended,
+    );
+    await expect.poll(claims, { timeout: 5000 }).toEqual([]);
+    expect(await logKinds(seq)).toEqual([
+      'approval.submitted',
+      'approval.approved',
+      'approval.submitted',
+      'claim.taken',
+      'approval.used',
+      'claim.released',
+    ]);
+    expect(settledReleases().teamOf(profileId)).not.toBeNull();
+  });
+
+  it('refuses an approval the content no longer matches (a weight changed after approval)', async () => {
+    const first = await confirmedDraft('6');
+    const submitted = await h.desk.team.submit(first);
+    await bob.query("SELECT team.decide($1, true, '', 'desk-bob')", [submitted.id]);
+    // The same draft changed after approval, confirmed again: its content is not what was approved.
+    await h.desk.drafts.saveRows({
+      draftId: first.draftId,
+      rows: (await h.desk.drafts.get({ draftId: first.draftId })).rows.map((r, i) => ({
+        ...r,
+        weight: i === 0 ? '7' : r.weight,
+      })),
+    });
+    const preview = await h.desk.versions.prepareExecute({ draftId: first.draftId });
+    const before = await accepted();
+    const outdated = await refusal(execute({ draftId: first.draftId, planKey: preview.planKey }));
+    expect(outdated.kind).toBe('approval-outdated');
+    expect(outdated.message).toMatch(/no longer matches what would be sent/);
+    expect(await accepted()).toBe(before);
+    expect(await claims()).toEqual([]);
+  });
+
+  it('never executes a strategy another desk of the team is executing', async () => {
+    await owner.query("SELECT team.set_policy('none', interval '24 hours', 'owner')");
+    const alice = await db().as('alice');
+    await alice.query("SELECT team.take_claim($1, 'other-key', 'desk-elsewhere')", [CORE]);
+    const before = await accepted();
+    const held = await refusal(execute(await confirmedDraft('8')));
+    expect(held.kind).toBe('team-refused');
+    expect(held.message).toMatch(/execution in flight from alice on desk desk-elsewhere/);
+    expect(await accepted()).toBe(before);
+    expect(h.desk.store.journal.listInFlight(profileId)).toEqual([]);
+    await alice.query(
+      "SELECT team.release_claim($1, 'other-key', 'desk-elsewhere', 'read: nothing sent')",
+      [CORE],
+    );
+  });
+
+  it('says the team store is needed when it is down, drafts on, and listens again once it is back', async () => {
+    const draft = await confirmedDraft('9');
+    const mark = h.events.length;
+    const after = (e: DeskEvent) => h.events.indexOf(e) >= mark;
+    const lost = h.waitFor(
+      (e) => e.type === 'team-changed' && e.topic === 'connection' && !e.connected,
+    );
+    await db().cluster.stop('immediate');
+    await lost;
+    const before = await accepted();
+    const down = await refusal(execute(draft));
+    expect(down.kind).toBe('team-unavailable');
+    expect(down.message).toMatch(/needed to execute as a member of the team/);
+    expect(await accepted()).toBe(before);
+    expect(h.desk.store.journal.listInFlight(profileId)).toEqual([]);
+    // Drafting needs no team store.
+    await h.desk.drafts.rename({ draftId: draft.draftId, name: 'Offline' });
+
+    const back = h.waitFor(
+      (e) => after(e) && e.type === 'team-changed' && e.topic === 'connection' && e.connected,
+      30_000,
+    );
+    await db().cluster.start();
+    await back;
+    // A notice after the reconnect reaches the desk.
+    const bobAgain = await db().as('bob');
+    const notice = h.waitFor(
+      (e) => after(e) && e.type === 'team-changed' && e.topic === 'assignment',
+    );
+    const ownerAgain = await db().owner();
+    await ownerAgain.query('NOTIFY desk_team, \'{"topic":"assignment"}\'');
+    await notice;
+    await bobAgain.end();
+  }, 60_000);
+});
