@@ -11,6 +11,7 @@ import book from './009-book';
 import models from './010-models';
 import batches from './011-batches';
 import batchStopReason from './012-batch-stop-reason';
+import activityFilters from './016-activity-filters';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   models,
   batches,
   batchStopReason,
+  activityFilters,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
