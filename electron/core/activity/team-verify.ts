@@ -104,9 +104,10 @@ export async function checkTeamChain(
   let after = '0';
   for (;;) {
     const { rows } = await db.query<TeamChainRow>(
-      `SELECT seq::text AS seq, at, member::text AS member, desk, kind, strategy_id, version_id,
+      // a.seq, not the text it is read as: entry 10 comes after 9.
+      `SELECT a.seq::text AS seq, at, member::text AS member, desk, kind, strategy_id, version_id,
               payload, previous_hash, hash
-         FROM team.activity WHERE seq > $1::bigint ORDER BY seq LIMIT $2`,
+         FROM team.activity a WHERE a.seq > $1::bigint ORDER BY a.seq LIMIT $2`,
       [after, batchSize],
     );
     for (const row of rows) walker.feed(row);

@@ -53,13 +53,15 @@ describe('npm run verify-activity -- --team', () => {
     );
     await bob.query("SELECT team.decide($1, true, 'fine', 'desk-b')", [rows[0]!.id]);
     await alice.query("SELECT team.use_approval('s-1', '{\"weight\":\"40\"}', 'desk-a')");
+    // Past nine entries: the chain is read in the order of seq as a number (10 after 9).
     await alice.query(
       `INSERT INTO team.activity (desk, kind, strategy_id, payload)
-       VALUES ('desk-a', 'note', 's-1', '{"text":"ünïcode \\"quoted\\"\\n"}')`,
+       SELECT 'desk-a', 'note', 's-1', '{"text":"ünïcode \\"quoted\\"\\n","n":' || i || '}'
+         FROM generate_series(1, 12) AS i`,
     );
     expect(verifyTeam('alice')).toEqual({
       status: 0,
-      out: "OK: the team's log holds 4 entries, each linked to the one before it and matching its hash.",
+      out: "OK: the team's log holds 15 entries, each linked to the one before it and matching its hash.",
     });
   });
 
