@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import type { Client } from 'pg';
 import { teamActivityPage, teamActivityQueries } from '../../../electron/core/activity/team-log';
+import type { TeamActivityFilter } from '../../../shared/activity/team-views';
 import { itWithPostgres as it, useTeamDatabase } from '../../support/team-cluster';
 
 // Team migration 002: the team's log filtered by day, kind, member or strategy through indexes,
@@ -59,12 +60,12 @@ const today = new Date().toISOString().slice(0, 10);
 describe('team migration 002: the team log filtered without reading it whole', () => {
   it('reads a filtered window through the filter’s index, and its total from the counts', async () => {
     await seeded();
-    const cases = [
+    const cases: [Omit<TeamActivityFilter, 'profileId'>, string][] = [
       [{ kinds: ['model.assigned'] }, 'activity_kind'],
       [{ member: 'carol' }, 'activity_member'],
       [{ strategyId: 's-rare' }, 'activity_strategy'],
       [{ from: '2020-01-01', to: '2020-01-01' }, 'activity_at'],
-    ] as const;
+    ];
     for (const [filter, index] of cases) {
       const queries = teamActivityQueries(filter);
       const page = await plan(queries.page.sql, [...queries.page.params, 50, 0]);
