@@ -73,8 +73,11 @@ function whereOf(
   return { sql: clauses.join(' AND '), params };
 }
 
-/** The same filter over the per-day counts (days are whole, as the filter's are). */
-function countsWhereOf(filter: ActivityFilter): { sql: string; params: string[] } {
+/**
+ * The same filter over the per-day counts (days are whole, as the filter's are), or over the
+ * totals without days.
+ */
+function countsWhereOf(filter: ActivityFilter): { table: string; sql: string; params: string[] } {
   const clauses = ['profile_id = ?'];
   const params: string[] = [filter.profileId];
   if (filter.strategyId !== undefined) {
@@ -93,7 +96,12 @@ function countsWhereOf(filter: ActivityFilter): { sql: string; params: string[] 
     clauses.push('day <= ?');
     params.push(filter.to);
   }
-  return { sql: clauses.join(' AND '), params };
+  const days = filter.from !== undefined || filter.to !== undefined;
+  return {
+    table: days ? 'activity_counts' : 'activity_totals',
+    sql: clauses.join(' AND '),
+    params,
+  };
 }
 
 /**
@@ -277,14 +285,14 @@ export function activityRepository({ db, now }: RepositoryContext) {
       return q().lastSeq.get()?.seq ?? 0;
     },
     /**
-     * How many entries match. The whole log's filters are summed from the per-day counts
-     * (migration 016); an export's, up to a seq, counted entry by entry.
+     * How many entries match. The whole log's filters are summed from the per-day counts or
+     * the totals (migration 016); an export's, up to a seq, counted entry by entry.
      */
     count(filter: ActivityFilter, untilSeq?: number): number {
       const where = untilSeq === undefined ? countsWhereOf(filter) : null;
       if (where) {
         const row = prepared(
-          `SELECT coalesce(sum(entries), 0) AS n FROM activity_counts WHERE ${where.sql}`,
+          `SELECT coalesce(sum(entries), 0) AS n FROM ${where.table} WHERE ${where.sql}`,
         ).get(...where.params) as { n: number };
         return row.n;
       }

@@ -73,14 +73,24 @@ describe('migration 016-activity-filters', () => {
     expect(planOf(db, page('strategy_id = ?'), [PROFILE, STRATEGIES[0]])).toMatch(
       /SEARCH activity USING COVERING INDEX activity_strategy/,
     );
-    // The total reads the counts' rows of the profile, never the entries.
-    const total = planOf(
+    // A total reads the counts of the filter's days, or the totals, never the entries.
+    const days = planOf(
       db,
-      "SELECT sum(entries) FROM activity_counts WHERE profile_id = ? AND kind IN ('execution-sent') AND day >= ?",
-      [PROFILE, '2026-01-06'],
+      "SELECT sum(entries) FROM activity_counts WHERE profile_id = ? AND kind IN ('execution-sent') AND day >= ? AND day <= ?",
+      [PROFILE, '2026-01-06', '2026-01-06'],
     );
-    expect(total).toMatch(/SEARCH activity_counts USING PRIMARY KEY \(profile_id=\?\)/);
-    expect(total).not.toMatch(/SCAN|activity /);
+    expect(days).toMatch(
+      /SEARCH activity_counts USING PRIMARY KEY \(profile_id=\? AND day>\? AND day<\?\)/,
+    );
+    const totals = planOf(
+      db,
+      'SELECT sum(entries) FROM activity_totals WHERE profile_id = ? AND strategy_id = ?',
+      [PROFILE, STRATEGIES[0]],
+    );
+    expect(totals).toMatch(
+      /SEARCH activity_totals USING PRIMARY KEY \(profile_id=\? AND strategy_id=\?\)/,
+    );
+    for (const plan of [days, totals]) expect(plan).not.toMatch(/SCAN|activity /);
     db.close();
     store.close();
   });
