@@ -125,7 +125,8 @@ const MEMBERS = ['alice', 'bob', 'carol', 'dave'];
 /**
  * A team database holding `count` chained entries a minute apart, written as the cluster's
  * superuser past the triggers (a million inserts one by one would take the bench's whole
- * time), hashed here as the trigger hashes them; the counts then as migration 002 builds them.
+ * time), hashed here as the trigger hashes them; the counts and totals then as migration 002
+ * builds them.
  */
 async function teamWith(admin: Client, url: (db: string, who?: string) => string, count: number) {
   const database = `team_${count}`;
@@ -183,6 +184,8 @@ async function teamWith(admin: Client, url: (db: string, who?: string) => string
   await owner.query('SET session_replication_role = DEFAULT');
   await owner.query(`INSERT INTO team.activity_counts (day, kind, member, strategy_id, entries)
     SELECT substr(at, 1, 10), kind, member, coalesce(strategy_id, ''), count(*) FROM team.activity GROUP BY 1, 2, 3, 4`);
+  await owner.query(`INSERT INTO team.activity_totals (kind, member, strategy_id, entries)
+    SELECT kind, member, strategy_id, sum(entries) FROM team.activity_counts GROUP BY 1, 2, 3`);
   await owner.query('VACUUM ANALYZE team.activity');
   await owner.query('ANALYZE team.activity_counts');
   await owner.end();

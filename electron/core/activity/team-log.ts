@@ -40,7 +40,11 @@ export function teamActivityQueries(filter: Filter) {
   const n = entries.params.length;
   return {
     total: {
-      sql: `SELECT coalesce(sum(entries), 0)::text AS total FROM team.activity_counts WHERE ${counts.sql}`,
+      sql: `SELECT coalesce(sum(entries), 0)::text AS total FROM ${
+        filter.from === undefined && filter.to === undefined
+          ? 'team.activity_totals'
+          : 'team.activity_counts'
+      } WHERE ${counts.sql}`,
       params: counts.params,
     },
     /**

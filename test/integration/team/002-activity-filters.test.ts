@@ -72,7 +72,7 @@ describe('team migration 002: the team log filtered without reading it whole', (
       expect(page, JSON.stringify(filter)).toContain(index);
       expect(page, JSON.stringify(filter)).not.toMatch(/Seq Scan/);
       const total = await plan(queries.total.sql, queries.total.params);
-      expect(total).toContain('activity_counts');
+      expect(total).toMatch(/activity_(counts|totals)/);
       expect(total).not.toMatch(/on activity /);
     }
   });
