@@ -147,6 +147,9 @@ export function chainEntryOfRow(row: ActivityRow): ChainEntry {
   };
 }
 
+/** 128 million entries' seqs at one byte each: beyond, a seq is only noted as there. */
+const MAX_SEEN = 2 ** 27;
+
 /**
  * The whole log's walk: every chain, and the log's own numbering. `seq` runs 1, 2, 3… across all
  * profiles without gaps (each entry takes the next one), so a hole is an entry removed from the
@@ -154,7 +157,10 @@ export function chainEntryOfRow(row: ActivityRow): ChainEntry {
  */
 class LogWalker {
   readonly chains = new ChainWalker();
-  private readonly seqs: number[] = [];
+  /** Which seqs were met, one byte each: a sort of a million seqs would hold the desk. */
+  private seen = new Uint8Array(1024);
+  /** Seqs past what `seen` may grow to (a file edited to a huge seq): a hole lies below them. */
+  private beyond = false;
   /** Each profile's last entry, as walked (chain order). */
   private readonly tails = new Map<string, ChainEntry>();
 
@@ -168,8 +174,22 @@ class LogWalker {
   feed(row: ActivityRow): void {
     const entry = chainEntryOfRow(row);
     this.chains.feed(entry);
-    if (entry.seq <= this.lastSeq) this.seqs.push(entry.seq);
+    if (entry.seq <= this.lastSeq && Number.isSafeInteger(entry.seq) && entry.seq >= 1)
+      this.mark(entry.seq);
     this.tails.set(entry.profileId, entry);
+  }
+
+  private mark(seq: number): void {
+    if (seq >= MAX_SEEN) {
+      this.beyond = true;
+      return;
+    }
+    if (seq >= this.seen.length) {
+      const grown = new Uint8Array(Math.max(seq + 1, this.seen.length * 2));
+      grown.set(this.seen);
+      this.seen = grown;
+    }
+    this.seen[seq] = 1;
   }
 
   result(checkedAt: string): ActivityCheck {
@@ -178,9 +198,10 @@ class LogWalker {
   }
 
   private missingSeq(): ChainProblem | null {
-    const seqs = this.seqs.sort((a, b) => a - b);
-    const hole = seqs.findIndex((seq, i) => seq !== i + 1) + 1;
-    if (hole === 0) return null;
+    // The first seq not met below the highest met: seqs run 1, 2, 3… without gaps.
+    const highest = this.beyond ? MAX_SEEN : this.seen.lastIndexOf(1);
+    const hole = highest < 1 ? 0 : this.seen.indexOf(0, 1);
+    if (hole < 1 || hole > highest) return null;
     // Only a chain that ends before the hole can have lost its newest entries there.
     const before = [...this.tails.values()]
       .filter((tail) => tail.seq < hole)

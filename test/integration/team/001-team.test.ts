@@ -54,7 +54,10 @@ describe('migration 001: the team store', () => {
   it('applies once, records its version, and refuses a newer schema', async () => {
     const owner = await db().owner();
     expect(await teamSchemaVersion(owner)).toBe(LATEST_TEAM_SCHEMA_VERSION);
-    expect(await migrateTeamStore(owner)).toEqual({ from: 1, to: 1 });
+    expect(await migrateTeamStore(owner)).toEqual({
+      from: LATEST_TEAM_SCHEMA_VERSION,
+      to: LATEST_TEAM_SCHEMA_VERSION,
+    });
     await owner.query("INSERT INTO team.schema_migrations (version, name) VALUES (99, 'future')");
     await expect(migrateTeamStore(owner)).rejects.toThrow(
       /schema version 99, newer than this desk/,

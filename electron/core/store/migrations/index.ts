@@ -14,6 +14,7 @@ import batchStopReason from './012-batch-stop-reason';
 import attention from './013-attention';
 import restrictions from './014-restrictions';
 import teamConnections from './015-team-connections';
+import activityFilters from './016-activity-filters';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   attention,
   restrictions,
   teamConnections,
+  activityFilters,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

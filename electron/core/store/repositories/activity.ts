@@ -74,6 +74,37 @@ function whereOf(
 }
 
 /**
+ * The same filter over the per-day counts (days are whole, as the filter's are), or over the
+ * totals without days.
+ */
+function countsWhereOf(filter: ActivityFilter): { table: string; sql: string; params: string[] } {
+  const clauses = ['profile_id = ?'];
+  const params: string[] = [filter.profileId];
+  if (filter.strategyId !== undefined) {
+    clauses.push('strategy_id = ?');
+    params.push(filter.strategyId);
+  }
+  if (filter.kinds !== undefined) {
+    clauses.push(`kind IN (${filter.kinds.map(() => '?').join(',') || 'NULL'})`);
+    params.push(...filter.kinds);
+  }
+  if (filter.from !== undefined) {
+    clauses.push('day >= ?');
+    params.push(filter.from);
+  }
+  if (filter.to !== undefined) {
+    clauses.push('day <= ?');
+    params.push(filter.to);
+  }
+  const days = filter.from !== undefined || filter.to !== undefined;
+  return {
+    table: days ? 'activity_counts' : 'activity_totals',
+    sql: clauses.join(' AND '),
+    params,
+  };
+}
+
+/**
  * The activity log's table: appends (each linked to the profile's previous entry by its hash)
  * and the reads of the view, the export and the chain check. Entries are only ever appended.
  */
@@ -253,18 +284,33 @@ export function activityRepository({ db, now }: RepositoryContext) {
     lastSeq(): number {
       return q().lastSeq.get()?.seq ?? 0;
     },
+    /**
+     * How many entries match. The whole log's filters are summed from the per-day counts or
+     * the totals (migration 016); an export's, up to a seq, counted entry by entry.
+     */
     count(filter: ActivityFilter, untilSeq?: number): number {
-      const where = whereOf(filter, untilSeq);
-      const row = prepared(`SELECT count(*) AS n FROM activity WHERE ${where.sql}`).get(
-        ...where.params,
+      const where = untilSeq === undefined ? countsWhereOf(filter) : null;
+      if (where) {
+        const row = prepared(
+          `SELECT coalesce(sum(entries), 0) AS n FROM ${where.table} WHERE ${where.sql}`,
+        ).get(...where.params) as { n: number };
+        return row.n;
+      }
+      const entries = whereOf(filter, untilSeq);
+      const row = prepared(`SELECT count(*) AS n FROM activity WHERE ${entries.sql}`).get(
+        ...entries.params,
       ) as { n: number };
       return row.n;
     },
-    /** A window of the filtered log, newest first. */
+    /**
+     * A window of the filtered log, newest first: the window's seqs from an index first, then
+     * only those entries read whole.
+     */
     page(filter: ActivityFilter, offset: number, limit: number): ActivityRow[] {
       const where = whereOf(filter);
       return prepared(
-        `SELECT * FROM activity WHERE ${where.sql} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+        `SELECT * FROM activity WHERE seq IN (SELECT seq FROM activity WHERE ${where.sql}
+           ORDER BY seq DESC LIMIT ? OFFSET ?) ORDER BY seq DESC`,
       ).all(...where.params, limit, offset) as ActivityRow[];
     },
     /**

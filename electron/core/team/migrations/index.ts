@@ -1,9 +1,10 @@
 import team from './001-team';
+import activityFilters from './002-activity-filters';
 import type { TeamMigration } from './types';
 
 export { TEAM_ROLES, MEMBER_GROUP, groupRoleOf, type TeamRole, type TeamMigration } from './types';
 
 /** Every migration of the team store, in order. A file per change; never edit a shipped one. */
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [team];
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [team, activityFilters];
 
 export const LATEST_TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;
