@@ -18,3 +18,17 @@ export const profileRef = z.object({ profileId: uuid }).strict();
 export const strategyRef = z.object({ profileId: uuid, strategyId: uuid }).strict();
 export const versionRef = z.object({ profileId: uuid, strategyId: uuid, versionId: uuid }).strict();
 export const draftRef = z.object({ draftId: uuid }).strict();
+
+/**
+ * An export's id, chosen by the caller (a UUID) so the `export-progress` events it hears while
+ * the export runs are known to be its own; the desk chooses one when none is given.
+ */
+export const exportIdField = { exportId: uuid.optional() };
+
+export const exportResult = z.object({
+  exportId: z.string(),
+  path: z.string(),
+  rows: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+});
+export type ExportResult = z.infer<typeof exportResult>;

@@ -18,6 +18,9 @@ export type {
 } from './wire';
 
 /** The message each kind gets when nothing more precise is known. */
+/** The words of a failure of the app's own; apart so the renderer needs no other kind's words. */
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong inside the app. Please try again.';
+
 export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
   'invalid-input': 'Some of what was entered is not valid.',
   'invalid-draft': 'This draft cannot be executed as it is.',
@@ -40,7 +43,7 @@ export const DESK_ERROR_MESSAGES: Record<DeskErrorKind, string> = {
   'approval-outdated': 'The approval no longer matches.',
   'team-unavailable': 'The team store cannot be reached.',
   'team-refused': 'The team store refused this.',
-  internal: 'Something went wrong inside the app. Please try again.',
+  internal: INTERNAL_ERROR_MESSAGE,
   network: 'The service cannot be reached.',
   timeout: 'The service took too long to answer.',
   unauthorized: 'The service did not accept this profile’s credentials.',

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { method, profileRef, strategyRef } from '../contract-parts';
+import { exportIdField, exportResult, method, profileRef, strategyRef } from '../contract-parts';
 import { timestamp, uuid } from '../domain/resources';
-import { exportIdField, exportResult } from '../views';
 import { RESTRICTION_KINDS } from './rules';
 
 /**

@@ -198,19 +198,8 @@ export const reportSelection = z.discriminatedUnion('kind', [
 ]);
 export type ReportSelection = z.infer<typeof reportSelection>;
 
-/**
- * An export's id, chosen by the caller (a UUID) so the `export-progress` events it hears while
- * the export runs are known to be its own; the desk chooses one when none is given.
- */
-export const exportIdField = { exportId: uuid.optional() };
-
-export const exportResult = z.object({
-  exportId: z.string(),
-  path: z.string(),
-  rows: z.number().int().nonnegative(),
-  bytes: z.number().int().nonnegative(),
-});
-export type ExportResult = z.infer<typeof exportResult>;
+// Exports' id and result are contract parts (every area with an export uses them).
+export { exportIdField, exportResult, type ExportResult } from '../contract-parts';
 
 export const appStatus = z.object({
   online: z.boolean(),

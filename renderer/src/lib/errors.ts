@@ -1,4 +1,4 @@
-import { DeskError, DESK_ERROR_MESSAGES } from '../../../shared/errors';
+import { DeskError, INTERNAL_ERROR_MESSAGE } from '../../../shared/errors';
 
 /**
  * Any failure as a DeskError, so every error on screen has a plain message and its details.
@@ -19,5 +19,5 @@ export function asDeskError(error: unknown): DeskError {
       ...(typeof e.serviceMessage === 'string' && { serviceMessage: e.serviceMessage }),
     });
   }
-  return new DeskError({ kind: 'internal', message: DESK_ERROR_MESSAGES.internal });
+  return new DeskError({ kind: 'internal', message: INTERNAL_ERROR_MESSAGE });
 }
