@@ -30,6 +30,17 @@ export default class SummaryReporter implements Reporter {
       })
       .sort((a, b) => b.ms - a.ms || a.file.localeCompare(b.file))
       .slice(0, SLOWEST);
+    // Where the minutes went by kind of test: worker time summed, not wall time.
+    const byFolder = new Map<string, number>();
+    for (const mod of testModules) {
+      const d = mod.diagnostic();
+      const folder = /^test\/([^/]+)\//.exec(mod.relativeModuleId)?.[1] ?? 'other';
+      byFolder.set(folder, (byFolder.get(folder) ?? 0) + d.collectDuration + d.duration);
+    }
+    const folders = [...byFolder]
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([folder, ms]) => `${folder} ${(ms / 1000).toFixed(0)} s`);
+    process.stdout.write(`\nworker time by folder: ${folders.join(', ')}\n`);
     process.stdout.write(`\nslowest files (import + tests):\n`);
     for (const { file, ms } of slowest)
       process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);

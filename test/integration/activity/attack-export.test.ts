@@ -1,8 +1,5 @@
 import Database from 'better-sqlite3';
-import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityFilter } from '../../../shared/activity/views';
 import {
@@ -16,20 +13,24 @@ import { openStore, type Store } from '../../../electron/core/store';
 import { seedActivity } from '../../support/activity-seed';
 import { exportTo } from '../../support/export-to';
 import { tempFolder } from '../../support/store-fixtures';
+import { runVerifyActivity } from '../../../scripts/verify-activity-run';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const DEMO = '11111111-1111-4111-8111-111111111111';
 const CORE = '33333333-3333-4333-8333-333333333333';
 const OTHER = '44444444-4444-4444-8444-444444444444';
 
-/** `npm run verify-activity -- FILE`, as an auditor runs it (tsx, no app). */
-function verifyActivity(...files: string[]) {
-  const run = spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/verify-activity.ts', ...files],
-    { cwd: ROOT, encoding: 'utf8' },
-  );
-  return { status: run.status, out: `${run.stdout}${run.stderr}`.trim() };
+/**
+ * `npm run verify-activity -- FILE`, as an auditor runs it, in this process: the command's own
+ * run (manager-run.test.ts starts it as a process, the way a manager types it).
+ */
+async function verifyActivity(...files: string[]) {
+  const printed: string[] = [];
+  const failed: string[] = [];
+  const status = await runVerifyActivity(files, {
+    out: (line) => printed.push(line),
+    err: (line) => failed.push(line),
+  });
+  return { status, out: [...printed, ...failed].join('\n').trim() };
 }
 
 /**
@@ -77,39 +78,39 @@ describe('verify-activity against edited exports', () => {
     folder.cleanup();
   });
 
-  it('passes an intact export, also with CRLF line endings', () => {
+  it('passes an intact export, also with CRLF line endings', async () => {
     const intact = { status: 0, out: 'OK: 2400 entries, chain 1..2400 of profile Demo' };
-    expect(verifyActivity(file('intact.jsonl', lines(whole)))).toEqual(intact);
-    expect(verifyActivity(file('crlf.jsonl', whole.join('\r\n') + '\r\n'))).toEqual(intact);
+    expect(await verifyActivity(file('intact.jsonl', lines(whole)))).toEqual(intact);
+    expect(await verifyActivity(file('crlf.jsonl', whole.join('\r\n') + '\r\n'))).toEqual(intact);
   });
 
-  it('refuses a line edited without changing any hash (spacing, a repeated key)', () => {
+  it('refuses a line edited without changing any hash (spacing, a repeated key)', async () => {
     const spaced = [...whole];
     spaced[5] = spaced[5]!.replace('"profileName":"Demo"', '"profileName": "Demo"');
     const repeated = [...whole];
     // A second "at" that some readers would show and JSON.parse drops.
     repeated[6] = repeated[6]!.replace('{"seq":6,', '{"at":"2020-01-01T00:00:00.000Z","seq":6,');
-    expect(verifyActivity(file('spaced.jsonl', lines(spaced)))).toEqual({
+    expect(await verifyActivity(file('spaced.jsonl', lines(spaced)))).toEqual({
       status: 1,
       out: 'Line 6 is not written as the app writes it (its spacing, key order, escapes or a repeated key differ): it was edited after the export.',
     });
-    expect(verifyActivity(file('repeated.jsonl', lines(repeated)))).toMatchObject({
+    expect(await verifyActivity(file('repeated.jsonl', lines(repeated)))).toMatchObject({
       status: 1,
       out: expect.stringMatching(/^Line 7 is not written as the app writes it/),
     });
     const blank = [...whole.slice(0, 10), '', ...whole.slice(10)];
-    expect(verifyActivity(file('blank.jsonl', lines(blank)))).toEqual({
+    expect(await verifyActivity(file('blank.jsonl', lines(blank)))).toEqual({
       status: 1,
       out: 'Line 11 is empty: the app writes no empty line.',
     });
   });
 
-  it('refuses a header edited to name another profile or to hide a removed entry', () => {
+  it('refuses a header edited to name another profile or to hide a removed entry', async () => {
     const renamed = [
       whole[0]!.replace('"profileName":"Demo"', '"profileName":"Audit"'),
       ...whole.slice(1),
     ];
-    expect(verifyActivity(file('renamed.jsonl', lines(renamed)))).toEqual({
+    expect(await verifyActivity(file('renamed.jsonl', lines(renamed)))).toEqual({
       status: 1,
       out: 'The header names the profile “Audit” but its entries name it “Demo”: the header was edited after the export.',
     });
@@ -124,7 +125,7 @@ describe('verify-activity against edited exports', () => {
       ...whole.slice(1, 100),
       ...whole.slice(101),
     ];
-    expect(verifyActivity(file('claimed.jsonl', lines(claimed)))).toEqual({
+    expect(await verifyActivity(file('claimed.jsonl', lines(claimed)))).toEqual({
       status: 1,
       out: `Line 3 does not belong in this export: it is of strategy ${OTHER}, the export only of ${CORE}.`,
     });
@@ -132,7 +133,7 @@ describe('verify-activity against edited exports', () => {
 
   it('says plainly what a filtered export cannot show', async () => {
     const core = await exported({ profileId: DEMO, strategyId: CORE }, 'core.jsonl');
-    expect(verifyActivity(core)).toEqual({
+    expect(await verifyActivity(core)).toEqual({
       status: 0,
       out:
         `OK: 1200 entries of profile Demo filtered by strategy ${CORE}, from chain entry 1 to 2399\n` +
@@ -148,7 +149,7 @@ describe('verify-activity against edited exports', () => {
     const before = JSON.parse(whole[900]!) as { chainIndex: number; hash: string };
     const lastOfDay = JSON.parse(whole[2340]!) as { chainIndex: number; hash: string };
     expect([before.chainIndex, lastOfDay.chainIndex]).toEqual([900, 2340]);
-    expect(verifyActivity(day)).toEqual({
+    expect(await verifyActivity(day)).toEqual({
       status: 0,
       out: [
         'OK: 1440 entries, chain 901..2340 of profile Demo',
@@ -160,34 +161,34 @@ describe('verify-activity against edited exports', () => {
 
   it('names files that are no export: a CSV, a folder, nothing, bytes that are not text', async () => {
     const csv = await exported({ profileId: DEMO }, 'all.csv');
-    expect(verifyActivity(csv)).toEqual({
+    expect(await verifyActivity(csv)).toEqual({
       status: 1,
       out: 'This is a CSV export: only a JSON Lines export (.jsonl) holds what is needed to verify it.',
     });
     mkdirSync(folder.file('a-folder.jsonl'));
-    expect(verifyActivity(folder.file('a-folder.jsonl'))).toEqual({
+    expect(await verifyActivity(folder.file('a-folder.jsonl'))).toEqual({
       status: 1,
       out: `${folder.file('a-folder.jsonl')} is a folder or a device, not an export file.`,
     });
-    expect(verifyActivity(folder.file('none.jsonl'))).toEqual({
+    expect(await verifyActivity(folder.file('none.jsonl'))).toEqual({
       status: 1,
       out: `There is no file at ${folder.file('none.jsonl')}.`,
     });
     const latin = Buffer.concat([Buffer.from(lines(whole.slice(0, 3))), Buffer.from([0xff, 0x0a])]);
-    expect(verifyActivity(file('latin.jsonl', latin))).toEqual({
+    expect(await verifyActivity(file('latin.jsonl', latin))).toEqual({
       status: 1,
       out: 'Line 4 is not UTF-8 text.',
     });
   });
 
-  it('refuses a line too long to be an entry without running out of memory', () => {
+  it('refuses a line too long to be an entry without running out of memory', async () => {
     const path = folder.file('huge.jsonl');
     const fd = openSync(path, 'w');
     writeSync(fd, lines(whole.slice(0, 2)));
     const block = Buffer.alloc(1024 * 1024, 'a');
     for (let i = 0; i < 65; i++) writeSync(fd, block);
     closeSync(fd);
-    expect(verifyActivity(path)).toEqual({
+    expect(await verifyActivity(path)).toEqual({
       status: 1,
       out: 'Line 3 is longer than 64 MiB: no line of an activity export is, so this is not one.',
     });
@@ -209,7 +210,7 @@ describe('verify-activity against edited exports', () => {
   it('holds an export against the log: a log rewritten or cut after it, an export cut', async () => {
     const all = await exported({ profileId: DEMO }, 'held.jsonl');
     const log = folder.file();
-    expect(verifyActivity(all, log)).toEqual({
+    expect(await verifyActivity(all, log)).toEqual({
       status: 0,
       out:
         'OK: 2400 entries, chain 1..2400 of profile Demo\n' +
@@ -247,12 +248,12 @@ describe('verify-activity against edited exports', () => {
       (await new ActivityChecks(forged.activity, () => '2026-02-01T00:00:00.000Z').run()).ok,
     ).toBe(true);
     forged.close();
-    expect(verifyActivity(all, rewritten)).toEqual({
+    expect(await verifyActivity(all, rewritten)).toEqual({
       status: 1,
       out: `Entry 100 of profile Demo differs from the log in ${rewritten}: the log or the export was changed after the export.`,
     });
     const cut = editedLog('cut.sqlite', (db) => db.exec('DELETE FROM activity WHERE seq = 2400'));
-    expect(verifyActivity(all, cut)).toEqual({
+    expect(await verifyActivity(all, cut)).toEqual({
       status: 1,
       out: `Entry 2400 of profile Demo is not in the log in ${cut}: the log was cut after the export.`,
     });
@@ -266,8 +267,8 @@ describe('verify-activity against edited exports', () => {
       'shortened.jsonl',
       lines([day[0]!.replace('"entries":1440', '"entries":1435'), ...day.slice(6)]),
     );
-    expect(verifyActivity(shortened)).toMatchObject({ status: 0 });
-    expect(verifyActivity(shortened, log)).toEqual({
+    expect(await verifyActivity(shortened)).toMatchObject({ status: 0 });
+    expect(await verifyActivity(shortened, log)).toEqual({
       status: 1,
       out: `The log in ${log} holds 1440 entries of this export's filter up to its last one, the export 1435: entries were removed from the export.`,
     });
@@ -287,7 +288,7 @@ describe('verify-activity against edited exports', () => {
         `UPDATE activity SET payload = replace(payload, '"Demo"', '"Forged"') WHERE chain_index = 100`,
       ),
     );
-    expect(verifyActivity(all, payload)).toEqual({
+    expect(await verifyActivity(all, payload)).toEqual({
       status: 1,
       out: broken(payload, '100 of profile Demo (2026-01-05 10:39 UTC)'),
     });
@@ -295,14 +296,14 @@ describe('verify-activity against edited exports', () => {
     const before = editedLog('before-range.sqlite', (db) =>
       db.exec(`UPDATE activity SET kind = 'version-deleted' WHERE chain_index = 50`),
     );
-    expect(verifyActivity(day, before)).toEqual({
+    expect(await verifyActivity(day, before)).toEqual({
       status: 1,
       out: broken(before, '50 of profile Demo (2026-01-05 09:49 UTC)'),
     });
     const inside = editedLog('in-range.sqlite', (db) =>
       db.exec(`UPDATE activity SET strategy_id = '${CORE}' WHERE chain_index = 1000`),
     );
-    expect(verifyActivity(day, inside)).toEqual({
+    expect(await verifyActivity(day, inside)).toEqual({
       status: 1,
       out: broken(inside, '1000 of profile Demo (2026-01-06 01:39 UTC)'),
     });
