@@ -1,3 +1,4 @@
+import type { BookSort } from '../../../shared/book/flags';
 import type { DeskEvent, DeskEventOf } from '../../../shared/contract';
 import { Throttle } from '../../../shared/throttle';
 import type { BookBatch } from './jobs';
@@ -11,6 +12,7 @@ export interface AnnouncedRows {
   rowsChanged(
     profileId: string,
     moved: Set<string>,
+    places: Set<BookSort>,
     added: boolean,
   ): DeskEventOf<'book-rows-changed'> | null;
 }
@@ -19,6 +21,8 @@ interface Pending {
   throttle: Throttle;
   /** Strategies whose rows moved since the last announcement. */
   rows: Set<string>;
+  /** The sorts under which they may have changed place. */
+  places: Set<BookSort>;
   /** Strategies were added since the last announcement (the counts tell it). */
   added: boolean;
   jobs: Set<BookBatch>;
@@ -43,10 +47,11 @@ export class BookAnnouncer {
     private readonly onFault?: (profileId: string, error: unknown) => void,
   ) {}
 
-  /** These strategies' rows moved: told with the next announcement. */
-  rowsMoved(profileId: string, strategyIds: Iterable<string>): void {
+  /** These strategies' rows moved (in the order of these sorts): told with the next announcement. */
+  rowsMoved(profileId: string, strategyIds: Iterable<string>, places: Iterable<BookSort>): void {
     const pending = this.of(profileId);
     for (const id of strategyIds) pending.rows.add(id);
+    for (const sort of places) pending.places.add(sort);
     this.soon(profileId);
   }
 
@@ -60,7 +65,13 @@ export class BookAnnouncer {
     pending.jobs.add(job);
     if (job.touched.size > 0) {
       if (job.kind === 'add') pending.added = true;
-      else for (const id of job.touched) pending.rows.add(id);
+      else {
+        for (const id of job.touched) pending.rows.add(id);
+        // A read moves its strategy's sync time, and the flags it clears or sets (not synced,
+        // refresh failed), whatever else it changed (the rows' work-out tells that).
+        pending.places.add('synced');
+        pending.places.add('flags');
+      }
       job.touched.clear();
     }
     if (now) this.now(profileId);
@@ -80,10 +91,11 @@ export class BookAnnouncer {
     pending.throttle.cancel();
     const jobs = [...pending.jobs];
     pending.jobs.clear();
-    const { rows, added } = pending;
+    const { rows, places, added } = pending;
     pending.rows = new Set();
+    pending.places = new Set();
     pending.added = false;
-    const rowsChanged = this.book.rowsChanged(profileId, rows, added);
+    const rowsChanged = this.book.rowsChanged(profileId, rows, places, added);
     if (rowsChanged) this.emit(rowsChanged);
     for (const job of jobs)
       if (!this.settling.has(job))
@@ -106,6 +118,7 @@ export class BookAnnouncer {
       pending = {
         throttle: new Throttle(ANNOUNCE_EVERY_MS, () => this.fromTimer(profileId)),
         rows: new Set(),
+        places: new Set(),
         added: false,
         jobs: new Set(),
       };

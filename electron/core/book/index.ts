@@ -233,7 +233,7 @@ export class Book {
         concurrency: () => this.settingsHeld.current.refreshConcurrency,
         notRead: (p, s, reason) => {
           noteNotRead(this.deps, p, s, reason);
-          announcer.rowsMoved(p, [s]);
+          announcer.rowsMoved(p, [s], ['flags']);
         },
       }),
       refresh: null,

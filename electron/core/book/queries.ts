@@ -6,6 +6,7 @@ import type {
   BookSelection,
   ExposureView,
 } from '../../../shared/book/views';
+import { BOOK_SORTS, type BookSort } from '../../../shared/book/flags';
 import type { DeskEvent, DeskEventOf } from '../../../shared/contract';
 import type { VersionStatus } from '../../../shared/domain/constants';
 import { BOOK_SYNC } from '../../../shared/models/sync';
@@ -49,8 +50,8 @@ export class BookQueries {
    * are announced with the next announcement, whatever read brought them up to date.
    */
   upToDate(profileId: string): void {
-    const changed = bringUpToDate(this.deps.store, this.deps.now(), profileId);
-    if (changed.length > 0) this.announcer.rowsMoved(profileId, changed);
+    const { strategyIds, places } = bringUpToDate(this.deps.store, this.deps.now(), profileId);
+    if (strategyIds.length > 0) this.announcer.rowsMoved(profileId, strategyIds, places);
   }
 
   counts(profileId: string): BookCounts {
@@ -135,15 +136,19 @@ export class BookQueries {
 
   /**
    * What an announcement tells of the rows: those that moved (`moved`, which the rows worked out
-   * now join) with the book's counts; null when none moved and none was added.
+   * now join) with the book's counts and the sorts they may have moved in (`places`, which theirs
+   * join); null when none moved and none was added.
    */
   rowsChanged(
     profileId: string,
     moved: Set<string>,
+    places: Set<BookSort>,
     added: boolean,
   ): DeskEventOf<'book-rows-changed'> | null {
     const { store } = this.deps;
-    for (const id of bringUpToDate(store, this.deps.now(), profileId)) moved.add(id);
+    const workedOut = bringUpToDate(store, this.deps.now(), profileId);
+    for (const id of workedOut.strategyIds) moved.add(id);
+    for (const sort of workedOut.places) places.add(sort);
     if (moved.size === 0 && !added) return null;
     return {
       type: 'book-rows-changed',
@@ -153,6 +158,7 @@ export class BookQueries {
         store.book.rows(profileId, [...moved], this.staleBefore()).map(bookRowView),
       ),
       counts: this.countsNow(profileId),
+      placesMoved: BOOK_SORTS.filter((sort) => places.has(sort)),
     };
   }
 
