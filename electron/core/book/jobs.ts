@@ -4,7 +4,6 @@ import type { AddOutcome, AddOutcomeLine, BookJob } from '../../../shared/book/v
 import { isServiceError } from '../api';
 import type { RequestBudget } from '../api/budget';
 import { toDeskError } from '../errors';
-import type { BookAnnouncer } from './announce';
 import type { ReadBatch, ReadResult } from './read-queue';
 import type { HeldBookSettings } from './settings';
 
@@ -14,6 +13,12 @@ import type { HeldBookSettings } from './settings';
  * gives its view with the pace of its profile's request budget; an add keeps every line's outcome.
  */
 
+/** Whom a job tells as it moves: the book's announcer (announce.ts). */
+export interface JobAnnouncer {
+  /** The job moved: told soon, or at once (`now`: its end). */
+  jobMoved(profileId: string, job: BookBatch, now: boolean): void;
+}
+
 /** Where a job belongs and whom it tells. */
 export interface BookBatchContext {
   profileId: string;
@@ -21,7 +26,7 @@ export interface BookBatchContext {
   /** Its profile's one request budget: the pace its view shows. */
   budget: RequestBudget;
   settings: HeldBookSettings;
-  announcer: BookAnnouncer;
+  announcer: JobAnnouncer;
 }
 
 /** Ids read from one paste at most; the lines after get the outcome "over-limit". */
@@ -42,7 +47,7 @@ export abstract class BookBatch implements ReadBatch {
 
   readonly startedAt: string;
   /** Told after every change of the batch; none once its profile's reads are forgotten. */
-  private announcer: BookAnnouncer | null;
+  private announcer: JobAnnouncer | null;
 
   constructor(
     readonly kind: BookJob['kind'],
