@@ -12,6 +12,7 @@ import {
   bookRow,
   bookSelection,
   bookSettings,
+  bookSort,
   bookSummary,
   exposureView,
   selectionModels,
@@ -103,12 +104,17 @@ export const bookContract = {
 } as const;
 
 export const bookEvents = [
-  /** The book's reads stored strategies: their rows as the book shows them now, and its counts. */
+  /**
+   * The book's rows moved (a refresh's reads, a rebalance, the journal): those rows as the book
+   * shows them now, its counts, and the sorts under which any of them may have changed place (in
+   * BOOK_SORTS' order); a screen in another order replaces the rows in hand and reads nothing.
+   */
   z.object({
     type: z.literal('book-rows-changed'),
     profileId: uuid,
     rows: z.array(bookRow),
     counts: bookCounts,
+    placesMoved: z.array(bookSort),
   }),
   /** A refresh or an add of the book moved on (progress, a pause for a 429, its end). */
   z.object({ type: z.literal('book-job-changed'), profileId: uuid, job: bookJob }),

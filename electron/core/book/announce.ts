@@ -1,25 +1,28 @@
-import type { BookCounts, BookJob, BookRow } from '../../../shared/book/views';
-import type { DeskEvent } from '../../../shared/contract';
+import type { BookSort } from '../../../shared/book/flags';
+import type { DeskEvent, DeskEventOf } from '../../../shared/contract';
 import { Throttle } from '../../../shared/throttle';
 import type { BookBatch } from './jobs';
 
 /** How often progress and the rows it changed are announced while reads go on. */
 const ANNOUNCE_EVERY_MS = 150;
 
-/** What an announcement tells of the book (Book: its rows, counts and jobs as the screens show them). */
-export interface AnnouncedBook {
-  /** Brings the profile's rows up to date, telling `rowsMoved` which moved. */
-  upToDate(profileId: string): void;
-  /** The rows of these strategies as the contract carries them. */
-  rowsOf(profileId: string, strategyIds: readonly string[]): BookRow[];
-  counts(profileId: string): BookCounts;
-  jobView(profileId: string, job: BookBatch): BookJob;
+/** What an announcement tells of the rows, composed in one call (queries.ts). */
+export interface AnnouncedRows {
+  /** The rows that moved (those worked out now join them) with the counts; null when none. */
+  rowsChanged(
+    profileId: string,
+    moved: Set<string>,
+    places: Set<BookSort>,
+    added: boolean,
+  ): DeskEventOf<'book-rows-changed'> | null;
 }
 
 interface Pending {
   throttle: Throttle;
   /** Strategies whose rows moved since the last announcement. */
   rows: Set<string>;
+  /** The sorts under which they may have changed place. */
+  places: Set<BookSort>;
   /** Strategies were added since the last announcement (the counts tell it). */
   added: boolean;
   jobs: Set<BookBatch>;
@@ -29,7 +32,7 @@ interface Pending {
  * The book's one way to announce (docs/book.md): what moved (rows, a job, strategies added) is
  * gathered per profile and told in one `book-rows-changed` (the rows that moved, the counts)
  * and one `book-job-changed` per job, at most every ANNOUNCE_EVERY_MS (`soon`), or at once
- * (`now`: a job's start and end). A job whose cancel waits for the disk is told once it is done.
+ * (`now`: a job's end). A job whose cancel waits for the disk is told once it is done.
  */
 export class BookAnnouncer {
   private readonly pending = new Map<string, Pending>();
@@ -38,27 +41,39 @@ export class BookAnnouncer {
   private closed = false;
 
   constructor(
-    private readonly book: AnnouncedBook,
+    private readonly book: AnnouncedRows,
     private readonly emit: (event: DeskEvent) => void,
     /** Where an announcement that could not be made on a timer is told (the desk's log). */
     private readonly onFault?: (profileId: string, error: unknown) => void,
   ) {}
 
-  /** These strategies' rows moved: told with the next announcement. */
-  rowsMoved(profileId: string, strategyIds: Iterable<string>): void {
+  /** These strategies' rows moved (in the order of these sorts): told with the next announcement. */
+  rowsMoved(profileId: string, strategyIds: Iterable<string>, places: Iterable<BookSort>): void {
     const pending = this.of(profileId);
     for (const id of strategyIds) pending.rows.add(id);
+    for (const sort of places) pending.places.add(sort);
     this.soon(profileId);
   }
 
-  /** Strategies were added (in no screen's rows yet): the counts tell it. */
-  added(profileId: string): void {
-    this.of(profileId).added = true;
-  }
-
-  /** A job moved: told soon, or at once when it ended or started (`now`). */
+  /**
+   * A job moved: told soon, or at once (`now`: its end). The strategies it read since are told
+   * with it: a refresh's rows, or an add's strategies in the counts (they are in no screen's rows
+   * yet).
+   */
   jobMoved(profileId: string, job: BookBatch, now = false): void {
-    this.of(profileId).jobs.add(job);
+    const pending = this.of(profileId);
+    pending.jobs.add(job);
+    if (job.touched.size > 0) {
+      if (job.kind === 'add') pending.added = true;
+      else {
+        for (const id of job.touched) pending.rows.add(id);
+        // A read moves its strategy's sync time, and the flags it clears or sets (not synced,
+        // refresh failed), whatever else it changed (the rows' work-out tells that).
+        pending.places.add('synced');
+        pending.places.add('flags');
+      }
+      job.touched.clear();
+    }
     if (now) this.now(profileId);
     else this.soon(profileId);
   }
@@ -72,26 +87,19 @@ export class BookAnnouncer {
   now(profileId: string): void {
     const pending = this.pending.get(profileId);
     if (!pending || this.closed) return;
-    // The rows the store marked join those that moved (upToDate tells them).
-    this.book.upToDate(profileId);
     // What is told now is not told again on the timer.
     pending.throttle.cancel();
     const jobs = [...pending.jobs];
     pending.jobs.clear();
-    const rows = [...pending.rows];
-    pending.rows.clear();
-    if (rows.length > 0 || pending.added) {
-      pending.added = false;
-      this.emit({
-        type: 'book-rows-changed',
-        profileId,
-        rows: this.book.rowsOf(profileId, rows),
-        counts: this.book.counts(profileId),
-      });
-    }
+    const { rows, places, added } = pending;
+    pending.rows = new Set();
+    pending.places = new Set();
+    pending.added = false;
+    const rowsChanged = this.book.rowsChanged(profileId, rows, places, added);
+    if (rowsChanged) this.emit(rowsChanged);
     for (const job of jobs)
       if (!this.settling.has(job))
-        this.emit({ type: 'book-job-changed', profileId, job: this.book.jobView(profileId, job) });
+        this.emit({ type: 'book-job-changed', profileId, job: job.view() });
   }
 
   forget(profileId: string): void {
@@ -110,6 +118,7 @@ export class BookAnnouncer {
       pending = {
         throttle: new Throttle(ANNOUNCE_EVERY_MS, () => this.fromTimer(profileId)),
         rows: new Set(),
+        places: new Set(),
         added: false,
         jobs: new Set(),
       };

@@ -3,7 +3,7 @@ import type { BookRow } from '../../../shared/book/views';
 import { CRLF, csvCell, csvDecimalCell } from '../csv/cell';
 import { formattedLine } from '../exports';
 import type { BookFilter, BookOrder, BookRowRead, Store } from '../store';
-import { modelsOf } from './models';
+import { modelsOf } from './queries';
 
 /**
  * The book as CSV, by the order reports' rules: RFC 4180 (quotes, CRLF), UTF-8, a text cell that

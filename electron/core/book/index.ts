@@ -1,16 +1,6 @@
 import { readPastedIds, type PastedIds } from '../../../shared/book/paste';
 import { runInSlices } from '../slices';
-import type {
-  BookCounts,
-  BookJob,
-  BookPage,
-  BookQuery,
-  BookRow,
-  BookSelection,
-  BookSettings,
-  BookSummary,
-  ExposureView,
-} from '../../../shared/book/views';
+import type { BookJob, BookSelection, BookSettings, BookSummary } from '../../../shared/book/views';
 import type { DeskEvent } from '../../../shared/contract';
 import type { Strategy } from '../../../shared/domain/resources';
 import { DeskError, deskError } from '../../../shared/errors';
@@ -18,15 +8,12 @@ import type { RequestBudget } from '../api/budget';
 import type { Connections } from '../profiles/connections';
 import type { Store } from '../store';
 import { noteNotRead, type StrategySync } from '../strategies/sync';
-import { BookAnnouncer } from './announce';
+import type { BookAnnouncer } from './announce';
 import { startAutoRefresh } from './auto-refresh';
-import { exposureOf } from './exposure';
-import { AddBatch, RefreshBatch, type BookBatch } from './jobs';
+import { AddBatch, RefreshBatch, type BookBatch, type BookBatchContext } from './jobs';
+import { BookQueries } from './queries';
 import { ProfileReadQueue } from './read-queue';
-import { bringUpToDate } from './rows';
-import { readBookSettings, saveBookSettings, staleBefore } from './settings';
-import { withModels } from './models';
-import { bookRowView, filterOf, orderOf } from './view';
+import { HeldBookSettings } from './settings';
 
 export { DEFAULT_BOOK_SETTINGS, readBookSettings } from './settings';
 export { BOOK_CSV, HOLDINGS_CSV, type BookCsv } from './export';
@@ -53,56 +40,38 @@ interface ProfileReads {
   add: AddBatch | null;
   /** A paste is being read for an add (in slices): another add waits its end. */
   addReading: boolean;
-  /** The profile's one request budget: the pace its jobs show. */
-  budget: RequestBudget;
+  /** What its jobs are made with: the profile, its one request budget, whom they tell. */
+  context: BookBatchContext;
   /** Stops hearing the budget's pace. */
   unwatch: () => void;
 }
 
 /**
- * The book of each profile (docs/book.md): its rows and counts read from `book_rows`, kept up to
- * date from the marks the store's triggers leave; the reads of many strategies (a refresh, an
- * add) through one queue per profile, paced by the profile's request budget; tags, exposure and
- * settings. What moved is told through the announcer (announce.ts).
+ * The book of each profile (docs/book.md): its reads of many strategies (a refresh, an add)
+ * through one queue per profile, paced by the profile's request budget, and its settings. What
+ * the screens read of it (rows, counts, selections, exposure) is its queries' (queries.ts); what
+ * moved is told through the announcer (announce.ts), which the jobs tell themselves (jobs.ts).
  */
 export class Book {
-  private readonly reads = new Map<string, ProfileReads>();
+  readonly queries: BookQueries;
+  private readonly settingsHeld: HeldBookSettings;
   private readonly announcer: BookAnnouncer;
+  private readonly reads = new Map<string, ProfileReads>();
   private closed = false;
   private stopAuto: (() => void) | undefined;
 
   constructor(private readonly deps: BookDeps) {
-    this.announcer = new BookAnnouncer(
-      {
-        upToDate: (profileId) => this.upToDate(profileId),
-        rowsOf: (profileId, ids) => this.rowsOf(profileId, ids),
-        counts: (profileId) => this.counts(profileId),
-        jobView: (profileId, job) => this.jobView(this.reads.get(profileId), job),
-      },
-      deps.emit,
-      deps.onAnnounceFault,
-    );
+    this.settingsHeld = new HeldBookSettings(deps.store);
+    this.queries = new BookQueries({ ...deps, settings: this.settingsHeld });
+    this.announcer = this.queries.announcer;
   }
 
   settings(): BookSettings {
-    return readBookSettings(this.deps.store);
+    return this.settingsHeld.current;
   }
 
   saveSettings(patch: Partial<BookSettings>): BookSettings {
-    return saveBookSettings(this.deps.store, patch);
-  }
-
-  private staleBefore(): string {
-    return staleBefore(this.settings(), this.deps.now());
-  }
-
-  /**
-   * Brings the profile's rows up to date with what the cache holds now. The rows that changed
-   * are announced with the next announcement, whatever read brought them up to date.
-   */
-  private upToDate(profileId: string): void {
-    const changed = bringUpToDate(this.deps.store, this.deps.now(), profileId);
-    if (changed.length > 0 && !this.closed) this.announcer.rowsMoved(profileId, changed);
+    return this.settingsHeld.save(patch);
   }
 
   /**
@@ -114,90 +83,14 @@ export class Book {
     this.announcer.soon(profileId);
   }
 
-  counts(profileId: string): BookCounts {
-    this.upToDate(profileId);
-    const { store } = this.deps;
-    return {
-      ...store.book.counts(profileId, this.staleBefore()),
-      tags: store.book.tagCounts(profileId),
-    };
-  }
-
   summary(profileId: string): BookSummary {
     const reads = this.reads.get(profileId);
     return {
-      counts: this.counts(profileId),
-      refresh: reads?.refresh ? this.jobView(reads, reads.refresh) : null,
-      add: reads?.add ? this.jobView(reads, reads.add) : null,
-      settings: this.settings(),
+      counts: this.queries.counts(profileId),
+      refresh: reads?.refresh?.view() ?? null,
+      add: reads?.add?.view() ?? null,
+      settings: this.settingsHeld.current,
     };
-  }
-
-  page(profileId: string, query: BookQuery, offset: number, limit: number): BookPage {
-    this.upToDate(profileId);
-    const filter = filterOf(profileId, query, this.staleBefore());
-    const { store } = this.deps;
-    return {
-      total: store.book.count(filter),
-      offset,
-      rows: withModels(
-        store,
-        profileId,
-        store.book.page(filter, orderOf(query), offset, limit).map(bookRowView),
-      ),
-    };
-  }
-
-  /** The rows of these strategies as the contract carries them (with their models). */
-  private rowsOf(profileId: string, strategyIds: readonly string[]): BookRow[] {
-    const { store } = this.deps;
-    return withModels(
-      store,
-      profileId,
-      store.book.rows(profileId, strategyIds, this.staleBefore()).map(bookRowView),
-    );
-  }
-
-  /** The strategies a selection names, in the book's order (those the app holds). */
-  selected(profileId: string, selection: BookSelection): string[] {
-    this.upToDate(profileId);
-    const base = filterOf(
-      profileId,
-      { search: '', flags: [], tag: null, sort: 'name', descending: false },
-      this.staleBefore(),
-    );
-    const { store } = this.deps;
-    switch (selection.kind) {
-      case 'all':
-        return store.book.ids(base);
-      case 'ids':
-        return store.book.ids({ ...base, strategyIds: selection.strategyIds });
-      case 'tag':
-        return store.book.ids({ ...base, tag: selection.tag });
-      case 'query':
-        return store.book.ids(
-          filterOf(profileId, selection.query, base.staleBefore),
-          orderOf(selection.query),
-        );
-    }
-  }
-
-  changeTags(
-    profileId: string,
-    selection: BookSelection,
-    add: readonly string[],
-    remove: readonly string[],
-  ): { changed: number; counts: BookCounts } {
-    const ids = this.selected(profileId, selection);
-    const changed = this.deps.store.transaction(() =>
-      this.deps.store.book.changeTags(profileId, ids, add, remove, this.deps.now()),
-    );
-    return { changed, counts: this.counts(profileId) };
-  }
-
-  exposure(profileId: string, symbol: string): ExposureView {
-    this.upToDate(profileId);
-    return exposureOf(this.deps.store, profileId, symbol, this.staleBefore());
   }
 
   /**
@@ -205,14 +98,18 @@ export class Book {
    * those it lacks. Its progress and the rows it reads are announced as they move.
    */
   refresh(profileId: string, selection: BookSelection): BookJob {
-    const ids = this.selected(profileId, selection);
+    const ids = this.queries.selected(profileId, selection);
     const reads = this.readsOf(profileId);
-    if (!reads.refresh || reads.refresh.finished)
-      reads.refresh = new RefreshBatch(this.deps.now, (job) => this.moved(profileId, job));
-    const job = reads.refresh;
-    reads.queue.add(job, job.take(ids));
-    this.announcer.jobMoved(profileId, job, true);
-    return this.jobView(reads, job);
+    let job = reads.refresh;
+    let taken: readonly string[];
+    if (!job || job.finished) {
+      job = reads.refresh = new RefreshBatch(ids, reads.context);
+      taken = ids;
+    } else taken = job.take(ids);
+    reads.queue.add(job, taken);
+    // Told with the first progress (its end at once): the caller has its view.
+    this.announcer.jobMoved(profileId, job, job.finished);
+    return job.view();
   }
 
   cancelRefresh(profileId: string): Promise<void> {
@@ -245,16 +142,12 @@ export class Book {
         message:
           'The profile was removed, or its address changed, while the list was read: nothing was added.',
       });
-    const job = new AddBatch(
-      pasted,
-      (id) => this.deps.store.strategies.nameOf(profileId, id),
-      this.deps.now,
-      (moved) => this.moved(profileId, moved),
-    );
+    const { store } = this.deps;
+    const job = new AddBatch(pasted, (id) => store.strategies.nameOf(profileId, id), reads.context);
     reads.add = job;
     reads.queue.add(job, job.toRead);
     this.announcer.jobMoved(profileId, job, true);
-    return this.jobView(reads, job);
+    return job.view();
   }
 
   cancelAdd(profileId: string): Promise<void> {
@@ -287,6 +180,8 @@ export class Book {
     if (!reads) return;
     reads.unwatch();
     reads.queue.close();
+    reads.refresh?.forget();
+    reads.add?.forget();
     this.reads.delete(profileId);
   }
 
@@ -305,18 +200,9 @@ export class Book {
     this.stopAuto?.();
     this.stopAuto = startAutoRefresh({
       ...auto,
-      settings: () => this.settings(),
+      settings: () => this.settingsHeld.current,
       refreshing: (profileId) => this.refreshing(profileId),
-      dueBefore: (profileId, before) => {
-        this.upToDate(profileId);
-        return this.deps.store.book.ids({
-          profileId,
-          search: '',
-          flags: ['stale'],
-          tag: null,
-          staleBefore: before,
-        });
-      },
+      dueBefore: (profileId, before) => this.queries.dueBefore(profileId, before),
       refresh: (profileId, selection) => {
         if (!this.closed) this.refresh(profileId, selection);
       },
@@ -334,68 +220,31 @@ export class Book {
   private readsOf(profileId: string): ProfileReads {
     let reads = this.reads.get(profileId);
     if (reads) return reads;
-    const { strategySync, connections } = this.deps;
-    const budget = connections.budget(profileId);
+    const { strategySync, connections, now } = this.deps;
+    const budget: RequestBudget = connections.budget(profileId);
+    const announcer = this.announcer;
     reads = {
+      // The work the queue is given: read in the bulk lane, store together, the budget's word on
+      // a 429, the setting, a strategy not read.
       queue: new ProfileReadQueue(profileId, {
         fetch: (p, s, signal) => connections.inBulk(() => strategySync.fetch(p, s, signal)),
-        store: (p, strategies) => this.storeAll(p, strategies),
+        store: (p, strategies) => strategySync.storeAll(p, strategies),
         pauseAfter429: (p, error, refusals) => connections.pauseAfter429(p, error, refusals),
-        concurrency: () => this.settings().refreshConcurrency,
-        notRead: (p, s, reason) => this.notRead(p, s, reason),
+        concurrency: () => this.settingsHeld.current.refreshConcurrency,
+        notRead: (p, s, reason) => {
+          noteNotRead(this.deps, p, s, reason);
+          announcer.rowsMoved(p, [s], ['flags']);
+        },
       }),
       refresh: null,
       add: null,
       addReading: false,
-      budget,
+      context: { profileId, now, budget, settings: this.settingsHeld, announcer },
       // The budget's pace is what the running jobs show: told as it changes.
       unwatch: budget.onPaced(() => this.paced(profileId)),
     };
     this.reads.set(profileId, reads);
     return reads;
-  }
-
-  /**
-   * A job as the screens show it, with the pace of the profile's one request budget (none left
-   * once the profile's reads were forgotten).
-   */
-  private jobView(reads: ProfileReads | undefined, job: BookBatch): BookJob {
-    const setting = this.settings().refreshConcurrency;
-    return job.view({
-      waitingUntil: reads?.budget.waitingUntil?.toISOString() ?? null,
-      concurrency: Math.min(setting, reads?.budget.atOnce ?? setting),
-    });
-  }
-
-  /**
-   * Stores strategies read together; the rows that changed (those the triggers marked) are worked
-   * out on the next turn of the event loop, once the answers that came meanwhile started their
-   * next reads. Whatever reads the book brings it up to date first: no row is read stale.
-   */
-  private storeAll(profileId: string, strategies: readonly Strategy[]): Promise<void> | undefined {
-    const durable = this.deps.strategySync.storeAll(profileId, strategies);
-    setImmediate(() => {
-      if (!this.closed) this.upToDate(profileId);
-    });
-    return durable;
-  }
-
-  /** A job moved: the rows it read are announced soon, its end at once. */
-  private moved(profileId: string, job: BookBatch): void {
-    if (this.closed || !this.reads.has(profileId)) return;
-    const stored: string[] = [];
-    for (const strategyId of job.touched) {
-      // An added strategy is in no screen's rows yet: the counts announce it, not its row.
-      if (job instanceof AddBatch) {
-        const name = this.deps.store.strategies.nameOf(profileId, strategyId);
-        if (name) job.named(strategyId, name);
-        this.announcer.added(profileId);
-      } else stored.push(strategyId);
-    }
-    job.touched.clear();
-    if (stored.length > 0) this.announcer.rowsMoved(profileId, stored);
-    // Its end is told at once (a cancel is told by whoever cancelled, once all is settled).
-    this.announcer.jobMoved(profileId, job, job.state === 'finished');
   }
 
   /** The profile's pace changed: its running jobs show it. */
@@ -404,11 +253,5 @@ export class Book {
     if (!reads || this.closed) return;
     for (const job of [reads.refresh, reads.add])
       if (job && !job.finished) this.announcer.jobMoved(profileId, job);
-  }
-
-  /** A strategy not read because the service stopped answering: its row says so. */
-  private notRead(profileId: string, strategyId: string, reason: unknown): void {
-    noteNotRead(this.deps, profileId, strategyId, reason);
-    this.announcer.rowsMoved(profileId, [strategyId]);
   }
 }

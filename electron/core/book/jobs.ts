@@ -2,13 +2,32 @@ import { randomUUID } from 'node:crypto';
 import type { PastedIds } from '../../../shared/book/paste';
 import type { AddOutcome, AddOutcomeLine, BookJob } from '../../../shared/book/views';
 import { isServiceError } from '../api';
+import type { RequestBudget } from '../api/budget';
 import { toDeskError } from '../errors';
 import type { ReadBatch, ReadResult } from './read-queue';
+import type { HeldBookSettings } from './settings';
 
 /**
  * The book's two kinds of read batches: a refresh (of all or of chosen strategies) and an add
- * (the lines of a paste). Each counts its progress; an add keeps every line's outcome.
+ * (the lines of a paste). Each counts its progress, tells the book's announcer as it moves, and
+ * gives its view with the pace of its profile's request budget; an add keeps every line's outcome.
  */
+
+/** Whom a job tells as it moves: the book's announcer (announce.ts). */
+export interface JobAnnouncer {
+  /** The job moved: told soon, or at once (`now`: its end). */
+  jobMoved(profileId: string, job: BookBatch, now: boolean): void;
+}
+
+/** Where a job belongs and whom it tells. */
+export interface BookBatchContext {
+  profileId: string;
+  now(): string;
+  /** Its profile's one request budget: the pace its view shows. */
+  budget: RequestBudget;
+  settings: HeldBookSettings;
+  announcer: JobAnnouncer;
+}
 
 /** Ids read from one paste at most; the lines after get the outcome "over-limit". */
 export const MAX_IDS_PER_ADD = 10_000;
@@ -26,13 +45,17 @@ export abstract class BookBatch implements ReadBatch {
   /** Strategies this batch read (stored, or failed) and not yet announced. */
   readonly touched = new Set<string>();
 
+  readonly startedAt: string;
+  /** Told after every change of the batch; none once its profile's reads are forgotten. */
+  private announcer: JobAnnouncer | null;
+
   constructor(
     readonly kind: BookJob['kind'],
-    readonly startedAt: string,
-    protected readonly now: () => string,
-    /** Told after every change of the batch. */
-    protected readonly changed: (batch: BookBatch) => void,
-  ) {}
+    protected readonly context: BookBatchContext,
+  ) {
+    this.startedAt = context.now();
+    this.announcer = context.announcer;
+  }
 
   active(): boolean {
     return this.state === 'running';
@@ -56,7 +79,13 @@ export abstract class BookBatch implements ReadBatch {
     if (!(!result.ok && result.cancelled)) this.touched.add(strategyId);
     this.settled(strategyId, result);
     if (this.left.size === 0 && this.state === 'running') this.end('finished');
-    this.changed(this);
+    // Its end is told at once (a cancel is told by whoever cancelled, once all is settled).
+    this.announcer?.jobMoved(this.context.profileId, this, this.state === 'finished');
+  }
+
+  /** Its profile's reads were forgotten (removed, its address changed): it tells nothing more. */
+  forget(): void {
+    this.announcer = null;
   }
 
   /** A batch with nothing to read ends at once. */
@@ -72,12 +101,15 @@ export abstract class BookBatch implements ReadBatch {
 
   protected end(state: 'finished' | 'cancelled'): void {
     this.state = state;
-    this.endedAt = this.now();
+    this.endedAt = this.context.now();
   }
 
   protected abstract settled(strategyId: string, result: ReadResult): void;
 
-  view(pace: { waitingUntil: string | null; concurrency: number }): BookJob {
+  /** The job as the screens show it, with its profile's pace. */
+  view(): BookJob {
+    const { budget, settings } = this.context;
+    const setting = settings.current.refreshConcurrency;
     return {
       id: this.id,
       kind: this.kind,
@@ -86,8 +118,8 @@ export abstract class BookBatch implements ReadBatch {
       done: this.done,
       failed: this.failed,
       inFlight: this.inFlight,
-      waitingUntil: this.state === 'running' ? pace.waitingUntil : null,
-      concurrency: pace.concurrency,
+      waitingUntil: this.state === 'running' ? (budget.waitingUntil?.toISOString() ?? null) : null,
+      concurrency: Math.min(setting, budget.atOnce),
       startedAt: this.startedAt,
       endedAt: this.endedAt,
       outcomes: null,
@@ -97,8 +129,10 @@ export abstract class BookBatch implements ReadBatch {
 }
 
 export class RefreshBatch extends BookBatch {
-  constructor(now: () => string, changed: (batch: BookBatch) => void) {
-    super('refresh', now(), now, changed);
+  /** A refresh of these strategies (with none, it ends at once). */
+  constructor(strategyIds: readonly string[], context: BookBatchContext) {
+    super('refresh', context);
+    this.take(strategyIds);
   }
 
   /**
@@ -142,11 +176,10 @@ export class AddBatch extends BookBatch {
   constructor(
     pasted: PastedIds,
     /** The name of a strategy the app holds, or null. */
-    heldName: (strategyId: string) => string | null,
-    now: () => string,
-    changed: (batch: BookBatch) => void,
+    private readonly heldName: (strategyId: string) => string | null,
+    context: BookBatchContext,
   ) {
-    super('add', now(), now, changed);
+    super('add', context);
     let ids = 0;
     this.lines = pasted.lines.map((line, index): AddOutcomeLine => {
       const base = { line: line.line, text: line.text, strategyId: line.id };
@@ -189,8 +222,9 @@ export class AddBatch extends BookBatch {
   protected settled(strategyId: string, result: ReadResult): void {
     const line = this.lines[this.lineOf.get(strategyId)!]!;
     if (result.ok) {
+      // Settled once stored (and on disk): named as the app holds it.
       line.outcome = 'added';
-      line.detail = null;
+      line.detail = this.heldName(strategyId);
     } else if (result.cancelled) {
       line.outcome = 'cancelled';
       line.detail = 'Not added: cancelled';
@@ -204,21 +238,14 @@ export class AddBatch extends BookBatch {
     this.count(line);
   }
 
-  /** Names the added strategy on its line (once stored). */
-  named(strategyId: string, name: string): void {
-    const index = this.lineOf.get(strategyId);
-    if (index !== undefined && this.lines[index]!.outcome === 'added')
-      this.lines[index]!.detail = name;
-  }
-
   /** Counts a line's outcome (a line is counted once, when its outcome is final). */
   private count(line: AddOutcomeLine): AddOutcomeLine {
     this.counts[line.outcome]++;
     return line;
   }
 
-  override view(pace: { waitingUntil: string | null; concurrency: number }): BookJob {
+  override view(): BookJob {
     const outcomes = { ...this.counts, waiting: this.state === 'running' ? this.left.size : 0 };
-    return { ...super.view(pace), outcomes, lines: this.lines.length };
+    return { ...super.view(), outcomes, lines: this.lines.length };
   }
 }

@@ -1,5 +1,6 @@
+import { BOOK_SORTS, type BookSort } from '../../../shared/book/flags';
 import { isZeroString } from '../../../shared/draft/exact';
-import type { BookRowRecord, Store } from '../store';
+import type { BookOrderKeys, BookRowRecord, Store } from '../store';
 import { knownTargetWithCheck } from '../strategies/targets';
 
 /**
@@ -54,22 +55,56 @@ export function workOutRow(
   };
 }
 
+/** Rows worked out again: which, and the sorts under which any of them may have changed place. */
+export interface WorkedOut {
+  strategyIds: string[];
+  places: Set<BookSort>;
+}
+
 /**
  * Works out again every marked row of a profile (or of every profile), in one transaction, so
  * the book is read whole and consistent. Marks of strategies no longer held are dropped.
- * Returns the strategies whose rows were worked out.
+ * Returns the strategies whose rows were worked out, and the sorts whose keys moved among them
+ * (`placesMoved`): a screen showing the book in another order has nothing to read again.
  */
-export function bringUpToDate(store: Store, at: string, profileId?: string): string[] {
-  if (profileId !== undefined && !store.book.hasDirty(profileId)) return [];
-  return store.transaction(() => {
+export function bringUpToDate(store: Store, at: string, profileId?: string): WorkedOut {
+  const places = new Set<BookSort>();
+  if (profileId !== undefined && !store.book.hasDirty(profileId))
+    return { strategyIds: [], places };
+  const strategyIds = store.transaction(() => {
     const done: string[] = [];
     for (const mark of store.book.dirty(profileId)) {
       const row = workOutRow(store, mark.profile_id, mark.strategy_id, at);
       if (row) {
+        placesMoved(store.book.orderKeys(mark.profile_id, mark.strategy_id), row, places);
         store.book.putRow(row);
         done.push(mark.strategy_id);
       } else store.book.clearDirty(mark.profile_id, mark.strategy_id);
     }
     return done;
   });
+  return { strategyIds, places };
+}
+
+/**
+ * The sorts under which a row worked out again may have changed place: every one for a new row or
+ * a new name (the name orders ties in each); the flags' always (a failed read, not in the row,
+ * counts among them); each other where its key moved. Tags and models are not in the row: their
+ * changes are told by their own events.
+ */
+function placesMoved(before: BookOrderKeys | undefined, row: BookRowRecord, into: Set<BookSort>) {
+  if (!before || before.name !== row.name) {
+    for (const sort of BOOK_SORTS) into.add(sort);
+    return;
+  }
+  into.add('flags');
+  if (
+    before.target_state !== row.target_state ||
+    before.target_executed_at !== row.target_executed_at
+  )
+    into.add('target');
+  if (before.holdings_count !== row.holdings_count) into.add('holdings');
+  if (before.last_version_status !== row.last_version_status) into.add('last-version-status');
+  if (before.last_version_at !== row.last_version_at) into.add('last-version-date');
+  if (before.synced_at !== row.synced_at) into.add('synced');
 }

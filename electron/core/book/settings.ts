@@ -40,7 +40,19 @@ export function saveBookSettings(
   return next;
 }
 
-/** Strategies last read before this instant are flagged as not synced. */
-export function staleBefore(settings: BookSettings, now: string): string {
-  return new Date(Date.parse(now) - settings.staleAfterHours * 3_600_000).toISOString();
+/**
+ * The settings as the book holds them: read once, kept as saved (the book is their one writer), so
+ * each step of a flow reads a field, not the settings table.
+ */
+export class HeldBookSettings {
+  current: BookSettings;
+
+  constructor(private readonly store: Pick<Store, 'settings'>) {
+    this.current = readBookSettings(store);
+  }
+
+  save(patch: Partial<BookSettings>): BookSettings {
+    this.current = saveBookSettings(this.store, patch);
+    return this.current;
+  }
 }

@@ -5,8 +5,7 @@ import { BOOK_CSV, HOLDINGS_CSV, type Book, type BookCsv } from '../book';
 import type { Exports } from '../exports';
 import { selectionModelsOf } from '../book/models';
 import { tsvTextCell } from '../csv/cell';
-import { readBookSettings, staleBefore } from '../book/settings';
-import { filterOf, orderOf } from '../book/view';
+import { orderOf } from '../book/queries';
 import type { Store } from '../store';
 
 export interface BookHandlerDeps {
@@ -34,8 +33,7 @@ export function bookHandlers({ store, book, exports, now }: BookHandlerDeps): De
         lines: () => {
           // The rows as the book shows them once the path is chosen: worked out again where the
           // cache changed.
-          book.counts(profileId);
-          const filter = filterOf(profileId, query, staleBefore(readBookSettings(store), now()));
+          const filter = book.queries.filter(profileId, query);
           return file.lines(store, filter, orderOf(query));
         },
       },
@@ -48,13 +46,13 @@ export function bookHandlers({ store, book, exports, now }: BookHandlerDeps): De
       return book.summary(profileId);
     },
     async rows({ profileId, query, offset, limit }) {
-      return book.page(profileId, query, offset, limit);
+      return book.queries.page(profileId, query, offset, limit);
     },
     async changeTags({ profileId, selection, add, remove }) {
-      return book.changeTags(profileId, selection, add, remove);
+      return book.queries.changeTags(profileId, selection, add, remove);
     },
     async selectionModels({ profileId, selection }) {
-      return selectionModelsOf(store, profileId, book.selected(profileId, selection));
+      return selectionModelsOf(store, profileId, book.queries.selected(profileId, selection));
     },
     async refresh({ profileId, selection }) {
       return book.refresh(profileId, selection);
@@ -88,7 +86,7 @@ export function bookHandlers({ store, book, exports, now }: BookHandlerDeps): De
       return { text: `${text}\n` };
     },
     async exposure({ profileId, symbol }) {
-      return book.exposure(profileId, symbol);
+      return book.queries.exposure(profileId, symbol);
     },
     exportStrategies: ({ profileId, query, exportId }) =>
       exportCsv(profileId, query, 'book', BOOK_CSV, exportId),

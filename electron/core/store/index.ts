@@ -19,6 +19,7 @@ export type {
   BookCountsRecord,
   BookFilter,
   BookOrder,
+  BookOrderKeys,
   BookRowRead,
   BookRowRecord,
   RefreshFailure,

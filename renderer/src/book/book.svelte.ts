@@ -36,9 +36,9 @@ export type BookExportKind = 'strategies' | 'holdings';
  * they come into view), the whole book's counts, the reads under way (refresh, add), the chosen
  * rows, and the symbol whose exposure is open. The session routes the desk's events here; the
  * rows an event carries (`book-rows-changed`: a refresh's, a rebalance's, the journal's) replace
- * those in hand with the counts it carries, and the rows in view are read again at most every
- * REREAD_MS (a changed strategy may move in the order or leave the filter). No event makes it
- * read the summary again.
+ * those in hand with the counts it carries; the rows in view are read again, at most every
+ * REREAD_MS, only when the event may have moved rows across them (a strategy's place in this
+ * order, or the filter). No event makes it read the summary again.
  */
 export class BookStore {
   search = $state('');
@@ -232,11 +232,16 @@ export class BookStore {
     }
   }
 
-  /** Rows read again by the desk's queue, with the book's counts now. */
-  applyRows(rows: readonly BookRow[], counts: BookCounts): void {
-    this.counts = counts;
-    if (this.rows.replace(rows)) this.revision++;
-    this.rereadSoon();
+  /**
+   * Rows the desk worked out again (`book-rows-changed`), with the book's counts now: they replace
+   * those in hand where they are. The rows in view are read again only when the event may have
+   * moved rows across them (see `mayMoveRows`).
+   */
+  applyRows(event: DeskEventOf<'book-rows-changed'>): void {
+    const before = this.counts;
+    this.counts = event.counts;
+    if (this.rows.replace(event.rows)) this.revision++;
+    if (mayMoveRows(this.query, before, event)) this.rereadSoon();
   }
 
   /** Strategies whose model or sync state changed: their model column in hand, no read. */
@@ -383,4 +388,20 @@ export class BookStore {
     this.apply();
     await this.readSummary();
   }
+}
+
+/**
+ * Whether rows an event carries may have moved across the rows in view, so that those are read
+ * again: under a filter (a row may have entered or left it), when the book's strategies were added
+ * or removed, or when the desk says a row may have changed place in this order. Otherwise each
+ * carried row kept its place and replaced the one in hand.
+ */
+function mayMoveRows(
+  query: BookQuery,
+  before: BookCounts | null,
+  event: DeskEventOf<'book-rows-changed'>,
+): boolean {
+  if (query.search !== '' || query.flags.length > 0 || query.tag !== null) return true;
+  if (before === null || before.strategies !== event.counts.strategies) return true;
+  return event.placesMoved.includes(query.sort);
 }

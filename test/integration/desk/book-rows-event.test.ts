@@ -43,4 +43,30 @@ describe('the book’s rows a version moved', () => {
     });
     expect(page.rows.find((r) => r.strategyId === CORE)).toEqual(last);
   });
+
+  it('a refresh’s rows say the orders they may have moved in: by sync time, not by name', async () => {
+    h = await openDeskHarness({ stepMs: 0 });
+    const desk = h.desk;
+    const profileId = (await desk.profiles.useSandbox({})).id;
+    const { total } = await desk.book.rows({
+      profileId,
+      query: { search: '', flags: [], tag: null, sort: 'name', descending: false },
+      offset: 0,
+      limit: 1,
+    });
+    // The rows that read worked out for the first time are told first (new: in every order).
+    await h.waitFor((e) => e.type === 'book-rows-changed' && e.placesMoved.includes('name'));
+    const heardBefore = h.events.length;
+    const job = await desk.book.refresh({ profileId, selection: { kind: 'all' } });
+    await h.waitFor(
+      (e) => e.type === 'book-job-changed' && e.job.id === job.id && e.job.state === 'finished',
+    );
+    const told = h.events
+      .slice(heardBefore)
+      .filter((e): e is RowsChanged => e.type === 'book-rows-changed');
+    expect(new Set(told.flatMap((e) => e.rows.map((r) => r.strategyId))).size).toBe(total);
+    const places = new Set(told.flatMap((e) => e.placesMoved));
+    expect(places.has('synced')).toBe(true);
+    expect(places.has('name')).toBe(false);
+  });
 });

@@ -33,6 +33,18 @@ export type {
   RefreshFailure,
 } from './book-query';
 
+/** The columns of a stored row the book's sorts read. */
+export type BookOrderKeys = Pick<
+  BookRowRecord,
+  | 'name'
+  | 'target_state'
+  | 'target_executed_at'
+  | 'holdings_count'
+  | 'last_version_status'
+  | 'last_version_at'
+  | 'synced_at'
+>;
+
 export type BookRepository = ReturnType<typeof bookRepository>;
 
 export function bookRepository({ db }: RepositoryContext) {
@@ -89,6 +101,13 @@ export function bookRepository({ db }: RepositoryContext) {
         prepared('SELECT 1 FROM book_dirty WHERE profile_id = ? LIMIT 1').get(profileId) !==
         undefined
       );
+    },
+    /** What the book's order reads of a stored row (before it is worked out again), if any. */
+    orderKeys(profileId: string, strategyId: string): BookOrderKeys | undefined {
+      return prepared(
+        `SELECT name, target_state, target_executed_at, holdings_count, last_version_status,
+           last_version_at, synced_at FROM book_rows WHERE profile_id = ? AND strategy_id = ?`,
+      ).get(profileId, strategyId) as BookOrderKeys | undefined;
     },
     /** Stores a worked-out row and clears its mark (the caller holds the transaction). */
     putRow(row: BookRowRecord): void {

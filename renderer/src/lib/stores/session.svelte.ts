@@ -275,7 +275,7 @@ export class DeskSession {
   route(event: DeskEvent): void {
     switch (event.type) {
       case 'book-rows-changed':
-        this.bookFor(event.profileId)?.applyRows(event.rows, event.counts);
+        this.bookFor(event.profileId)?.applyRows(event);
         this.models?.applyBookRows(event.profileId, event.rows);
         return;
       case 'book-job-changed':
