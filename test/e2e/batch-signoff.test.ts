@@ -337,6 +337,20 @@ describe('signing off a batch in the app', () => {
           expect(await rightOf(`Unassign ${name}`), `${name} at ${width}`).toBeLessThanOrEqual(
             width,
           );
+          // The revision followed on one line (two at 1024), not folded by a sync state's
+          // differences.
+          const follows = part.locator(`tr[data-strategy="${f.strategyId}"] td`).nth(2);
+          expect((await follows.textContent())!.replace(/\s+/g, ' ')).toBe(
+            'revision 1 (the latest)',
+          );
+          const lines = await follows.evaluate((td) => {
+            const text = document.createRange();
+            text.selectNodeContents(td);
+            return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
+          });
+          expect(lines, `${name}'s revision at ${width}`).toBeLessThanOrEqual(
+            width === 1400 ? 1 : 2,
+          );
         }
         expect(await rightOf('Export revision 1 as CSV'), `${width}`).toBeLessThanOrEqual(width);
       }
