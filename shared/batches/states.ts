@@ -64,7 +64,7 @@ export const BATCH_ITEM_STATE_LABELS: Record<BatchItemState, string> = {
 /**
  * How an item that went out ended, failures first (the order every count of them is told in):
  * refused by the service, outcome unknown, its version FAILED, COMPLETE with failed orders,
- * CANCELLED, still running (or not read yet), COMPLETE.
+ * CANCELLED, not ended yet in the status its badge shows (or no status read yet), COMPLETE.
  */
 export const SENT_OUTCOMES = [
   'refused',
@@ -72,7 +72,11 @@ export const SENT_OUTCOMES = [
   'FAILED',
   'PARTIAL',
   'CANCELLED',
-  'running',
+  'SCHEDULED',
+  'PENDING',
+  'CREATING_ORDERS',
+  'IN_PROGRESS',
+  'unread',
   'COMPLETE',
 ] as const;
 export type SentOutcome = (typeof SENT_OUTCOMES)[number];
@@ -83,7 +87,12 @@ export const SENT_OUTCOME_LABELS: Record<SentOutcome, string> = {
   FAILED: 'FAILED',
   PARTIAL: 'partly FAILED',
   CANCELLED: 'CANCELLED',
-  running: 'running',
+  // Not ended yet: the status each line's badge shows, so a count and its badges agree.
+  SCHEDULED: 'SCHEDULED',
+  PENDING: 'PENDING',
+  CREATING_ORDERS: 'CREATING_ORDERS',
+  IN_PROGRESS: 'IN_PROGRESS',
+  unread: 'status not read yet',
   COMPLETE: 'COMPLETE',
 };
 

@@ -184,7 +184,7 @@ describe('a manager’s day, every action checked against the activity log', () 
         'Uncertain: no executed version of this strategy is known here',
       );
       expect(fact(freshSentDetail, 'Stale or unknown target acknowledged')).toBe('Not needed');
-      expect(freshSent!.outcome).toMatch(/^Complete: 1 order filled, [\d.]+ filled value$/);
+      expect(freshSent!.outcome).toMatch(/^Complete: 1 order filled, [\d,.]+ filled value$/);
 
       // 4. The answer never comes (a timeout): unclear, then sent again with the same key.
       const timedDraft = await day.draftOf(CORE, 'Timed out', 'target', (rows) =>

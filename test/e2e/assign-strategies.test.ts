@@ -143,6 +143,12 @@ describe('assigning strategies to a model in a large book', () => {
         .getByTestId('batch-limit')
         .filter({ hasText: 'A batch holds at most 1,000 strategies' })
         .waitFor();
+      // The note beside them does not fold the buttons' words.
+      for (const button of [review, page.getByRole('button', { name: /^Review chosen/ })]) {
+        const height = await button.evaluate((b) => b.clientHeight);
+        const line = await button.evaluate((b) => parseFloat(getComputedStyle(b).lineHeight));
+        expect(height, (await button.textContent()) ?? '').toBeLessThan(2 * line);
+      }
       await review.click();
       await page
         .getByTestId('batch-to-send')

@@ -119,7 +119,17 @@ describe('signing off a batch in the app', () => {
         .getByRole('button', { name: 'Confirmation of Global Growth' })
         .click();
       const confirmation = page.getByRole('dialog', { name: 'Confirmation of one strategy' });
-      await confirmation.getByRole('heading', { name: /Global Growth \(read only\)/ }).waitFor();
+      // It names what would be executed: the batch's model revision, not "this draft".
+      await confirmation
+        .getByRole('heading', {
+          name: 'What executing model “Demo model” revision 1 does to Global Growth (read only)',
+        })
+        .waitFor();
+      await confirmation
+        .getByTestId('confirm-stale')
+        .getByText(/targets now and model “Demo model” revision 1 leaves out/)
+        .waitFor();
+      expect(await confirmation.textContent()).not.toMatch(/this draft/i);
       await confirmation
         .getByTestId('confirm-read-only-note')
         .filter({ hasText: 'acknowledged on the batch' })
@@ -170,6 +180,20 @@ describe('signing off a batch in the app', () => {
         ).toBe(false);
       expect(await sign.getByLabel('Stop at the first failure').isChecked()).toBe(false);
       expect(await execute.isDisabled()).toBe(true);
+      // The first review is superseded: executing it is refused, even asked directly.
+      await expect(
+        desk.batches.execute({
+          batchId: firstId!,
+          unticked: [],
+          acknowledged: [],
+          stopAtFirstFailure: false,
+        }),
+      ).rejects.toMatchObject({
+        kind: 'confirmation-outdated',
+        message: expect.stringMatching(
+          /^This review was superseded by a newer review of the same strategies: sign the newer one/,
+        ),
+      });
 
       // One act for the named list.
       await sign.getByLabel('I accept the uncertain predictions for these 2 strategies').check();
@@ -228,8 +252,11 @@ describe('signing off a batch in the app', () => {
         .waitFor();
       await list
         .locator(`tr[data-batch="${firstId}"]`)
-        .getByText('reviewed: 4 to send, 3 excluded')
+        .getByText(
+          'superseded by a newer review of the same strategies: never executed, nothing sent from it. Sign the newer review',
+        )
         .waitFor();
+      expect((await desk.batches.get({ batchId: firstId! })).state).toBe('expired');
       await screenshot(page, 'batch-signoff-05-list');
       await list.locator(`tr[data-batch="${secondId}"]`).getByRole('button').click();
       await batchView(page).getByRole('button', { name: 'Export orders CSV…' }).waitFor();
@@ -242,6 +269,12 @@ describe('signing off a batch in the app', () => {
       await page.getByRole('button', { name: 'Batches of this profile' }).click();
       await list.locator(`tr[data-batch="${firstId}"]`).getByRole('button').click();
       expect(await batchView(page).getAttribute('data-batch')).toBe(firstId);
+      // Superseded: it says so, and there is nothing to sign on it.
+      await batchView(page)
+        .getByTestId('batch-words')
+        .getByText(/^superseded by/)
+        .waitFor();
+      expect(await batchView(page).getByRole('region', { name: 'Sign-off' }).count()).toBe(0);
 
       // Each batch entry of the activity log links to its batch.
       for (const kind of ['Batch ended', 'Batch reviewed']) {
@@ -303,6 +336,20 @@ describe('signing off a batch in the app', () => {
             .textContent())!;
           expect(await rightOf(`Unassign ${name}`), `${name} at ${width}`).toBeLessThanOrEqual(
             width,
+          );
+          // The revision followed on one line (two at 1024), not folded by a sync state's
+          // differences.
+          const follows = part.locator(`tr[data-strategy="${f.strategyId}"] td`).nth(2);
+          expect((await follows.textContent())!.replace(/\s+/g, ' ')).toBe(
+            'revision 1 (the latest)',
+          );
+          const lines = await follows.evaluate((td) => {
+            const text = document.createRange();
+            text.selectNodeContents(td);
+            return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
+          });
+          expect(lines, `${name}'s revision at ${width}`).toBeLessThanOrEqual(
+            width === 1400 ? 1 : 2,
           );
         }
         expect(await rightOf('Export revision 1 as CSV'), `${width}`).toBeLessThanOrEqual(width);

@@ -1,5 +1,6 @@
 import { activityKindLabel } from '../../../shared/activity/kinds';
 import { SENT_OUTCOMES, sentOutcomeWords, type SentOutcome } from '../../../shared/batches/states';
+import { formatCount, groupDigits } from '../../../shared/figures';
 import type { ActivityEntrySummary } from '../../../shared/activity/views';
 import type { ActivityRow } from '../store/repositories/activity';
 
@@ -36,7 +37,7 @@ function positionCount(requestBody: unknown): number | null {
   }
 }
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+const plural = (n: number, one: string) => `${formatCount(n)} ${one}${n === 1 ? '' : 's'}`;
 
 /** The failure of an answer, as a short phrase. */
 function failureText(error: unknown): string {
@@ -146,7 +147,7 @@ export function outcomeLine(row: ActivityRow, p: Payload = payloadOf(row)): stri
           : prediction.uncertain === true
             ? "; the service's target differed from the last known one, as warned"
             : '; the service differed from the prediction';
-      return `${capitalized(text(p.status))}: ${plural(filled, 'order')} filled, ${text(p.filledValue)} filled value${differs}`;
+      return `${capitalized(text(p.status))}: ${plural(filled, 'order')} filled, ${groupDigits(text(p.filledValue))} filled value${differs}`;
     }
     case 'batch-ended':
       return batchOutcome(p);

@@ -1,5 +1,7 @@
 import { DOUBT_WORDS } from '../../../shared/draft/words';
 import type { TargetDoubt } from '../../../shared/draft/types';
+import { BATCH_ITEM_STATE_LABELS, type BatchItemState } from '../../../shared/batches/states';
+import { groupDigits } from '../../../shared/figures';
 import { payloadOf, recordedStrategyName, text } from './describe';
 import {
   list,
@@ -218,13 +220,17 @@ export function detailOf(
     case 'batch-ended': {
       const counts = (p.counts ?? {}) as Payload;
       const statuses = (p.versionStatuses ?? {}) as Payload;
+      // How the versions ended is the entry's Outcome; the state is said with it ("4 sent: 1
+      // FAILED, 3 COMPLETE"), never a bare "sent" beside a failure. Item states in the view's words.
       facts.push(
         { label: 'Batch', value: text(p.batchId) },
-        { label: 'Outcome', value: text(p.words) },
-        { label: 'Batch state', value: text(p.state) },
+        { label: 'Batch state', value: text(p.words) },
         ...Object.keys(counts)
           .filter((k) => counts[k] !== 0)
-          .map((k) => ({ label: `Strategies ${k}`, value: text(counts[k]) })),
+          .map((k) => ({
+            label: `Strategies ${BATCH_ITEM_STATE_LABELS[k as BatchItemState] ?? k}`,
+            value: text(counts[k]),
+          })),
         ...Object.keys(statuses).map((k) => ({ label: `Versions ${k}`, value: text(statuses[k]) })),
       );
       break;
@@ -339,7 +345,7 @@ export function detailOf(
       facts.push(
         { label: 'Final status', value: text(p.status) },
         { label: 'Executed at', value: text(p.executedAt) },
-        { label: 'Filled value', value: text(p.filledValue) },
+        { label: 'Filled value', value: groupDigits(text(p.filledValue)) },
         ...Object.keys(counts).map((s) => ({ label: `Orders ${s}`, value: text(counts[s]) })),
         {
           label: 'Compared with the prediction',

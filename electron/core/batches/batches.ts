@@ -16,7 +16,7 @@ import { checkAcknowledgements } from './acknowledgements';
 import { settleAtStartup } from './restart';
 import { BatchReview, type ReviewRequest } from './review';
 import { BatchSender } from './send';
-import { batchViewOf, batchWords, countsOf, progressEvents, summaryOf } from './views';
+import { batchViewOf, batchWords, countsOf, progressEvents, summaryOf, SUPERSEDED } from './views';
 
 /**
  * Batches (docs/batches.md): one review of a model revision for many strategies, sent through
@@ -93,8 +93,16 @@ export class Batches {
     });
   }
 
+  /**
+   * A new review supersedes the profile's earlier reviews, never executed, that would send one of
+   * its strategies: only the newest is the one to sign (they read so, and executing one is
+   * refused).
+   */
   async review(request: ReviewRequest): Promise<BatchView> {
     const batch = await this.reviewer.review(request);
+    const { store } = this.deps;
+    for (const olderId of store.batches.overlappingReviews(batch.profileId, batch.id))
+      if (store.batches.supersede(olderId, batch.id)) this.announce(olderId, null);
     return this.view(batch);
   }
 
@@ -139,9 +147,11 @@ export class Batches {
       throw new DeskError({
         kind: 'confirmation-outdated',
         message:
-          batch.state === 'expired'
-            ? 'This review was made before the app restarted: review the strategies again. Nothing was sent.'
-            : 'This batch was executed already (perhaps from another window): nothing more was sent.',
+          batch.state !== 'expired'
+            ? 'This batch was executed already (perhaps from another window): nothing more was sent.'
+            : batch.supersededBy !== null
+              ? `This review was ${SUPERSEDED}: sign the newer one. Nothing was sent.`
+              : 'This review was made before the app restarted: review the strategies again. Nothing was sent.',
       });
     const items = store.batches.items(batch.id);
     const unticked = new Set(input.unticked);

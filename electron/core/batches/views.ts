@@ -58,6 +58,9 @@ const countIn = (counts: Counts, states: ReadonlySet<BatchItemState>) =>
 
 type Outcomes = Partial<Record<SentOutcome, number>>;
 
+/** A review never executed that a newer one of the same strategies replaced (migration 019). */
+export const SUPERSEDED = 'superseded by a newer review of the same strategies';
+
 /**
  * The batch in one line, as the view's heading, the notification and the end's entry say it: how
  * many went out and how they ended, failures first ("4 sent: 1 FAILED, 3 COMPLETE").
@@ -75,7 +78,9 @@ export function batchWords(batch: StoredBatch, counts: Counts, outcomes: Outcome
     case 'reviewed':
       return `reviewed: ${included} to send, ${excluded} excluded`;
     case 'expired':
-      return 'reviewed before the app restarted and never executed: review again';
+      return batch.supersededBy === null
+        ? 'reviewed before the app restarted and never executed: review again'
+        : `${SUPERSEDED}: never executed, nothing sent from it. Sign the newer review`;
     case 'sending':
       return `sending: ${sent} of ${included} sent${how}`;
     case 'sent': {

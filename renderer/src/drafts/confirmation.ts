@@ -25,7 +25,8 @@ export interface ConfirmationSummary {
   needsAcknowledgement: boolean;
 }
 
-export function summarize(preview: ExecutePreview): ConfirmationSummary {
+/** `subject` names what is executed: "this draft", or a batch line's model revision. */
+export function summarize(preview: ExecutePreview, subject = 'this draft'): ConfirmationSummary {
   const counts = { add: 0, change: 0, remove: 0, 'sell-held': 0, uncertain: 0, unchanged: 0 };
   for (const p of preview.positions) counts[p.effect]++;
   const lines = preview.positions
@@ -35,7 +36,7 @@ export function summarize(preview: ExecutePreview): ConfirmationSummary {
   return {
     lines,
     counts,
-    headline: headlineOf(preview, counts),
+    headline: headlineOf(preview, counts, subject),
     uncertain: preview.doubts.length > 0,
     needsAcknowledgement: preview.needsAcknowledgement,
   };
@@ -45,9 +46,13 @@ function plural(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
-function headlineOf(preview: ExecutePreview, c: ConfirmationSummary['counts']): string {
+function headlineOf(
+  preview: ExecutePreview,
+  c: ConfirmationSummary['counts'],
+  subject: string,
+): string {
   if (preview.changesNothing)
-    return 'This draft changes nothing in the current target: executing it only rebalances the holdings back to the same weights.';
+    return `${subject.charAt(0).toUpperCase()}${subject.slice(1)} changes nothing in the current target: executing it only rebalances the holdings back to the same weights.`;
   const sold = plural(c['sell-held'], 'held symbol sold whole', 'held symbols sold whole');
   if (preview.doubts.length > 0) {
     // Only the sales of held symbols at 0 are facts: nothing is counted as unchanged.

@@ -193,7 +193,7 @@ describe('a manager’s day, every action checked against the activity log', () 
     const sellsAll = shown.columns.indexOf('Sells all');
     expect(new Set(shown.rows.map((r) => r[sellsAll]))).toEqual(new Set(['No']));
     expect(sent.linked.map((l) => l.kind)).toEqual(['execution-answered', 'version-ended']);
-    expect(sent.outcome).toMatch(/^Complete: \d+ orders? filled, [\d.]+ filled value/);
+    expect(sent.outcome).toMatch(/^Complete: \d+ orders? filled, [\d,.]+ filled value/);
     const answer = await detail(6);
     expect(answer).toMatchObject({
       versionId: v1.id,

@@ -15,6 +15,7 @@ import attention from './013-attention';
 import restrictions from './014-restrictions';
 import teamConnections from './015-team-connections';
 import activityFilters from './016-activity-filters';
+import batchSuperseded from './019-batch-superseded';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   restrictions,
   teamConnections,
   activityFilters,
+  batchSuperseded,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -2,7 +2,7 @@ import type { BatchItemState, BatchState, ExclusionKind } from '../../../../shar
 
 /**
  * A batch and its items as the batches repository returns them (batches.ts), from the rows of
- * migration 011 (012: a stopped batch's reason).
+ * migration 011 (012: a stopped batch's reason; 019: the review that superseded it).
  */
 
 export interface StoredBatch {
@@ -23,6 +23,8 @@ export interface StoredBatch {
   endSeq: number | null;
   /** Why a stopped batch stopped (migration 012): a fault of the app's own, or a restart. */
   stopReason: string | null;
+  /** The newer review that superseded this one, never executed (migration 019). */
+  supersededBy: string | null;
 }
 
 export interface StoredBatchItem {
@@ -69,6 +71,7 @@ export interface BatchRecord {
   review_seq: number | null;
   end_seq: number | null;
   stop_reason: string | null;
+  superseded_by: string | null;
 }
 
 export interface ItemRecord {
@@ -107,6 +110,7 @@ export const batchOf = (r: BatchRecord): StoredBatch => ({
   reviewSeq: r.review_seq,
   endSeq: r.end_seq,
   stopReason: r.stop_reason,
+  supersededBy: r.superseded_by,
 });
 
 export const itemOf = (r: ItemRecord): StoredBatchItem => ({

@@ -67,8 +67,9 @@ export function batchesRepository({ db, now }: RepositoryContext) {
            WHEN v.status = 'COMPLETE' AND EXISTS (SELECT 1 FROM orders o
              WHERE o.profile_id = v.profile_id AND o.version_id = v.id AND o.status = 'FAILED')
              THEN 'PARTIAL'
-           WHEN v.status IN ('COMPLETE', 'CANCELLED') THEN v.status
-           ELSE 'running' END AS outcome, count(*) AS n
+           WHEN v.status IN ('COMPLETE', 'CANCELLED', 'SCHEDULED', 'PENDING', 'CREATING_ORDERS',
+             'IN_PROGRESS') THEN v.status
+           ELSE 'unread' END AS outcome, count(*) AS n
          FROM batch_items i JOIN batches b ON b.id = i.batch_id
          LEFT JOIN versions v ON v.profile_id = b.profile_id AND v.id = i.version_id
          WHERE i.batch_id = ? AND i.state IN ('accepted', 'refused', 'unknown')
@@ -85,6 +86,18 @@ export function batchesRepository({ db, now }: RepositoryContext) {
          concurrency = ? WHERE id = ? AND state = 'reviewed'`,
     ),
     setState: db.prepare(`UPDATE batches SET state = ? WHERE id = ? AND state = ?`),
+    // The profile's other reviews not executed that would send a strategy this one reviewed.
+    overlappingReviews: db
+      .prepare<[string, string, string], string>(
+        `SELECT DISTINCT b.id FROM batches b JOIN batch_items i ON i.batch_id = b.id
+         WHERE b.profile_id = ? AND b.state = 'reviewed' AND b.id <> ? AND i.state = 'ready'
+           AND i.strategy_id IN (SELECT strategy_id FROM batch_items WHERE batch_id = ?)
+         ORDER BY b.id`,
+      )
+      .pluck(),
+    supersede: db.prepare(
+      `UPDATE batches SET state = 'expired', superseded_by = ? WHERE id = ? AND state = 'reviewed'`,
+    ),
     sendingOver: db.prepare(
       `UPDATE batches SET state = ?, sending_over_at = ?, stop_reason = ?
          WHERE id = ? AND state = 'sending'`,
@@ -217,6 +230,14 @@ export function batchesRepository({ db, now }: RepositoryContext) {
         q().start.run(now(), options.stopAtFirstFailure ? 1 : 0, options.concurrency, batchId)
           .changes === 1
       );
+    },
+    /** The profile's other reviews, never executed, that would send a strategy `batchId` has. */
+    overlappingReviews(profileId: string, batchId: string): string[] {
+      return q().overlappingReviews.all(profileId, batchId, batchId);
+    },
+    /** reviewed -> expired, superseded by `newerId` (migration 019); false if not reviewed. */
+    supersede(batchId: string, newerId: string): boolean {
+      return q().supersede.run(newerId, batchId).changes === 1;
     },
     setState(batchId: string, from: BatchState, to: BatchState): boolean {
       return q().setState.run(to, batchId, from).changes === 1;

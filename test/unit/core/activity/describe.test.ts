@@ -62,7 +62,7 @@ describe('how an activity entry reads', () => {
       { version_id: 'v1' },
     );
     expect(outcomeLine(ended)).toBe(
-      'Complete: 3 orders filled, 12345.67 filled value; the service differed from the prediction',
+      'Complete: 3 orders filled, 12,345.67 filled value; the service differed from the prediction',
     );
     const { facts, tables } = detailOf(ended);
     expect(facts).toContainEqual({
