@@ -1,12 +1,13 @@
 /**
  * The attention queue's signals (docs/attention.md), in the order a manager acts on them: first
- * what may have moved money unseen, then what the last rebalance left undone, then what changed
+ * what may have moved money unseen or against a restriction, then what the last rebalance left undone, then what changed
  * since it ended, then what is merely due. Plain TypeScript (no zod): the renderer reads the
  * words without bundling the schemas.
  */
 export const ATTENTION_KINDS = [
   'outcome-unknown',
   'failed-unacknowledged',
+  'restricted-order',
   'unfilled',
   'unexecuted',
   'quantity-changed',
@@ -31,6 +32,11 @@ export const ATTENTION_KIND_TEXT: Record<AttentionKind, { label: string; meaning
   'failed-unacknowledged': {
     label: 'Failed rebalance',
     meaning: 'The last rebalance failed, wholly or in part, and nobody acknowledged it yet.',
+  },
+  'restricted-order': {
+    label: 'Restricted order',
+    meaning:
+      'An order of a rebalance that ended bought or sold a symbol against a restriction in force when it was executed (overridden or not).',
   },
   unfilled: {
     label: 'Left unfilled',

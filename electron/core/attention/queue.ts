@@ -182,6 +182,8 @@ function evidenceWords(kind: AttentionKind, r: SignalRecord): string {
       const left = new Decimal(r.before!).minus(r.now!);
       return `${s}: ${r.now} of ${r.before} filled, ${left.toFixed()} left unfilled`;
     }
+    case 'restricted-order':
+      return `${s}: ${r.now} by version ${r.version_id}, against ${r.before}`;
     case 'outcome-unknown':
       return 'An execution was sent and its outcome is unknown';
     case 'failed-unacknowledged':

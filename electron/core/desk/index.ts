@@ -10,7 +10,7 @@ import { Batches } from '../batches/batches';
 import { computerRestartedSince } from '../execution/boot';
 import { Execution } from '../execution/execute';
 import { Recovery } from '../execution/recovery';
-import { Restrictions, checkEndedRebalance } from '../restrictions';
+import { Restrictions, checkEndedRebalance, restrictedOrderSignals } from '../restrictions';
 import { errorFields, type DeskLog } from '../log/logger';
 import { Connections } from '../profiles/connections';
 import { SandboxProfiles, type BuiltInSandbox } from '../onboarding/sandbox';
@@ -273,7 +273,11 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     book: bookArea,
     models: modelHandlers({ store, exports, emit }),
     batches: batchHandlers({ store, batches, exports }),
-    attention: attentionHandlers({ store, sources: ownSignalSources(store), now }),
+    attention: attentionHandlers({
+      store,
+      sources: [...ownSignalSources(store), restrictedOrderSignals(store)],
+      now,
+    }),
     restrictions: restrictionHandlers({
       store,
       restrictions: new Restrictions(store, now),

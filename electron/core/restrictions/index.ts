@@ -6,3 +6,4 @@ export {
 } from './restrictions';
 export { checkEndedRebalance } from './after-end';
 export { readRestrictionsCsv, restrictionsCsvFile, csvWhere } from './csv';
+export { restrictedOrderSignals } from './signals';

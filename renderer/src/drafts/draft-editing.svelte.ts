@@ -1,8 +1,9 @@
 import { SvelteSet } from 'svelte/reactivity';
 import type { DraftUpdate } from '../../../shared/draft/analyzer';
 import type { DiffRow } from '../../../shared/draft/types';
+import type { Violation } from '../../../shared/restrictions/rules';
 import type { DraftModel, ModelChange } from './draft-model';
-import { rowView, type RowView } from './grid-view';
+import { rowView, violationsBySymbol, type RowView } from './grid-view';
 
 /**
  * The draft model as the editor's screens see it: the model computes (and is tested and timed
@@ -21,6 +22,9 @@ export class DraftEditing {
   canRedo = $state(false);
   /** Symbols the service said it does not know (last execute). */
   readonly unknown = new SvelteSet<string>();
+  /** The rows against the restrictions in force, by symbol (the analyzer's, certain first). */
+  violations = $state.raw<ReadonlyMap<string, Violation>>(violationsBySymbol([]));
+  private violationsKey = '';
 
   constructor(
     readonly model: DraftModel,
@@ -73,11 +77,21 @@ export class DraftEditing {
   private publish(change: ModelChange): boolean {
     if (!change.structural && change.rows.length === 0) return false;
     const model = this.model;
-    if (change.structural) {
-      this.views = model.rows.map((_, i) => rowView(model, i, this.unknown));
+    // A symbol's class follows its first row and the holdings: when any class changed, every
+    // row is drawn again (the list is as long as the restricted symbols in the draft).
+    const found = model.analysis.restrictions;
+    const key = found.map((v) => `${v.symbol} ${v.level} ${v.message}`).join('\n');
+    const reclassed = key !== this.violationsKey;
+    if (reclassed) {
+      this.violationsKey = key;
+      this.violations = violationsBySymbol(found);
+    }
+    const violations = this.violations;
+    if (change.structural || reclassed) {
+      this.views = model.rows.map((_, i) => rowView(model, i, this.unknown, violations));
     } else {
       const views = this.views.slice();
-      for (const i of change.rows) views[i] = rowView(model, i, this.unknown);
+      for (const i of change.rows) views[i] = rowView(model, i, this.unknown, violations);
       this.views = views;
     }
     this.analysis = model.analysis;

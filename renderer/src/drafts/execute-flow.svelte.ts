@@ -1,11 +1,21 @@
 import type { DeskApi } from '../../../shared/contract';
 import { isKind } from '../../../shared/errors';
+import type {
+  RestrictionOverrideInput,
+  ViolationView,
+} from '../../../shared/restrictions/contract';
 import type { DeskError, ExecutePreview, VersionDetail } from '../../../shared/views';
 import { asDeskError } from '../lib/errors';
 import { classifyExecuteError, parseVersionId, type ExecuteFailure } from './execute-plan';
 
 /** What the manager confirmed: a follow-up (the blocking version deleted) sends the same. */
-export type Confirmed = { planKey: string; acknowledgedStale: boolean; againAfter: string | null };
+export type Confirmed = {
+  planKey: string;
+  acknowledgedStale: boolean;
+  againAfter: string | null;
+  /** The restricted symbols named, with the note (the desk refuses a violation not named). */
+  restrictionOverride?: RestrictionOverrideInput;
+};
 
 export interface ExecuteFlowOptions {
   draftId: string;
@@ -31,6 +41,8 @@ export class ExecuteFlow {
   /** The confirmation dialog is open, showing `preview`. */
   confirming = $state(false);
   preview = $state.raw<ExecutePreview | null>(null);
+  /** The draft's rows against the restrictions in force, read with the preview: certain first. */
+  violations = $state.raw<ViolationView[]>([]);
   /** What is under way, in words (null: nothing). */
   busy = $state<string | null>(null);
   failure = $state.raw<ExecuteFailure | null>(null);
@@ -46,7 +58,7 @@ export class ExecuteFlow {
   readonly draftId: string;
 
   constructor(
-    private readonly api: Pick<DeskApi, 'versions'>,
+    private readonly api: Pick<DeskApi, 'versions' | 'restrictions'>,
     private readonly options: ExecuteFlowOptions,
   ) {
     this.draftId = options.draftId;
@@ -66,7 +78,12 @@ export class ExecuteFlow {
     this.busy = 'Reading the strategy and its current target…';
     try {
       await this.options.flush();
-      this.preview = await this.api.versions.prepareExecute({ draftId: this.draftId });
+      const [preview, check] = await Promise.all([
+        this.api.versions.prepareExecute({ draftId: this.draftId }),
+        this.api.restrictions.checkDraft({ draftId: this.draftId }),
+      ]);
+      this.violations = check.violations;
+      this.preview = preview;
     } catch (error) {
       this.failure = { kind: 'fresh-read', error: asDeskError(error) };
       return;
@@ -82,8 +99,8 @@ export class ExecuteFlow {
     this.confirming = false;
   }
 
-  /** "Execute rebalance" in the confirmation. */
-  confirm(acknowledgedStale: boolean): void {
+  /** "Execute rebalance" in the confirmation; `override` names the restricted symbols, if any. */
+  confirm(acknowledgedStale: boolean, override: RestrictionOverrideInput | null = null): void {
     const shown = this.preview;
     this.confirming = false;
     if (!shown) return;
@@ -91,6 +108,7 @@ export class ExecuteFlow {
       planKey: shown.planKey,
       acknowledgedStale,
       againAfter: shown.earlierVersionId,
+      ...(override && { restrictionOverride: override }),
     };
     void this.run(this.confirmed);
   }

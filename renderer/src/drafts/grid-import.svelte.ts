@@ -6,6 +6,7 @@ import {
   rescaleToTotal,
   type PastedRow,
 } from '../../../shared/draft';
+import { setTargetCash } from '../../../shared/draft/cash';
 import { count } from '../../../shared/draft/exact';
 import { asDeskError } from '../lib/errors';
 import type { DraftEditing } from './draft-editing.svelte';
@@ -180,6 +181,29 @@ export class GridImport {
           : `Rescaled: the ${this.noun} now totals ${now} %; the locked rows keep their ` +
             `${result.lockedTotal} % and the unlocked rows share the rest.`,
       lines: [],
+      error: false,
+    };
+  }
+
+  /**
+   * "Set target cash to X %" (shared/draft/cash.ts): the unlocked rows scaled so the weights
+   * leave exactly X; each moved row named with both weights.
+   */
+  setCash(cash: string): void {
+    const model = this.editing.model;
+    const result = setTargetCash(model.rows, cash, model.lockedIndexes());
+    if (!result.ok) {
+      this.notice = { text: result.error, lines: [], error: true };
+      return;
+    }
+    this.editing.apply(model.setWeights(result.rows.map((r) => r.weight)));
+    const moved = result.changes.length;
+    this.notice = {
+      text:
+        `Target cash set to ${result.cashAfter} % (it was ${result.cashBefore} %): ` +
+        `${count(moved)} ${moved === 1 ? 'row' : 'rows'} scaled` +
+        (model.lockedIndexes().size > 0 ? '; the locked rows keep their weight.' : '.'),
+      lines: result.changes.map((c) => `${c.symbol}: ${c.from} % → ${c.to} %`),
       error: false,
     };
   }

@@ -1,5 +1,6 @@
 import { NumberColumn, TextColumn } from '../../../shared/figures';
 import type { DiffRow, ValidatedRow } from '../../../shared/draft/types';
+import type { Restriction, Violation } from '../../../shared/restrictions/rules';
 import type { DraftRow } from '../../../shared/views';
 import type { DraftModel } from './draft-model';
 
@@ -12,9 +13,16 @@ export interface RowView {
   diff: DiffRow;
   /** The service said it does not know this symbol (last execute). */
   unknown: boolean;
+  /** The row against the restrictions in force: a certain or possible violation, or none. */
+  restriction: Violation | null;
 }
 
-export function rowView(model: DraftModel, index: number, unknown: ReadonlySet<string>): RowView {
+export function rowView(
+  model: DraftModel,
+  index: number,
+  unknown: ReadonlySet<string>,
+  violations: ReadonlyMap<string, Violation>,
+): RowView {
   const validated = model.analysis.validated[index]!;
   return {
     key: model.keys[index]!,
@@ -23,7 +31,20 @@ export function rowView(model: DraftModel, index: number, unknown: ReadonlySet<s
     validated,
     diff: model.analysis.diffRows[index]!,
     unknown: validated.symbol !== '' && unknown.has(validated.symbol),
+    restriction: violations.get(validated.symbol) ?? null,
   };
+}
+
+/** The rules in force grouped by symbol, as the analyzer checks them. */
+export function rulesBySymbol(rules: readonly Restriction[]): Map<string, Restriction[]> {
+  const bySymbol = new Map<string, Restriction[]>();
+  for (const rule of rules) bySymbol.set(rule.symbol, [...(bySymbol.get(rule.symbol) ?? []), rule]);
+  return bySymbol;
+}
+
+/** The analyzer's violations by symbol, for the rows' classes. */
+export function violationsBySymbol(found: readonly Violation[]): ReadonlyMap<string, Violation> {
+  return new Map(found.map((v) => [v.symbol, v]));
 }
 
 /** "+1.5", "-2", "0": the sign always shown, the digits exactly as computed. */

@@ -136,6 +136,10 @@ export function restrictionsRepository({ db, now }: RepositoryContext) {
        VALUES (@profileId, @strategyId, @versionId, @orderId, @symbol, @side, @orderStatus,
          @quantity, @restrictionId, @restrictionKind, @overridden, @message, @foundAt)`,
     ),
+    findingsOfProfile: db.prepare<[string], Record<string, string | number>>(
+      `SELECT * FROM restriction_findings WHERE profile_id = ?
+       ORDER BY strategy_id, found_at, symbol, order_id, restriction_id`,
+    ),
     findings: db.prepare<[string, string], Record<string, string | number>>(
       `SELECT * FROM restriction_findings WHERE profile_id = ? AND version_id = ?
        ORDER BY symbol, order_id, restriction_id`,
@@ -225,23 +229,29 @@ export function restrictionsRepository({ db, now }: RepositoryContext) {
       })();
     },
     findings(profileId: string, versionId: string): StoredFinding[] {
-      return statements()
-        .findings.all(profileId, versionId)
-        .map((r) => ({
-          profileId: r.profile_id as string,
-          strategyId: r.strategy_id as string,
-          versionId: r.version_id as string,
-          orderId: r.order_id as string,
-          symbol: r.symbol as string,
-          side: r.side as 'BUY' | 'SELL',
-          orderStatus: r.order_status as string,
-          quantity: r.quantity as string,
-          restrictionId: r.restriction_id as string,
-          restrictionKind: r.restriction_kind as RestrictionKind,
-          overridden: r.overridden === 1,
-          message: r.message as string,
-          foundAt: r.found_at as string,
-        }));
+      return statements().findings.all(profileId, versionId).map(findingOf);
     },
+    /** Every finding of a profile (the attention queue's restricted orders): one indexed query. */
+    findingsOfProfile(profileId: string): StoredFinding[] {
+      return statements().findingsOfProfile.all(profileId).map(findingOf);
+    },
+  };
+}
+
+function findingOf(r: Record<string, string | number>): StoredFinding {
+  return {
+    profileId: r.profile_id as string,
+    strategyId: r.strategy_id as string,
+    versionId: r.version_id as string,
+    orderId: r.order_id as string,
+    symbol: r.symbol as string,
+    side: r.side as 'BUY' | 'SELL',
+    orderStatus: r.order_status as string,
+    quantity: r.quantity as string,
+    restrictionId: r.restriction_id as string,
+    restrictionKind: r.restriction_kind as RestrictionKind,
+    overridden: r.overridden === 1,
+    message: r.message as string,
+    foundAt: r.found_at as string,
   };
 }

@@ -11,7 +11,11 @@ const preview = (more: Partial<ExecutePreview> = {}) =>
 
 /** A flow over a fake API, with what it told the editor and the screens. */
 function flowWith(answers: Record<string, (input: never) => unknown>) {
-  const desk = fakeApi({ 'versions.prepareExecute': () => preview(), ...answers });
+  const desk = fakeApi({
+    'versions.prepareExecute': () => preview(),
+    'restrictions.checkDraft': () => ({ violations: [], listHash: 'h' }),
+    ...answers,
+  });
   const told: string[] = [];
   const flow = new ExecuteFlow(desk.api, {
     draftId: DRAFT,
@@ -34,7 +38,7 @@ describe('the execute flow', () => {
     expect(flow.confirming).toBe(true);
     expect(flow.preview?.planKey).toBe('plan-1');
     expect(told).toEqual(['flush', 'strategy changed']);
-    expect(desk.channels()).toEqual(['versions.prepareExecute']);
+    expect(desk.channels()).toEqual(['versions.prepareExecute', 'restrictions.checkDraft']);
   });
 
   it('says what it is doing while it reads, and stays closed when the fresh read fails', async () => {
@@ -141,7 +145,11 @@ describe('the execute flow', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(flow.failure).toBeNull();
     expect(flow.confirming).toBe(true);
-    expect(desk.channels()).toEqual(['versions.execute', 'versions.prepareExecute']);
+    expect(desk.channels()).toEqual([
+      'versions.execute',
+      'versions.prepareExecute',
+      'restrictions.checkDraft',
+    ]);
   });
 
   it('imports the latest version first and reads afresh; an unexecuted one is named as such', async () => {
@@ -152,8 +160,10 @@ describe('the execute flow', () => {
     await flow.importFirst(BLOCKING);
     expect(desk.channels()).toEqual([
       'versions.prepareExecute',
+      'restrictions.checkDraft',
       'versions.import',
       'versions.prepareExecute',
+      'restrictions.checkDraft',
     ]);
     expect(flow.confirming).toBe(true);
     expect(flow.importNote).toMatch(/has not been executed, so it cannot be the current target/);
