@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { method, ok, profileRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
+import { teamActivityFilter, teamActivityPage } from '../activity/team-views';
 
 /**
  * A desk in a team (docs/team.md): the profile's team store on PostgreSQL, its members and
@@ -94,6 +95,19 @@ export const teamContract = {
       })
       .strict(),
     ok,
+  ),
+  /**
+   * A window of the team's log, newest first, each entry with the member who wrote it: read as
+   * the desk's log is (the window's seqs from the filter's index, the total from the counts).
+   */
+  activity: method(
+    teamActivityFilter
+      .extend({
+        offset: z.number().int().nonnegative(),
+        limit: z.number().int().positive().max(500),
+      })
+      .strict(),
+    teamActivityPage,
   ),
 };
 

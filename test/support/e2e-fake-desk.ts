@@ -176,6 +176,7 @@ export function createFakeDesk() {
       submissions: notBuilt('team.submissions'),
       submit: notBuilt('team.submit'),
       decide: notBuilt('team.decide'),
+      activity: notBuilt('team.activity'),
     },
     app: {
       status: track('app.status', async () => {

@@ -1,5 +1,6 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/errors';
+import { teamActivityPage } from '../activity/team-log';
 import { planOf, prepareExecution, type ConfirmationDeps } from '../execution/confirmation';
 import { notFound } from '../errors';
 import type { Store } from '../store';
@@ -64,6 +65,10 @@ export function teamHandlers(services: TeamServices): DeskHandlers['team'] {
       await approvals.decide(profileId, { submissionId, approve, note });
       return { ok: true as const };
     },
+    activity: ({ profileId, offset, limit, ...filter }) =>
+      teams.withTeam(profileId, 'to read the team’s log', (client) =>
+        teamActivityPage(client, filter, offset, limit),
+      ),
   };
 }
 
