@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { method, ok, profileRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
 import { teamActivityFilter, teamActivityPage } from '../activity/team-views';
+import { MAX_BATCH_STRATEGIES } from '../batches/states';
+import { acknowledgement } from '../batches/views';
 
 /**
  * A desk in a team (docs/team.md): the profile's team store on PostgreSQL, its members and
@@ -39,7 +41,7 @@ export type ApprovalPolicy = z.infer<typeof approvalPolicy>;
 export const submissionView = z.object({
   id: uuid,
   kind: z.enum(['draft', 'batch']),
-  /** The strategy the content would execute. */
+  /** The strategy the content would execute; a batch's id for a batch. */
   subject: z.string(),
   title: z.string(),
   state: z.enum(['submitted', 'approved', 'rejected', 'used']),
@@ -83,6 +85,21 @@ export const teamContract = {
   /** A draft's confirmation (its plan key as shown) submitted for another member's approval. */
   submit: method(
     z.object({ draftId: uuid, planKey: z.string().min(1).max(200) }).strict(),
+    submissionView,
+  ),
+  /**
+   * A batch's review submitted for approval, as it would be executed (the same unticked and
+   * acknowledged as `batches.execute` takes): every included strategy's content read fresh and
+   * checked against the review, each a line of the approval; each item at arm uses its line.
+   */
+  submitBatch: method(
+    z
+      .object({
+        batchId: uuid,
+        unticked: z.array(uuid).max(MAX_BATCH_STRATEGIES),
+        acknowledged: z.array(acknowledgement).max(MAX_BATCH_STRATEGIES),
+      })
+      .strict(),
     submissionView,
   ),
   decide: method(

@@ -177,6 +177,7 @@ export function createFakeDesk() {
       submit: notBuilt('team.submit'),
       decide: notBuilt('team.decide'),
       activity: notBuilt('team.activity'),
+      submitBatch: notBuilt('team.submitBatch'),
     },
     app: {
       status: track('app.status', async () => {

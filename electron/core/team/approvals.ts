@@ -22,6 +22,11 @@ export interface ApprovalBasis {
   knownVersionId: string | null;
   holdings: readonly { symbol: string; quantity: string }[];
   planKey: string;
+  /**
+   * A batch's line: whether its uncertain target was acknowledged (what the item is armed
+   * with). Absent for a draft, whose acknowledgement is its confirmation's.
+   */
+  acknowledged?: boolean;
 }
 
 export function approvalContent(basis: ApprovalBasis): string {
@@ -29,6 +34,7 @@ export function approvalContent(basis: ApprovalBasis): string {
     .map((h) => ({ quantity: h.quantity, symbol: h.symbol }))
     .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
   return canonicalJson({
+    ...(basis.acknowledged !== undefined && { acknowledged: basis.acknowledged }),
     base: {
       holdingsHash: createHash('sha256').update(canonicalJson(holdings)).digest('hex'),
       knownVersionId: basis.knownVersionId,
@@ -59,9 +65,12 @@ const SUBMISSION_COLUMNS =
   'id, kind, subject, title, content, state, submitted_by, submitted_from, submitted_at, decided_by, decided_at, note, expires_at';
 
 function submissionOf(row: SubmissionRow): SubmissionView {
-  const body = (JSON.parse(row.content) as { body?: { positions?: unknown } }).body;
-  const positions = Array.isArray(body?.positions)
-    ? (body.positions as { symbol?: unknown; weight?: unknown }[]).map((p) => ({
+  // A draft's request body (`data.positions`, as the service takes it); a batch names its
+  // strategies' bodies in its lines.
+  const sent = (JSON.parse(row.content) as { body?: { data?: { positions?: unknown } } }).body?.data
+    ?.positions;
+  const positions = Array.isArray(sent)
+    ? (sent as { symbol?: unknown; weight?: unknown }[]).map((p) => ({
         symbol: String(p.symbol),
         weight: String(p.weight),
       }))
@@ -127,13 +136,19 @@ export class TeamApprovals {
     });
   }
 
+  /**
+   * A draft's content (subject: its strategy), or a batch's (subject: the batch; its content's
+   * `lines` each strategy's content, which the team store hashes one by one).
+   */
   submit(
     profileId: string,
-    submission: { subject: string; title: string; content: string },
+    submission: { kind: 'draft' | 'batch'; subject: string; title: string; content: string },
   ): Promise<SubmissionView> {
     return this.teams.withTeam(profileId, 'to submit for approval', async (client) => {
       const { rows } = await client.query<{ id: string }>(
-        "SELECT team.submit('draft', $1, $2, $3, $4) AS id",
+        submission.kind === 'batch'
+          ? 'SELECT team.submit_batch($1, $2, $3, $4) AS id'
+          : "SELECT team.submit('draft', $1, $2, $3, $4) AS id",
         [submission.subject, submission.title, submission.content, this.teams.deskName()],
       );
       const made = await client.query<SubmissionRow>(

@@ -137,6 +137,8 @@ describe('a desk in a team, on PostgreSQL', () => {
 
     const submitted = await h.desk.team.submit(unapproved);
     expect(submitted).toMatchObject({ state: 'submitted', submittedBy: 'alice', subject: CORE });
+    // The approver reads the weights it would send.
+    expect(submitted.positions.map((p) => p.weight)).toContain('4');
     const seen = h.waitFor(
       (e) => e.type === 'team-changed' && e.topic === 'submission' && e.key === submitted.id,
     );
