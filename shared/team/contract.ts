@@ -38,6 +38,8 @@ export const approvalPolicy = z.object({
 });
 export type ApprovalPolicy = z.infer<typeof approvalPolicy>;
 
+const position = z.object({ symbol: z.string(), weight: z.string() });
+
 export const submissionView = z.object({
   id: uuid,
   kind: z.enum(['draft', 'batch']),
@@ -52,8 +54,18 @@ export const submissionView = z.object({
   decidedAt: z.string().nullable(),
   note: z.string().nullable(),
   expiresAt: z.string().nullable(),
-  /** The weights the content would send, as the approver reads them. */
-  positions: z.array(z.object({ symbol: z.string(), weight: z.string() })),
+  /** The weights the content would send, as the approver reads them (a draft's). */
+  positions: z.array(position),
+  /** A batch's strategies, each with the weights it would send ([] for a draft). */
+  lines: z.array(
+    z.object({
+      strategyId: z.string(),
+      strategyName: z.string(),
+      /** Its target was uncertain, and the submitter acknowledged it. */
+      acknowledged: z.boolean(),
+      positions: z.array(position),
+    }),
+  ),
 });
 export type SubmissionView = z.infer<typeof submissionView>;
 

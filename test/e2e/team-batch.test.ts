@@ -88,6 +88,12 @@ describe('a batch submitted for approval in the app', () => {
       const lines = content.lines.map((l) => JSON.parse(l) as { acknowledged: boolean });
       expect(lines).toHaveLength(4);
       expect(lines.filter((l) => l.acknowledged)).toHaveLength(2);
+      // The approver's desk reads each strategy with its weights.
+      const seen = (await desk.team.submissions({ profileId })).find((s) => s.id === rows[0]!.id)!;
+      expect(seen.lines.filter((l) => l.acknowledged).map((l) => l.strategyName)).toEqual([
+        'Balanced Growth',
+        'Global Growth',
+      ]);
 
       await bob.query("SELECT team.decide($1, true, 'all four fine', 'desk-bob')", [rows[0]!.id]);
       await sign.getByRole('button', { name: 'Execute 4 strategies' }).click();

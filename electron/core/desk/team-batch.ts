@@ -71,6 +71,8 @@ export async function batchSubmission(
       batchId: batch.id,
       lines,
       model: { modelId: batch.modelId, revisionId: batch.revisionId },
+      // What the approver reads each line as; not part of what an item hashes.
+      names: Object.fromEntries(included.map((i) => [i.strategyId, i.strategyName])),
       unticked: [...unticked].sort(),
     }),
   };

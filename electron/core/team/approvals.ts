@@ -64,17 +64,41 @@ interface SubmissionRow {
 const SUBMISSION_COLUMNS =
   'id, kind, subject, title, content, state, submitted_by, submitted_from, submitted_at, decided_by, decided_at, note, expires_at';
 
-function submissionOf(row: SubmissionRow): SubmissionView {
-  // A draft's request body (`data.positions`, as the service takes it); a batch names its
-  // strategies' bodies in its lines.
-  const sent = (JSON.parse(row.content) as { body?: { data?: { positions?: unknown } } }).body?.data
-    ?.positions;
-  const positions = Array.isArray(sent)
+/** The weights a request body sends (`data.positions`, as the service takes it). */
+function positionsOf(body: unknown): SubmissionView['positions'] {
+  const sent = (body as { data?: { positions?: unknown } } | undefined)?.data?.positions;
+  return Array.isArray(sent)
     ? (sent as { symbol?: unknown; weight?: unknown }[]).map((p) => ({
         symbol: String(p.symbol),
         weight: String(p.weight),
       }))
     : [];
+}
+
+function submissionOf(row: SubmissionRow): SubmissionView {
+  const content = JSON.parse(row.content) as {
+    body?: unknown;
+    lines?: unknown;
+    names?: Record<string, string>;
+  };
+  // A batch names each strategy's content as a line of its own canonical text.
+  const lines =
+    row.kind === 'batch' && Array.isArray(content.lines)
+      ? (content.lines as string[]).map((text) => {
+          const line = JSON.parse(text) as {
+            strategyId: string;
+            acknowledged?: boolean;
+            body?: unknown;
+          };
+          return {
+            strategyId: line.strategyId,
+            strategyName: content.names?.[line.strategyId] ?? line.strategyId,
+            acknowledged: line.acknowledged === true,
+            positions: positionsOf(line.body),
+          };
+        })
+      : [];
+  const positions = positionsOf(content.body);
   return {
     id: row.id,
     kind: row.kind,
@@ -89,6 +113,7 @@ function submissionOf(row: SubmissionRow): SubmissionView {
     note: row.note,
     expiresAt: row.expires_at?.toISOString() ?? null,
     positions,
+    lines,
   };
 }
 

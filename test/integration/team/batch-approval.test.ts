@@ -145,10 +145,14 @@ describe('a batch approved by another member, on two desks', () => {
     // Bob's desk hears of it and lists it; Alice cannot decide her own, though an approver.
     await arrives;
     const waiting = await bob.desk.team.submissions({ profileId: bobProfile });
-    expect(waiting.find((s) => s.id === submitted.id)).toMatchObject({
-      kind: 'batch',
-      state: 'submitted',
-    });
+    const seen = waiting.find((s) => s.id === submitted.id)!;
+    expect(seen).toMatchObject({ kind: 'batch', state: 'submitted', positions: [] });
+    // The approver reads each strategy it would send, with its weights.
+    expect(seen.lines.map((l) => [l.strategyName, l.acknowledged])).toEqual([
+      ['Core Equity', false],
+      ['Fresh Start', false],
+    ]);
+    expect(seen.lines[0]!.positions).toContainEqual({ symbol: 'AAPL', weight: '23' });
     const own = await refusal(
       alice.desk.team.decide({
         profileId: aliceProfile,
