@@ -79,7 +79,17 @@ export const CONTRACT_METHODS = {
     'importCsv',
     'findings',
   ],
-  team: ['get', 'join', 'leave', 'members', 'submissions', 'submit', 'decide'],
+  team: [
+    'get',
+    'join',
+    'leave',
+    'members',
+    'submissions',
+    'submit',
+    'decide',
+    'activity',
+    'submitBatch',
+  ],
   app: ['status', 'firstScreen'],
 } as const satisfies { [A in Area]: readonly MethodName<A>[] };
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { method, ok, profileRef } from '../contract-parts';
 import { uuid } from '../domain/resources';
+import { teamActivityFilter, teamActivityPage } from '../activity/team-views';
+import { MAX_BATCH_STRATEGIES } from '../batches/states';
+import { acknowledgement } from '../batches/views';
 
 /**
  * A desk in a team (docs/team.md): the profile's team store on PostgreSQL, its members and
@@ -35,10 +38,12 @@ export const approvalPolicy = z.object({
 });
 export type ApprovalPolicy = z.infer<typeof approvalPolicy>;
 
+const position = z.object({ symbol: z.string(), weight: z.string() });
+
 export const submissionView = z.object({
   id: uuid,
   kind: z.enum(['draft', 'batch']),
-  /** The strategy the content would execute. */
+  /** The strategy the content would execute; a batch's id for a batch. */
   subject: z.string(),
   title: z.string(),
   state: z.enum(['submitted', 'approved', 'rejected', 'used']),
@@ -49,8 +54,18 @@ export const submissionView = z.object({
   decidedAt: z.string().nullable(),
   note: z.string().nullable(),
   expiresAt: z.string().nullable(),
-  /** The weights the content would send, as the approver reads them. */
-  positions: z.array(z.object({ symbol: z.string(), weight: z.string() })),
+  /** The weights the content would send, as the approver reads them (a draft's). */
+  positions: z.array(position),
+  /** A batch's strategies, each with the weights it would send ([] for a draft). */
+  lines: z.array(
+    z.object({
+      strategyId: z.string(),
+      strategyName: z.string(),
+      /** Its target was uncertain, and the submitter acknowledged it. */
+      acknowledged: z.boolean(),
+      positions: z.array(position),
+    }),
+  ),
 });
 export type SubmissionView = z.infer<typeof submissionView>;
 
@@ -84,6 +99,21 @@ export const teamContract = {
     z.object({ draftId: uuid, planKey: z.string().min(1).max(200) }).strict(),
     submissionView,
   ),
+  /**
+   * A batch's review submitted for approval, as it would be executed (the same unticked and
+   * acknowledged as `batches.execute` takes): every included strategy's content read fresh and
+   * checked against the review, each a line of the approval; each item at arm uses its line.
+   */
+  submitBatch: method(
+    z
+      .object({
+        batchId: uuid,
+        unticked: z.array(uuid).max(MAX_BATCH_STRATEGIES),
+        acknowledged: z.array(acknowledgement).max(MAX_BATCH_STRATEGIES),
+      })
+      .strict(),
+    submissionView,
+  ),
   decide: method(
     z
       .object({
@@ -94,6 +124,19 @@ export const teamContract = {
       })
       .strict(),
     ok,
+  ),
+  /**
+   * A window of the team's log, newest first, each entry with the member who wrote it: read as
+   * the desk's log is (the window's seqs from the filter's index, the total from the counts).
+   */
+  activity: method(
+    teamActivityFilter
+      .extend({
+        offset: z.number().int().nonnegative(),
+        limit: z.number().int().positive().max(500),
+      })
+      .strict(),
+    teamActivityPage,
   ),
 };
 

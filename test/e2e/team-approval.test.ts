@@ -102,6 +102,81 @@ describe('a team of two desks', () => {
       );
       expect(rows[0]).toEqual({ state: 'used', decided_by: 'bob', used_by: 'alice' });
       await decided.locator(`tr[data-submission="${submission.id}"]`).getByText('used').waitFor();
+
+      // Bob reads the team's log in the Activity view, each entry with the member who wrote it.
+      await expect
+        .poll(async () => (await owner.query('SELECT 1 FROM team.claims')).rowCount)
+        .toBe(0);
+      const logged = async () =>
+        (
+          await owner.query<{ seq: string; member: string; kind: string }>(
+            'SELECT seq::text, member::text, kind FROM team.activity ORDER BY seq',
+          )
+        ).rows;
+      const written = await logged();
+      expect(written.map((e) => [e.member, e.kind])).toEqual([
+        ['alice', 'approval.submitted'],
+        ['bob', 'approval.approved'],
+        ['alice', 'claim.taken'],
+        ['alice', 'approval.used'],
+        ['alice', 'claim.released'],
+      ]);
+      await page.getByRole('button', { name: 'Profile activity' }).click();
+      await page.getByLabel('Log of').selectOption({ label: 'Team log' });
+      const log = page.getByRole('table', { name: 'Team log' });
+      const total = page.getByTestId('team-activity-total');
+      await total.getByText('5 entries').waitFor();
+      const cells = (seq: string) =>
+        log
+          .locator(`tr[data-seq="${seq}"] td`)
+          .evaluateAll((tds) => tds.map((td) => td.textContent?.trim() ?? ''));
+      await log.locator(`tr[data-seq="${written[4]!.seq}"]`).waitFor();
+      for (const entry of written)
+        expect((await cells(entry.seq)).slice(1, 2)).toEqual([entry.member]);
+      expect(await cells(written[1]!.seq)).toEqual([
+        expect.any(String),
+        'bob',
+        (await bob!.harness.desk.team.get({ profileId: bob!.profileId })).desk,
+        'Approved',
+        '—',
+        `Submission ${submission.id.slice(0, 8)}: “within the band”`,
+      ]);
+      // The newest rows are the first in view: alice's release, then her use of the approval.
+      const order = await log
+        .locator('tbody tr[data-seq]')
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-seq')));
+      expect(order).toEqual(written.map((e) => e.seq).reverse());
+
+      // An entry written on alice's desk joins the top of bob's view by the team's notice.
+      const second = await a.drafts.create({
+        profileId: alice!.profileId,
+        strategyId: CORE,
+        name: 'Tilt again',
+        start: 'target',
+      });
+      await a.drafts.saveRows({
+        draftId: second.id,
+        rows: second.rows.map((r, i) => ({ ...r, weight: i === 0 ? '6' : r.weight })),
+      });
+      const secondPreview = await a.versions.prepareExecute({ draftId: second.id });
+      await a.team.submit({ draftId: second.id, planKey: secondPreview.planKey });
+      await total.getByText('6 entries').waitFor();
+      const newest = (await logged()).at(-1)!;
+      expect(newest).toMatchObject({ member: 'alice', kind: 'approval.submitted' });
+      expect((await cells(newest.seq)).slice(1, 4)).toEqual([
+        'alice',
+        expect.any(String),
+        'Submitted for approval',
+      ]);
+
+      // Filtered by member: bob's one decision.
+      await page.getByLabel('Member').selectOption('bob');
+      await total.getByText('1 entry').waitFor();
+      expect(
+        await log
+          .locator('tbody tr[data-seq]')
+          .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-seq'))),
+      ).toEqual([written[1]!.seq]);
       expect(problems).toEqual([]);
       await page.close();
     },

@@ -176,6 +176,8 @@ export function createFakeDesk() {
       submissions: notBuilt('team.submissions'),
       submit: notBuilt('team.submit'),
       decide: notBuilt('team.decide'),
+      activity: notBuilt('team.activity'),
+      submitBatch: notBuilt('team.submitBatch'),
     },
     app: {
       status: track('app.status', async () => {

@@ -251,6 +251,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     secrets,
     connections,
     tracking,
+    teams: team,
     useSandbox: () => sandbox.use(),
   });
   const bookArea = bookHandlers({ store, book, exports, now });

@@ -8,6 +8,7 @@ import { recordProfileChanged, recordProfileCreated, recordProfileRemoved } from
 import type { Profile, Store } from '../store';
 import type { SecretStore } from '../secrets';
 import type { Connections } from '../profiles/connections';
+import type { TeamConnections } from '../team/connection';
 import { notFound } from '../errors';
 import type { Tracking } from '../tracking/tracking';
 import { profileView } from '../views/profile';
@@ -58,6 +59,8 @@ export interface ProfileServices {
   secrets: SecretStore;
   connections: Connections;
   tracking: Pick<Tracking, 'stopFollowing'>;
+  /** A removed profile leaves its team: its pool and its listening connection closed. */
+  teams: Pick<TeamConnections, 'leave'>;
   /** "Try the built-in sandbox": its profile, set up or resumed. */
   useSandbox(): Promise<Profile>;
 }
@@ -67,6 +70,7 @@ export function profileHandlers({
   secrets,
   connections,
   tracking,
+  teams,
   useSandbox,
 }: ProfileServices): DeskHandlers['profiles'] {
   const view = async (profile: Profile) =>
@@ -142,6 +146,8 @@ export function profileHandlers({
       tracking.stopFollowing({ profileId });
       recordProfileRemoved(store, profileId, () => store.profiles.delete(profileId));
       await secrets.delete(profileId);
+      // Its team's pool and LISTEN end with it, and its team password leaves the keychain.
+      await teams.leave(profileId);
       return { ok: true as const };
     },
     async check({ profileId, baseUrl, clientId, secret, sendSecretToNewAddress }) {

@@ -1,10 +1,12 @@
 import type { DeskHandlers } from '../../../shared/contract';
 import { DeskError } from '../../../shared/errors';
+import { teamActivityPage } from '../activity/team-log';
 import { planOf, prepareExecution, type ConfirmationDeps } from '../execution/confirmation';
 import { notFound } from '../errors';
 import type { Store } from '../store';
 import { approvalContent, TeamApprovals } from '../team/approvals';
 import type { TeamConnections } from '../team/connection';
+import { batchSubmission } from './team-batch';
 
 export interface TeamServices extends ConfirmationDeps {
   store: Store;
@@ -49,6 +51,7 @@ export function teamHandlers(services: TeamServices): DeskHandlers['team'] {
             'The draft, the holdings or the known target changed since the confirmation was shown: nothing was submitted; open it again.',
         });
       return approvals.submit(draft.profileId, {
+        kind: 'draft',
         subject: draft.strategyId,
         title: `${plan.stored.name || draft.strategyId} — ${draft.name}`,
         content: approvalContent({
@@ -60,10 +63,25 @@ export function teamHandlers(services: TeamServices): DeskHandlers['team'] {
         }),
       });
     },
+    /** A batch's review as the manager would execute it, its acknowledgements given now. */
+    async submitBatch(input) {
+      const batch = store.batches.get(input.batchId);
+      if (!batch) throw notFound('This batch');
+      if (!teams.teamOf(batch.profileId))
+        throw new DeskError({
+          kind: 'invalid-input',
+          message: 'This profile is not in a team: join one to submit for approval.',
+        });
+      return approvals.submit(batch.profileId, await batchSubmission(services, batch, input));
+    },
     async decide({ profileId, submissionId, approve, note }) {
       await approvals.decide(profileId, { submissionId, approve, note });
       return { ok: true as const };
     },
+    activity: ({ profileId, offset, limit, ...filter }) =>
+      teams.withTeam(profileId, 'to read the team’s log', (client) =>
+        teamActivityPage(client, filter, offset, limit),
+      ),
   };
 }
 

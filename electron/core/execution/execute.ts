@@ -204,7 +204,16 @@ export class Execution {
       strategyId,
       idempotencyKey: input.idempotencyKey,
       batch: origin.kind === 'batch',
-      content: () => approvalContent({ strategyId, body: confirmed.body, ...confirmed.base }),
+      content: () =>
+        approvalContent({
+          strategyId,
+          body: confirmed.body,
+          ...confirmed.base,
+          // A batch's line names whether its uncertain target was acknowledged.
+          ...(origin.kind === 'batch' && {
+            acknowledged: confirmation?.acknowledgedStale ?? false,
+          }),
+        }),
     });
     // Kept in the execution's activity entry: what the manager saw and acknowledged.
     const first = {

@@ -46,7 +46,8 @@ export class Recovery {
    * service, so it becomes unknown. A pending one (armed) was not sent, so it is withdrawn, unless
    * the computer restarted since it was journaled (`computerRestarted`, boot.ts): the commit that
    * would have marked it sent may have been lost then, the request gone, so it is unknown too.
-   * Nothing is sent here; the manager sees the unknown ones and chooses.
+   * Nothing is sent here; the manager sees the unknown ones and chooses. A withdrawn one's team
+   * claim is released; an unknown one keeps it until it is reconciled.
    */
   reconcileAtStartup(computerRestarted: boolean): JournalEntry[] {
     for (const entry of this.journal.listInFlight()) {
@@ -54,6 +55,11 @@ export class Recovery {
         this.journal.withdraw(
           entry.id,
           'The app stopped before sending this execution; nothing was sent.',
+        );
+        // Never sent: a desk of a team gives its claim back, so the strategy is free again.
+        this.execution.releaseClaim(
+          entry,
+          'withdrawn at start-up: the app stopped before sending it; nothing was sent',
         );
       } else if (entry.state === 'pending') {
         this.journal.markUnknown(

@@ -22,6 +22,11 @@ export interface ApprovalBasis {
   knownVersionId: string | null;
   holdings: readonly { symbol: string; quantity: string }[];
   planKey: string;
+  /**
+   * A batch's line: whether its uncertain target was acknowledged (what the item is armed
+   * with). Absent for a draft, whose acknowledgement is its confirmation's.
+   */
+  acknowledged?: boolean;
 }
 
 export function approvalContent(basis: ApprovalBasis): string {
@@ -29,6 +34,7 @@ export function approvalContent(basis: ApprovalBasis): string {
     .map((h) => ({ quantity: h.quantity, symbol: h.symbol }))
     .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
   return canonicalJson({
+    ...(basis.acknowledged !== undefined && { acknowledged: basis.acknowledged }),
     base: {
       holdingsHash: createHash('sha256').update(canonicalJson(holdings)).digest('hex'),
       knownVersionId: basis.knownVersionId,
@@ -58,14 +64,41 @@ interface SubmissionRow {
 const SUBMISSION_COLUMNS =
   'id, kind, subject, title, content, state, submitted_by, submitted_from, submitted_at, decided_by, decided_at, note, expires_at';
 
-function submissionOf(row: SubmissionRow): SubmissionView {
-  const body = (JSON.parse(row.content) as { body?: { positions?: unknown } }).body;
-  const positions = Array.isArray(body?.positions)
-    ? (body.positions as { symbol?: unknown; weight?: unknown }[]).map((p) => ({
+/** The weights a request body sends (`data.positions`, as the service takes it). */
+function positionsOf(body: unknown): SubmissionView['positions'] {
+  const sent = (body as { data?: { positions?: unknown } } | undefined)?.data?.positions;
+  return Array.isArray(sent)
+    ? (sent as { symbol?: unknown; weight?: unknown }[]).map((p) => ({
         symbol: String(p.symbol),
         weight: String(p.weight),
       }))
     : [];
+}
+
+function submissionOf(row: SubmissionRow): SubmissionView {
+  const content = JSON.parse(row.content) as {
+    body?: unknown;
+    lines?: unknown;
+    names?: Record<string, string>;
+  };
+  // A batch names each strategy's content as a line of its own canonical text.
+  const lines =
+    row.kind === 'batch' && Array.isArray(content.lines)
+      ? (content.lines as string[]).map((text) => {
+          const line = JSON.parse(text) as {
+            strategyId: string;
+            acknowledged?: boolean;
+            body?: unknown;
+          };
+          return {
+            strategyId: line.strategyId,
+            strategyName: content.names?.[line.strategyId] ?? line.strategyId,
+            acknowledged: line.acknowledged === true,
+            positions: positionsOf(line.body),
+          };
+        })
+      : [];
+  const positions = positionsOf(content.body);
   return {
     id: row.id,
     kind: row.kind,
@@ -80,6 +113,7 @@ function submissionOf(row: SubmissionRow): SubmissionView {
     note: row.note,
     expiresAt: row.expires_at?.toISOString() ?? null,
     positions,
+    lines,
   };
 }
 
@@ -127,13 +161,19 @@ export class TeamApprovals {
     });
   }
 
+  /**
+   * A draft's content (subject: its strategy), or a batch's (subject: the batch; its content's
+   * `lines` each strategy's content, which the team store hashes one by one).
+   */
   submit(
     profileId: string,
-    submission: { subject: string; title: string; content: string },
+    submission: { kind: 'draft' | 'batch'; subject: string; title: string; content: string },
   ): Promise<SubmissionView> {
     return this.teams.withTeam(profileId, 'to submit for approval', async (client) => {
       const { rows } = await client.query<{ id: string }>(
-        "SELECT team.submit('draft', $1, $2, $3, $4) AS id",
+        submission.kind === 'batch'
+          ? 'SELECT team.submit_batch($1, $2, $3, $4) AS id'
+          : "SELECT team.submit('draft', $1, $2, $3, $4) AS id",
         [submission.subject, submission.title, submission.content, this.teams.deskName()],
       );
       const made = await client.query<SubmissionRow>(

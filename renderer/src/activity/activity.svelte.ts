@@ -8,7 +8,7 @@ import type { DeskApi, DeskEventOf } from '../../../shared/contract';
 import type { DeskError } from '../../../shared/views';
 import { asDeskError } from '../lib/errors';
 import type { Listeners } from '../../../shared/listeners';
-import { EntryWindow, type PageRequest } from './entry-window';
+import { EntryWindow, matchesFilter, type PageRequest } from './entry-window';
 import { readFilter, type FilterProblem } from './filter';
 
 /** Kinds that settle what an earlier entry's outcome says (an answer, a retry, an end). */
@@ -91,7 +91,7 @@ export class ActivityStore {
     this.problem = null;
     this.failure = null;
     this.filter = read.filter;
-    this.rows = new EntryWindow(read.filter);
+    this.rows = new EntryWindow(read.filter, matchesFilter);
     this.sync();
     this.fetch();
   }

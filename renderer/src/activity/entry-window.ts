@@ -1,9 +1,5 @@
 import { outsideActivityFilter } from '../../../shared/activity/filter';
-import type {
-  ActivityEntrySummary,
-  ActivityFilter,
-  ActivityPage,
-} from '../../../shared/activity/views';
+import type { ActivityEntrySummary, ActivityFilter } from '../../../shared/activity/views';
 
 /** Entries asked for at a time: a screenful or two, well under the contract's 500. */
 export const PAGE_SIZE = 100;
@@ -13,6 +9,12 @@ const MAX_TRIES = 3;
 /** Whether an entry heard live belongs in a view of this filter (the list's own rules). */
 export function matchesFilter(entry: ActivityEntrySummary, filter: ActivityFilter): boolean {
   return outsideActivityFilter(entry, filter) === null;
+}
+
+/** A page of a log as the app answers it: the filter's total then, and entries newest first. */
+export interface LogPage<Entry> {
+  total: number;
+  entries: readonly Entry[];
 }
 
 export interface PageRequest {
@@ -29,21 +31,31 @@ export interface PageRequest {
  * Each later answer carries the total at the time it was read; the difference says how many newer
  * entries pushed it down, so every row lands at its exact place even while entries arrive. The
  * newer entries themselves (heard live, or met in an answer) are kept apart at the top.
+ *
+ * The desk's log and the team's (ordered by seq, each its own chain) are read the same way;
+ * `matches` says whether an entry heard live belongs to the filter; a window without one takes
+ * nothing heard (the team's: its newer entries come from reading the top again, `top`).
  */
-export class EntryWindow {
+export class EntryWindow<
+  Entry extends { seq: number } = ActivityEntrySummary,
+  Filter = ActivityFilter,
+> {
   private snapshotTotal: number | null = null;
   /** The newest entry of the snapshot (0 when it was empty): newer ones are live. */
   private topSeq = 0;
   /** Snapshot rows by their place in it (0 = newest then). */
-  private readonly rows = new Map<number, ActivityEntrySummary>();
+  private readonly rows = new Map<number, Entry>();
   /** Entries newer than the snapshot, newest first. */
-  private live: ActivityEntrySummary[] = [];
+  private live: Entry[] = [];
   private readonly pending = new Set<number>();
   private readonly tries = new Map<number, number>();
   /** The latest known count of entries newer than the snapshot, from the answers. */
   private newerSeen = 0;
 
-  constructor(readonly filter: ActivityFilter) {}
+  constructor(
+    readonly filter: Filter,
+    private readonly matches?: (entry: Entry, filter: Filter) => boolean,
+  ) {}
 
   /** Rows in the view, or null before the first answer. */
   get total(): number | null {
@@ -55,7 +67,7 @@ export class EntryWindow {
   }
 
   /** The row at a place in the view (0 = newest), when it has been read. */
-  at(index: number): ActivityEntrySummary | undefined {
+  at(index: number): Entry | undefined {
     if (index < this.live.length) return this.live[index];
     return this.rows.get(index - this.live.length);
   }
@@ -83,6 +95,14 @@ export class EntryWindow {
     return requests;
   }
 
+  /**
+   * The newest page read again: entries written since the snapshot land at the top (`received`).
+   * Its page number is none of the snapshot's, so it never stands in for one.
+   */
+  top(): PageRequest {
+    return { page: -1, offset: 0, limit: PAGE_SIZE };
+  }
+
   /** A request is on its way: not asked for twice meanwhile. */
   asked(request: PageRequest): void {
     this.pending.add(request.page);
@@ -94,7 +114,7 @@ export class EntryWindow {
   }
 
   /** Takes an answer in; each of its rows goes to its place by the total it was read with. */
-  received(request: PageRequest, answer: ActivityPage): void {
+  received(request: PageRequest, answer: LogPage<Entry>): void {
     this.pending.delete(request.page);
     if (this.snapshotTotal === null) {
       this.snapshotTotal = answer.total;
@@ -111,14 +131,14 @@ export class EntryWindow {
   }
 
   /** An entry appended since: true when it joins this view. */
-  heard(entry: ActivityEntrySummary): boolean {
-    if (!matchesFilter(entry, this.filter)) return false;
+  heard(entry: Entry): boolean {
+    if (!this.matches?.(entry, this.filter)) return false;
     if (this.snapshotTotal !== null && entry.seq <= this.topSeq) return false;
     return this.addLive(entry);
   }
 
   /** A row read again (its outcome is known now): true when it is in hand and was replaced. */
-  replace(entry: ActivityEntrySummary): boolean {
+  replace(entry: Entry): boolean {
     const live = this.live.findIndex((e) => e.seq === entry.seq);
     if (live >= 0) {
       this.live = this.live.map((e, i) => (i === live ? entry : e));
@@ -132,7 +152,7 @@ export class EntryWindow {
     return false;
   }
 
-  private addLive(entry: ActivityEntrySummary): boolean {
+  private addLive(entry: Entry): boolean {
     if (this.live.some((e) => e.seq === entry.seq)) return false;
     this.live = [...this.live, entry].sort((a, b) => b.seq - a.seq);
     return true;

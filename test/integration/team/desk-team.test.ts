@@ -137,6 +137,8 @@ describe('a desk in a team, on PostgreSQL', () => {
 
     const submitted = await h.desk.team.submit(unapproved);
     expect(submitted).toMatchObject({ state: 'submitted', submittedBy: 'alice', subject: CORE });
+    // The approver reads the weights it would send.
+    expect(submitted.positions.map((p) => p.weight)).toContain('4');
     const seen = h.waitFor(
       (e) => e.type === 'team-changed' && e.topic === 'submission' && e.key === submitted.id,
     );
@@ -249,4 +251,60 @@ describe('a desk in a team, on PostgreSQL', () => {
     await notice;
     await bobAgain.end();
   }, 60_000);
+
+  it('gives the team’s claim back when a pending execution is withdrawn at start-up', async () => {
+    // The owner's first connection ended with the cluster's restart above.
+    owner = await db().owner();
+    // The throwaway cluster runs without fsync: its immediate stop above may have lost the
+    // release of the other desk's claim; released again (a claim not held is no change).
+    const other = await db().as('alice');
+    await other.query(
+      "SELECT team.release_claim($1, 'other-key', 'desk-elsewhere', 'read: nothing sent')",
+      [CORE],
+    );
+    const seq = await lastSeq();
+    const before = await accepted();
+    const confirmed = await confirmedDraft('3');
+    const draft = h.desk.store.drafts.get(confirmed.draftId)!;
+    // Armed (journaled pending, the team's claim taken), then the app stops before sending it.
+    const armed = await h.desk.execution.arm({
+      profileId,
+      strategyId: CORE,
+      rows: draft.rows,
+      origin: { kind: 'draft', draftId: draft.id },
+      confirmation: { planKey: confirmed.planKey, acknowledgedStale: true, againAfter: null },
+    });
+    expect(armed.entry.state).toBe('pending');
+    expect(await claims()).toEqual([{ strategy_id: CORE }]);
+    await h.restart();
+    expect(h.desk.store.journal.get(armed.entry.id)?.state).toBe('rejected');
+    await expect.poll(claims, { timeout: 10_000 }).toEqual([]);
+    const released = await owner.query<{ member: string; payload: string }>(
+      "SELECT member::text, payload FROM team.activity WHERE seq > $1 AND kind = 'claim.released'",
+      [seq],
+    );
+    expect(released.rows).toHaveLength(1);
+    expect(JSON.parse(released.rows[0]!.payload)).toMatchObject({
+      idempotencyKey: armed.entry.idempotencyKey,
+      found: expect.stringMatching(/^withdrawn at start-up: .*nothing was sent$/),
+    });
+    expect(await accepted()).toBe(before);
+  }, 60_000);
+
+  it('closes a removed profile’s team pool and its LISTEN, and forgets its team password', async () => {
+    const deskSessions = async () =>
+      Number(
+        (
+          await owner.query(
+            "SELECT count(*) AS n FROM pg_stat_activity WHERE usename = 'alice' AND application_name = 'strategy-desk'",
+          )
+        ).rows[0].n,
+      );
+    // The listening connection (and the pool's) are open while the profile is in the team.
+    await expect.poll(deskSessions, { timeout: 10_000 }).toBeGreaterThan(0);
+    await h.desk.profiles.remove({ profileId });
+    expect(h.desk.teams.teamOf(profileId)).toBeNull();
+    expect(await h.secrets.get(teamSecretKey(profileId))).toBeNull();
+    await expect.poll(deskSessions, { timeout: 10_000 }).toBe(0);
+  }, 30_000);
 });

@@ -54,7 +54,7 @@ const seqs = (w: EntryWindow, from: number, to: number) =>
 describe('the rows of the Activity view', () => {
   it('asks only for the pages in view, and none twice while one is on its way', () => {
     const source = log(100_000);
-    const w = new EntryWindow(filter);
+    const w = new EntryWindow(filter, matchesFilter);
     const first = w.missing(0, 20);
     expect(first).toEqual([{ page: 0, offset: 0, limit: PAGE_SIZE }]);
     w.asked(first[0]!);
@@ -72,7 +72,7 @@ describe('the rows of the Activity view', () => {
 
   it('keeps every row at its place when entries arrive between two reads', () => {
     const source = log(1_000);
-    const w = new EntryWindow(filter);
+    const w = new EntryWindow(filter, matchesFilter);
     const first = w.missing(0, 10)[0]!;
     w.asked(first);
     w.received(first, source.page(first));
@@ -111,7 +111,7 @@ describe('the rows of the Activity view', () => {
 
   it('takes a live entry once, and only when it matches the filter', () => {
     const source = log(3);
-    const w = new EntryWindow({ profileId: PROFILE, kinds: ['execution-sent'] });
+    const w = new EntryWindow({ profileId: PROFILE, kinds: ['execution-sent'] }, matchesFilter);
     const first = w.missing(0, 10)[0]!;
     w.asked(first);
     w.received(first, source.page(first));
@@ -125,7 +125,7 @@ describe('the rows of the Activity view', () => {
 
   it('drops an entry heard before the first answer when that answer already holds it', () => {
     const source = log(5);
-    const w = new EntryWindow(filter);
+    const w = new EntryWindow(filter, matchesFilter);
     const first = w.missing(0, 10)[0]!;
     w.asked(first);
     expect(w.heard(entry(5))).toBe(true);
@@ -134,7 +134,7 @@ describe('the rows of the Activity view', () => {
   });
 
   it('asks again for a page that failed', () => {
-    const w = new EntryWindow(filter);
+    const w = new EntryWindow(filter, matchesFilter);
     const first = w.missing(0, 10)[0]!;
     w.asked(first);
     w.failed(first);
