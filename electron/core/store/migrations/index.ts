@@ -15,7 +15,7 @@ import attention from './013-attention';
 import restrictions from './014-restrictions';
 import teamConnections from './015-team-connections';
 import activityFilters from './016-activity-filters';
-import batchSuperseded from './019-batch-superseded';
+import batchSuperseded from './017-batch-superseded';
 
 export { APPLICATION_ID, type Migration } from './types';
 

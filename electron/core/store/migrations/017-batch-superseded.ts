@@ -7,7 +7,7 @@ import type { Migration } from './types';
  * holds one; batches expired before this version (at a restart) have none.
  */
 const migration: Migration = {
-  version: 19,
+  version: 17,
   name: 'batch-superseded',
   up(db) {
     db.exec(`

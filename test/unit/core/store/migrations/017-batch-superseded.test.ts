@@ -33,15 +33,15 @@ function reviewedBatch(store: Store, id: string, profileId: string, strategyId: 
   );
 }
 
-describe('migration 019-batch-superseded', () => {
+describe('migration 017-batch-superseded', () => {
   let folder: ReturnType<typeof tempFolder>;
   beforeEach(() => {
     folder = tempFolder();
   });
   afterEach(() => folder.cleanup());
 
-  it('takes a file at schema 16 to 19: a superseded review names the newer one, only when expired', () => {
-    expect(MIGRATIONS.find((m) => m.version === 19)?.name).toBe('batch-superseded');
+  it('takes a file at schema 16 to 17: a superseded review names the newer one, only when expired', () => {
+    expect(MIGRATIONS.find((m) => m.version === 17)?.name).toBe('batch-superseded');
     const path = folder.file();
     const old = openStore(path, { targetVersion: 16 });
     const { profileId, strategyId } = seedStrategy(old);
@@ -64,7 +64,7 @@ describe('migration 019-batch-superseded', () => {
     raw.close();
 
     const store = openStore(path);
-    expect(store.schemaVersion).toBeGreaterThanOrEqual(19);
+    expect(store.schemaVersion).toBeGreaterThanOrEqual(17);
     expect(store.batches.get(before.id)).toMatchObject({ state: 'expired', supersededBy: null });
     const older = reviewedBatch(
       store,
