@@ -179,20 +179,23 @@ describe('a batch approved by another member, on two desks', () => {
       ),
     ).toMatchObject({ state: 'approved', decidedBy: 'bob', note: 'both within the band' });
 
-    // Another review of the same strategies (AAPL at 24): its items hash to no line; none sent.
-    const other = await review('24');
+    // The approved review, executed as submitted: each item uses its line, once.
     const before = await acceptedAtService(baseUrl);
+    const done = await executeToEnd(alice, batch);
+    expect([itemOf(done, CORE).state, itemOf(done, FRESH).state]).toEqual(['accepted', 'accepted']);
+    const sent = await acceptedAtService(baseUrl);
+    expect(gained(before, sent)).toEqual({ [CORE]: 1, [FRESH]: 1 });
+
+    // Another review of the same strategies (AAPL at 24): its items hash to no line; none sent.
+    // (Made before the approved one was executed, it would have superseded it: only the newest
+    // review of a strategy is the one to sign, approved or not.)
+    const other = await review('24');
     const refused = await executeToEnd(alice, other);
     for (const id of [CORE, FRESH]) {
       expect(itemOf(refused, id).state).toBe('refused');
       expect(itemOf(refused, id).reason).toMatch(/no longer matches what would be sent/);
     }
-    expect(gained(before, await acceptedAtService(baseUrl))).toEqual({});
-
-    // The approved review, executed as submitted: each item uses its line, once.
-    const done = await executeToEnd(alice, batch);
-    expect([itemOf(done, CORE).state, itemOf(done, FRESH).state]).toEqual(['accepted', 'accepted']);
-    expect(gained(before, await acceptedAtService(baseUrl))).toEqual({ [CORE]: 1, [FRESH]: 1 });
+    expect(gained(sent, await acceptedAtService(baseUrl))).toEqual({});
     const used = await owner.query(
       `SELECT s.state, s.used_by, array_agg(l.subject ORDER BY l.position) AS used
          FROM team.submissions s JOIN team.submission_lines l ON l.submission_id = s.id
