@@ -49,7 +49,7 @@ export default async function batchKillBench(): Promise<Record<string, number>> 
       doubles += result.doubles;
       unsent += result.unsentSentAfterRestart;
       if (result.killedAfterMs !== null) killed += 1;
-      await clearAfterRun(h, profileId);
+      await clearAfterRun(h, profileId, sandbox.baseUrl);
     }
   } finally {
     await h.close();

@@ -117,15 +117,23 @@ async function until(condition: () => boolean, over: () => boolean): Promise<voi
   }
 }
 
-/** Leaves every strategy free for the next run: unclear executions dismissed, rebalances ended. */
-export async function clearAfterRun(h: DeskHarness, profileId: string): Promise<void> {
+/**
+ * Leaves every strategy free for the next run: unclear executions dismissed, rebalances ended.
+ * `serviceUrl` is the service the profile talks to (the harness's own sandbox unless given).
+ */
+export async function clearAfterRun(
+  h: DeskHarness,
+  profileId: string,
+  serviceUrl = h.sandbox()?.baseUrl,
+): Promise<void> {
+  if (serviceUrl === undefined) throw new Error('clearAfterRun: no service to wait for.');
   for (const entry of h.desk.execution.inFlight(profileId))
     if (entry.state === 'unknown') h.desk.recovery.dismiss(entry.id);
   // The sandbox's rebalances too: one sent before a kill runs on unfollowed once dismissed, and
   // its holdings moving under the next review would make that review's sends outdated.
   const rebalancing = async () =>
     (
-      (await sandboxAdmin(h.sandbox()!.baseUrl, 'GET', '/sandbox/strategies')) as {
+      (await sandboxAdmin(serviceUrl, 'GET', '/sandbox/strategies')) as {
         data: { rebalancing: boolean }[];
       }
     ).data.some((s) => s.rebalancing);
