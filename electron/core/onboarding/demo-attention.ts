@@ -95,6 +95,9 @@ export async function seedDemoAttention(
       .find((e) => e.strategyId === lost.strategyId && e.state === 'unknown');
     if (!entry) throw error;
   });
+  // The dropped connection told the profile offline; an answer tells it online again, and the
+  // strategy shows what the service holds now.
+  await strategySync.read(profileId, lost.strategyId);
 }
 
 /** Makes the draft and executes it as the manager does: confirmed, then sent with that plan. */

@@ -19,6 +19,8 @@ describe('the demo book in the attention queue', () => {
   it('starts with one of each signal, at the strategies the README names', async () => {
     h = await openDeskHarness({ demoAttention: true });
     const profileId = (await h.desk.profiles.useSandbox({})).id;
+    // The answer the demo lost leaves the profile online: the service answered since.
+    expect((await h.desk.app.status({})).online).toBe(true);
     // The restricted order is found when Fresh Start's rebalance ends, followed as any is.
     await expect
       .poll(
