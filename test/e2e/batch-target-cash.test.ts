@@ -63,9 +63,13 @@ describe('a batch review with another target cash', () => {
       ] as const) {
         await cash.fill(given);
         await reviewChosen.click();
-        await part.getByText(words).waitFor();
+        await reviewPart.getByTestId('target-cash-refused').filter({ hasText: words }).waitFor();
       }
       expect(reviews).toEqual([]);
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await reviewPart.scrollIntoViewIfNeeded();
+      await screenshot(page, 'batch-target-cash-00-refused-1024');
+      await page.setViewportSize({ width: 1400, height: 900 });
 
       // 5 %: the model's 90 % of weights scaled to 95 %.
       await cash.fill('5');
