@@ -7,7 +7,10 @@ import { THIN_MARKET } from './demo-thin-market';
  * each signal. A strategy whose last rebalance left an order partly filled (Thin Market Value,
  * made for it), Small Cap Growth's failed rebalance, a calendar schedule that is due, and,
  * once the desk has taken the snapshot of Core Equity and Dividend Growth as if it had seen their
- * rebalances end, a trade outside the app and a split through the sandbox's admin routes.
+ * rebalances end, a trade outside the app and a split through the sandbox's admin routes. Two
+ * drafts are executed through the app's one execution flow: Fresh Start's buys TSLA against the
+ * demo's do-not-buy, overridden by name (a restricted order once its rebalance ends), and Income
+ * Plus's answer is lost by the sandbox's `drop_after_commit_next` fault (an unknown outcome).
  */
 
 /** An admin route of the sandbox, with its body: what happens outside the app. */
@@ -68,7 +71,39 @@ export const DEMO_ATTENTION = {
   strategies: [
     { strategyId: THIN_MARKET.strategyId, versionIds: [THIN_MARKET.executedVersionId] },
     { strategyId: BOOK.smallCapGrowth, versionIds: [VERSIONS.smallCapGrowthFailed] },
+    { strategyId: BOOK.incomePlus, versionIds: [VERSIONS.incomePlusExecuted] },
   ],
+  /** Fresh Start's first target buys TSLA, which the demo's restriction forbids: overridden. */
+  restrictedExecution: {
+    strategyId: DEMO_STRATEGY_IDS.freshStart,
+    draftName: 'Tesla under the exception',
+    rows: [
+      { symbol: 'VTI', weight: '60' },
+      { symbol: 'TSLA', weight: '5' },
+      { symbol: 'BND', weight: '30' },
+    ],
+    override: {
+      symbols: ['TSLA'],
+      note: 'Demo: the compliance committee allowed this one purchase',
+    },
+  },
+  /** Income Plus's execution whose answer the sandbox loses (it commits all the same). */
+  lostExecution: {
+    strategyId: BOOK.incomePlus,
+    draftName: 'More SCHD',
+    rows: [
+      { symbol: 'JNJ', weight: '10' },
+      { symbol: 'PG', weight: '10' },
+      { symbol: 'KO', weight: '12' },
+      { symbol: 'PEP', weight: '10' },
+      { symbol: 'VYM', weight: '15' },
+      { symbol: 'SCHD', weight: '30' },
+    ],
+  },
+  /** The sandbox's documented fault: the next execution commits, then its connection drops. */
+  async loseNextAnswer(baseUrl: string): Promise<void> {
+    await admin(baseUrl, 'PUT', '/sandbox/faults', { drop_after_commit_next: 1 });
+  },
   /** The strategies whose snapshot the demo takes before the outside events. */
   snapshots: [DEMO_STRATEGY_IDS.coreEquity, DEMO_STRATEGY_IDS.dividendGrowth],
   /** The trades outside the app and the split, through the sandbox's admin routes. */

@@ -30,11 +30,14 @@ export type TargetCashResult =
     }
   | { ok: false; error: string };
 
-export function setTargetCash(
-  rows: readonly DraftRowInput[],
+/**
+ * The target cash asked, as an exact percentage, or why it cannot be one: not a number, or
+ * outside 2 to 100 % (the draft's rule keeps at least 2 % cash). Checked before anything is
+ * sent as well as where it is applied.
+ */
+export function parseTargetCash(
   cash: string,
-  locked: ReadonlySet<number> = new Set(),
-): TargetCashResult {
+): { ok: true; value: string } | { ok: false; error: string } {
   const parsed = parseImportedWeight(cash);
   if (!parsed.ok) return { ok: false, error: `The target cash "${cash.trim()}" ${parsed.error}.` };
   const wanted = new Exact(parsed.value);
@@ -44,6 +47,18 @@ export function setTargetCash(
       ok: false,
       error: `Target cash must be from 2 to 100 % (the rules keep at least 2 % cash); ${plain(wanted)} % is not.`,
     };
+  return { ok: true, value: plain(wanted) };
+}
+
+export function setTargetCash(
+  rows: readonly DraftRowInput[],
+  cash: string,
+  locked: ReadonlySet<number> = new Set(),
+): TargetCashResult {
+  const parsed = parseTargetCash(cash);
+  if (!parsed.ok) return parsed;
+  const wanted = new Exact(parsed.value);
+  const total = HUNDRED.minus(wanted);
   let before = new Exact(0);
   let lockedSum = new Exact(0);
   for (const [i, row] of rows.entries()) {

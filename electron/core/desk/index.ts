@@ -207,6 +207,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     connections,
     strategySync,
     versionImport,
+    execution,
     sandbox: options.sandbox ?? null,
     dataDir: options.dataDir,
   });

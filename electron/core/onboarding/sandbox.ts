@@ -3,6 +3,7 @@ import { DeskError } from '../../../shared/errors';
 import { recordProfileCreated, recordProfileRemoved } from '../activity';
 import type { Profile, Store } from '../store';
 import type { SecretStore } from '../secrets';
+import type { Execution } from '../execution/execute';
 import type { Connections } from '../profiles/connections';
 import type { StrategySync } from '../strategies/sync';
 import type { VersionImport } from '../versions/import';
@@ -57,6 +58,8 @@ export interface SandboxProfileServices {
   connections: Connections;
   strategySync: Pick<StrategySync, 'read'>;
   versionImport: Pick<VersionImport, 'import'>;
+  /** The one execution flow: the demo's own executions (demo-attention.ts) go through it. */
+  execution: Pick<Execution, 'prepare' | 'executeDraft'>;
   /** Null when whoever started the app offers no built-in sandbox. */
   sandbox: BuiltInSandbox | null;
   /** The app's data folder: the sandbox's state file lives there. */
@@ -127,11 +130,12 @@ export class SandboxProfiles {
           await versionImport.import(profile.id, strategyId, versionId);
       }
       if (demo.model) await seedDemoModel(this.services, profile.id, demo.model);
+      // In force before the demo's executions: one of them overrides it.
+      seedDemoRestriction(store, profile.id, () => new Date().toISOString());
       if (demo.attention)
         await seedDemoAttention(this.services, profile.id, demo.attention, sandbox.baseUrl, () =>
           new Date().toISOString(),
         );
-      seedDemoRestriction(store, profile.id, () => new Date().toISOString());
     } catch (error) {
       // Half a sandbox profile is worse than none: the next click starts over.
       recordProfileRemoved(store, profile.id, () => store.profiles.delete(profile.id));
