@@ -16,6 +16,7 @@ import restrictions from './014-restrictions';
 import teamConnections from './015-team-connections';
 import activityFilters from './016-activity-filters';
 import batchSuperseded from './017-batch-superseded';
+import attentionMarks from './018-attention-marks';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   teamConnections,
   activityFilters,
   batchSuperseded,
+  attentionMarks,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -59,10 +59,9 @@ const RUNNING_NOW = `running AS MATERIALIZED (
  * The latest executed version of each strategy of the profile (as versions.latestExecuted picks
  * it) with whether its rebalance has ended and nothing runs after it.
  */
-/** The strategies whose found signals are to be worked out again (marked since, or by the book). */
+/** The strategies whose found signals are to be worked out again (marked since, migration 018). */
 const DIRTY = `dirty AS MATERIALIZED (
-  SELECT strategy_id FROM attention_dirty WHERE profile_id = @profileId
-  UNION SELECT strategy_id FROM book_dirty WHERE profile_id = @profileId)`;
+  SELECT strategy_id FROM attention_dirty WHERE profile_id = @profileId)`;
 
 const LATEST = `${DIRTY}, ${RUNNING_NOW}, latest AS MATERIALIZED (
   SELECT s.id AS strategy_id, v.id AS version_id,
@@ -206,14 +205,12 @@ export function attentionRepository({ db }: RepositoryContext) {
     live: Object.values(LIVE_SIGNAL_SOURCES).map((sql) =>
       db.prepare<{ profileId: string; now: string; today: string }, SignalRecord>(sql),
     ),
-    hasDirty: db.prepare<[string, string], number>(
-      `SELECT 1 FROM attention_dirty WHERE profile_id = ?
-       UNION ALL SELECT 1 FROM book_dirty WHERE profile_id = ? LIMIT 1`,
+    hasDirty: db.prepare<[string], number>(
+      'SELECT 1 FROM attention_dirty WHERE profile_id = ? LIMIT 1',
     ),
     dropFound: db.prepare(
       `DELETE FROM attention_found WHERE profile_id = @profileId AND strategy_id IN (
-         SELECT strategy_id FROM attention_dirty WHERE profile_id = @profileId
-         UNION SELECT strategy_id FROM book_dirty WHERE profile_id = @profileId)`,
+         SELECT strategy_id FROM attention_dirty WHERE profile_id = @profileId)`,
     ),
     find: Object.values(FOUND_SIGNAL_SOURCES).map((sql) =>
       db.prepare(
@@ -324,7 +321,7 @@ export function attentionRepository({ db }: RepositoryContext) {
     signals(profileId: string, now: string): SignalRecord[] {
       const s = statements();
       const params = { profileId, now, today: now.slice(0, 10) };
-      if (s.hasDirty.get(profileId, profileId) !== undefined)
+      if (s.hasDirty.get(profileId) !== undefined)
         db.transaction(() => {
           s.dropFound.run(params);
           for (const find of s.find) find.run(params);
