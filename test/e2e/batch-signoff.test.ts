@@ -275,6 +275,11 @@ describe('signing off a batch in the app', () => {
         .getByText(/^superseded by/)
         .waitFor();
       expect(await batchView(page).getByRole('region', { name: 'Sign-off' }).count()).toBe(0);
+      // It leads to the review that superseded it.
+      await batchView(page).getByRole('button', { name: 'Open the newer review' }).click();
+      await expect.poll(() => batchView(page).getAttribute('data-batch')).toBe(secondId);
+      await page.getByRole('button', { name: '← All batches of this profile' }).click();
+      await list.waitFor();
 
       // Each batch entry of the activity log links to its batch.
       for (const kind of ['Batch ended', 'Batch reviewed']) {

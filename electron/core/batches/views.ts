@@ -175,6 +175,7 @@ export function summaryOfCounts(
     revisionNumber: revision?.number ?? 1,
     revisionHash: revision?.hash ?? '',
     state: batch.state,
+    supersededBy: batch.supersededBy,
     stopAtFirstFailure: batch.stopAtFirstFailure,
     concurrency: batch.concurrency,
     createdAt: batch.createdAt,

@@ -64,6 +64,7 @@ const summary = (more: Partial<BatchView> = {}) => ({
   pausedUntil: null,
   outcomes: [],
   words: 'sending: 0 of 2 sent',
+  supersededBy: null,
   ...more,
 });
 
