@@ -7,9 +7,6 @@ import type { Store, StoredBatch, StoredBatchItem } from '../store';
 import { canonicalJson } from '../store/repositories/activity-canonical';
 import { approvalContent } from '../team/approvals';
 
-/** Strategies read fresh at once while a batch's submission is made. */
-const READS_AT_ONCE = 4;
-
 export interface BatchSubmissionInput {
   unticked: readonly string[];
   acknowledged: readonly Acknowledgement[];
@@ -46,15 +43,8 @@ export async function batchSubmission(
         'No strategy of this review would be sent (each is excluded or unticked): nothing was submitted.',
     });
   const acknowledged = new Set(input.acknowledged.map((a) => a.strategyId));
-  const lines: string[] = [];
-  let next = 0;
-  const reader = async () => {
-    while (next < included.length) {
-      const index = next++;
-      lines[index] = await lineOf(deps, batch, included[index]!, acknowledged);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, included.length) }, reader));
+  // Each line's fresh read waits its turn in the profile's request budget, as a review's do.
+  const lines = await Promise.all(included.map((item) => lineOf(deps, batch, item, acknowledged)));
 
   const model = store.models.get(batch.modelId);
   const revision = store.models.revision(batch.revisionId);
