@@ -3,7 +3,7 @@ import {
   attentionRank,
   type AttentionKind,
 } from '../../../shared/attention/kinds';
-import type { AttentionQueue, AttentionSignal } from '../../../shared/attention/contract';
+import type { AttentionQueue } from '../../../shared/attention/contract';
 import { Decimal } from '../../../shared/decimal';
 import { followerView } from '../models/views';
 import type { Store } from '../store';
@@ -106,10 +106,11 @@ export function attentionQueue(
   // Ordered on the few facts the order needs; only the signals carried are put in words.
   const ordered = chosen
     .map(({ record: r, name }) => ({
-      kind: r.kind,
+      rank: attentionRank(r.kind),
+      lowerName: name.toLowerCase(),
       strategyName: name,
       strategyId: r.strategy_id,
-      symbol: r.symbol,
+      symbol: r.symbol ?? '',
       key: signalKey(r),
       record: r,
     }))
@@ -132,16 +133,27 @@ export function attentionQueue(
   return { signals, total: chosen.length, counts, setAside, ...store.attention.counts(profileId) };
 }
 
-/** Kind (what to act on first), then strategy name, strategy id, symbol, key: a total order. */
-type Ordered = Pick<AttentionSignal, 'kind' | 'strategyName' | 'strategyId' | 'symbol' | 'key'>;
+/**
+ * Kind (what to act on first), then strategy name, strategy id, symbol, key: a total order. Its
+ * keys are worked out once per signal, not once per comparison (a thousand signals sort in about
+ * ten thousand comparisons).
+ */
+interface Ordered {
+  rank: number;
+  lowerName: string;
+  strategyName: string;
+  strategyId: string;
+  symbol: string;
+  key: string;
+}
 
-export function inQueueOrder(a: Ordered, b: Ordered): number {
+function inQueueOrder(a: Ordered, b: Ordered): number {
   return (
-    attentionRank(a.kind) - attentionRank(b.kind) ||
-    compareText(a.strategyName.toLowerCase(), b.strategyName.toLowerCase()) ||
+    a.rank - b.rank ||
+    compareText(a.lowerName, b.lowerName) ||
     compareText(a.strategyName, b.strategyName) ||
     compareText(a.strategyId, b.strategyId) ||
-    compareText(a.symbol ?? '', b.symbol ?? '') ||
+    compareText(a.symbol, b.symbol) ||
     compareText(a.key, b.key)
   );
 }
