@@ -8,8 +8,9 @@ import type { DeskApi, DeskEventOf } from '../../../shared/contract';
 import type { DeskError } from '../../../shared/views';
 import { asDeskError } from '../lib/errors';
 import type { Listeners } from '../../../shared/listeners';
-import { EntryWindow, matchesFilter, type PageRequest } from './entry-window';
+import { matchesFilter } from './entry-window';
 import { readFilter, type FilterProblem } from './filter';
+import { LogRows } from './log-rows.svelte';
 
 /** Kinds that settle what an earlier entry's outcome says (an answer, a retry, an end). */
 const FOLLOW_UPS: readonly string[] = [
@@ -18,8 +19,6 @@ const FOLLOW_UPS: readonly string[] = [
   'execution-dismissed',
   'version-ended',
 ];
-
-const SCROLL_SETTLE_MS = 40;
 
 /**
  * The Activity view's state: the filter, the rows read so far (a page at a time, as they come
@@ -35,18 +34,13 @@ export class ActivityStore {
   problem = $state<FilterProblem | null>(null);
   /** The filter the rows were read with (the export uses the same). */
   filter = $state.raw<ActivityFilter | null>(null);
-  total = $state<number | null>(null);
-  failure = $state<DeskError | null>(null);
-  /** Bumped when rows arrive, so whoever reads them reads again. */
-  revision = $state(0);
+  /** The rows of the filter, read a page at a time as they come into view. */
+  readonly log: LogRows<ActivityEntrySummary, ActivityFilter>;
 
   openSeq = $state<number | null>(null);
   detail = $state.raw<ActivityEntryDetail | null>(null);
   detailFailure = $state<DeskError | null>(null);
 
-  private rows: EntryWindow | null = null;
-  private shown = { start: 0, end: 0 };
-  private settle: ReturnType<typeof setTimeout> | undefined;
   private leave: (() => void) | undefined;
 
   constructor(
@@ -58,21 +52,21 @@ export class ActivityStore {
   ) {
     this.available = activityKindsFor(strategyId);
     this.kinds = [...this.available];
+    this.log = new LogRows((request) => desk.activity.list(request), matchesFilter);
   }
 
   start(): void {
     this.leave = this.appended.add((event) => {
       if (event.profileId !== this.profileId) return;
-      if (this.rows?.heard(event.entry)) this.sync();
+      this.log.heard(event.entry);
       if (FOLLOW_UPS.includes(event.entry.kind)) void this.reread(event.entry.seq);
     });
     this.apply();
   }
 
   stop(): void {
-    clearTimeout(this.settle);
     this.leave?.();
-    this.rows = null;
+    this.log.stop();
   }
 
   /** Reads the view again from the top with the filter as it stands now. */
@@ -89,68 +83,17 @@ export class ActivityStore {
       return;
     }
     this.problem = null;
-    this.failure = null;
     this.filter = read.filter;
-    this.rows = new EntryWindow(read.filter, matchesFilter);
-    this.sync();
-    this.fetch();
-  }
-
-  /**
-   * The table shows rows [start, end): read whatever of them is not in hand yet, once the
-   * scrolling pauses (a drag across 100,000 rows asks only for where it stops).
-   */
-  show(start: number, end: number): void {
-    this.shown = { start, end };
-    clearTimeout(this.settle);
-    this.settle = setTimeout(() => this.fetch(), SCROLL_SETTLE_MS);
-  }
-
-  /** The row at a place in the view (0 = newest), once read. */
-  rowAt(index: number): ActivityEntrySummary | undefined {
-    void this.revision;
-    return this.rows?.at(index);
-  }
-
-  private fetch(): void {
-    const rows = this.rows;
-    if (!rows) return;
-    // Until the first answer the window's size is not known: a page covers the first screen.
-    const end = rows.loaded ? this.shown.end : Math.max(this.shown.end, 1);
-    for (const request of rows.missing(this.shown.start, end)) void this.read(rows, request);
-  }
-
-  private async read(rows: EntryWindow, request: PageRequest): Promise<void> {
-    rows.asked(request);
-    try {
-      const page = await this.desk.activity.list({
-        ...rows.filter,
-        offset: request.offset,
-        limit: request.limit,
-      });
-      // A filter changed meanwhile: this answer belongs to rows no longer shown.
-      if (rows !== this.rows) return;
-      rows.received(request, page);
-      this.sync();
-      this.fetch();
-    } catch (error) {
-      rows.failed(request);
-      if (rows === this.rows) this.failure = asDeskError(error);
-    }
-  }
-
-  private sync(): void {
-    this.total = this.rows?.total ?? null;
-    this.revision++;
+    this.log.open(read.filter);
   }
 
   /** An answer or an end was written: the entry it refers to shows its new outcome. */
   private async reread(seq: number): Promise<void> {
-    const rows = this.rows;
+    const filter = this.log.filter;
     try {
       const { refersTo } = await this.desk.activity.get({ seq });
-      if (!refersTo || !rows || rows !== this.rows) return;
-      if (rows.replace(refersTo)) this.sync();
+      if (!refersTo || !filter) return;
+      this.log.replace(refersTo, filter);
       if (this.openSeq === refersTo.seq) {
         const detail = await this.desk.activity.get({ seq: refersTo.seq });
         if (this.openSeq === refersTo.seq) this.detail = detail;
