@@ -6,7 +6,6 @@ import type {
   BookSummary,
   BookQuery,
   BookRow,
-  BookSelection,
   BookSettings,
   ExposureView,
   SelectionModels,
@@ -21,7 +20,8 @@ import { Listeners } from '../../../shared/listeners';
 import { Throttle } from '../../../shared/throttle';
 import { ExportRun } from '../lib/stores/export-run.svelte';
 import type { ModelMoves } from '../models/models.svelte';
-import { BookRows, NO_CHOICE, choiceWith, laterJob } from './book-rows';
+import { BookChoice } from './book-choice.svelte';
+import { BookRows, laterJob } from './book-rows';
 
 /** Rows asked for at a time: a screenful or two, well under the contract's 500. */
 const PAGE = BOOK_PAGE;
@@ -34,11 +34,11 @@ export type BookExportKind = 'strategies' | 'holdings';
 /**
  * A profile's book as the screen holds it: the query, the rows read so far (a page at a time, as
  * they come into view), the whole book's counts, the reads under way (refresh, add), the chosen
- * rows, and the symbol whose exposure is open. The session routes the desk's events here; the
- * rows an event carries (`book-rows-changed`: a refresh's, a rebalance's, the journal's) replace
- * those in hand with the counts it carries; the rows in view are read again, at most every
- * REREAD_MS, only when the event may have moved rows across them (a strategy's place in this
- * order, or the filter). No event makes it read the summary again.
+ * rows (book-choice.svelte.ts), and the symbol whose exposure is open. The session routes the
+ * desk's events here; the rows an event carries (`book-rows-changed`: a refresh's, a
+ * rebalance's, the journal's) replace those in hand with the counts it carries; the rows in view
+ * are read again, at most every REREAD_MS, only when the event may have moved rows across them (a
+ * strategy's place in this order, or the filter). No event makes it read the summary again.
  */
 export class BookStore {
   search = $state('');
@@ -56,9 +56,11 @@ export class BookStore {
   /** Bumped when rows arrive, so whoever reads them reads again. */
   revision = $state(0);
 
-  /** Chosen rows by id; or every row the query shows. */
-  chosen = $state.raw<ReadonlySet<string>>(NO_CHOICE);
-  chosenQuery = $state.raw<BookQuery | null>(null);
+  /** The rows chosen, what the book's actions act on. */
+  readonly choice = new BookChoice(
+    () => this.query,
+    () => this.total,
+  );
 
   exposure = $state.raw<ExposureView | null>(null);
   exposureFailure = $state<DeskError | null>(null);
@@ -91,17 +93,6 @@ export class BookStore {
       sort: this.sort,
       descending: this.descending,
     };
-  }
-
-  /** What "refresh selected" and tagging act on: the chosen rows, else the whole book. */
-  get selection(): BookSelection {
-    if (this.chosenQuery) return { kind: 'query', query: this.chosenQuery };
-    if (this.chosen.size > 0) return { kind: 'ids', strategyIds: [...this.chosen] };
-    return { kind: 'all' };
-  }
-
-  get chosenCount(): number {
-    return this.chosenQuery ? (this.total ?? 0) : this.chosen.size;
   }
 
   /** The first read, made before the screen's code arrived (see useFirstRead). */
@@ -286,30 +277,10 @@ export class BookStore {
     this.apply();
   }
 
-  choose(strategyId: string, chosen: boolean): void {
-    this.chosen = choiceWith(this.chosenQuery ? NO_CHOICE : this.chosen, strategyId, chosen);
-    this.chosenQuery = null;
-  }
-
-  chooseAllShown(): void {
-    this.chosen = NO_CHOICE;
-    this.chosenQuery = this.query;
-  }
-
-  isChosen(strategyId: string): boolean {
-    if (this.chosenQuery) return true;
-    return this.chosen.has(strategyId);
-  }
-
-  clearChoice(): void {
-    this.chosen = NO_CHOICE;
-    this.chosenQuery = null;
-  }
-
   async startRefresh(): Promise<void> {
     const job = await this.desk.book.refresh({
       profileId: this.profileId,
-      selection: this.selection,
+      selection: this.choice.selection,
     });
     this.refresh = laterJob(this.refresh, job);
   }
@@ -344,13 +315,16 @@ export class BookStore {
 
   /** The models the chosen strategies follow, by revision (what "Review with its model…" opens). */
   selectionModels(): Promise<SelectionModels> {
-    return this.desk.book.selectionModels({ profileId: this.profileId, selection: this.selection });
+    return this.desk.book.selectionModels({
+      profileId: this.profileId,
+      selection: this.choice.selection,
+    });
   }
 
   async changeTags(add: string[], remove: string[]): Promise<number> {
     const answer = await this.desk.book.changeTags({
       profileId: this.profileId,
-      selection: this.selection,
+      selection: this.choice.selection,
       add,
       remove,
     });
