@@ -17,6 +17,7 @@ import {
   type ConfirmationDeps,
   type ExecutionTarget,
 } from './confirmation';
+import { DurableClaims } from './durable-claims';
 import { DraftExecutedError, ExecutionBlockedError } from './errors';
 import {
   recordingJournal,
@@ -35,7 +36,8 @@ import type { Confirmation, ExecutionRequest } from './request';
  *    and its prediction is recorded;
  * 2. claim and journal: the request is written down pending with its Idempotency-Key, its claim
  *    unique in the database (one execution of a strategy in flight, one per draft), and made
- *    durable (the WAL fsynced off the event loop, one fsync for the executions armed meanwhile).
+ *    durable (the WAL fsynced off the event loop, one fsync for the executions armed meanwhile:
+ *    durable-claims.ts).
  *    Once armed, the intent survives a crash and can never be sent twice.
  *
  * `send(armed) -> ExecutionOutcome`
@@ -130,13 +132,13 @@ export class Execution {
   /** Profile/strategy pairs with a request on the wire in this process: a second click sends nothing. */
   private readonly sending = new Set<string>();
   private readonly journal: JournalPort;
-  /** Claims waiting for the fsync under way, written together after it (`claimDurably`). */
-  private claims: PendingClaim[] = [];
-  private writingClaims = false;
+  /** Claims on disk before anything leaves, one fsync for those armed meanwhile. */
+  private readonly claims: DurableClaims<JournalClaim>;
   private readonly restrictions: Restrictions;
 
   constructor(private readonly deps: ExecutionDeps) {
     this.restrictions = new Restrictions(deps.store, deps.now);
+    this.claims = new DurableClaims(deps.store);
     // Each journal write is recorded with the desk's words for a failure (its kind, its status).
     this.journal = recordingJournal(deps.store, toDeskError);
   }
@@ -223,7 +225,7 @@ export class Execution {
     };
     // A batch's item names its entry in the same transaction: a restart settles it from it.
     const item = origin.kind === 'batch' ? origin : null;
-    const { claim, durable } = await this.claimDurably(() =>
+    const { claim, durable } = await this.claims.write(() =>
       this.journal.arm(input, first.confirmation, (id) => {
         this.restrictions.recordForExecution(id, profileId, strategyId, restricted);
         if (item?.position !== undefined)
@@ -243,48 +245,6 @@ export class Execution {
       throw durable.error;
     }
     return { entry, first, followLater: request.followLater === true };
-  }
-
-  /**
-   * Writes a claim and resolves once it is on disk (`durable`: null, or the disk's refusal).
-   * Nothing leaves before its entry survives a power cut: the WAL is fsynced off the event loop.
-   * Claims made while an fsync is under way (a batch arms its next items while others are at
-   * the service) wait for it, then are written together in one transaction and made durable by
-   * one fsync: one commit and one fsync for the group, each claim still checked on its own.
-   */
-  private claimDurably(
-    write: () => JournalClaim,
-  ): Promise<{ claim: JournalClaim; durable: { error: unknown } | null }> {
-    return new Promise((resolve, reject) => {
-      this.claims.push({ write, resolve, reject });
-      this.writeClaims();
-    });
-  }
-
-  private writeClaims(): void {
-    if (this.writingClaims || this.claims.length === 0) return;
-    const group = this.claims.splice(0);
-    const { store } = this.deps;
-    let claims: JournalClaim[];
-    try {
-      claims = store.transaction(() => group.map((c) => c.write()));
-    } catch (error) {
-      for (const c of group) c.reject(error);
-      this.writeClaims();
-      return;
-    }
-    this.writingClaims = true;
-    void store
-      .durable()
-      .then(
-        () => null,
-        (error: unknown) => ({ error }),
-      )
-      .then((durable) => {
-        this.writingClaims = false;
-        group.forEach((c, i) => c.resolve({ claim: claims[i]!, durable }));
-        this.writeClaims();
-      });
   }
 
   /** An armed execution that will not be sent (a batch stopped before its turn): never sent. */
@@ -410,12 +370,6 @@ export class Execution {
       this.deps.now(),
     );
   }
-}
-
-interface PendingClaim {
-  write(): JournalClaim;
-  resolve(result: { claim: JournalClaim; durable: { error: unknown } | null }): void;
-  reject(error: unknown): void;
 }
 
 const sendingKey = (e: { profileId: string; strategyId: string }) =>
