@@ -10,13 +10,21 @@ import {
 } from '../activity/record-batches';
 import type { Execution } from '../execution/execute';
 import type { Connections } from '../profiles/connections';
-import type { Store, StoredBatch } from '../store';
+import type { Store, StoredBatch, StoredBatchItem } from '../store';
 import type { Tracking } from '../tracking/tracking';
-import { checkAcknowledgements } from './acknowledgements';
 import { settleAtStartup } from './restart';
 import { BatchReview, type ReviewRequest } from './review';
 import { BatchSender } from './send';
-import { batchViewOf, batchWords, countsOf, progressEvents, summaryOf, SUPERSEDED } from './views';
+import {
+  acknowledgementFingerprint,
+  batchViewOf,
+  batchWords,
+  countsOf,
+  progressEvents,
+  summaryOf,
+  SUPERSEDED,
+  type Warned,
+} from './views';
 
 /**
  * Batches (docs/batches.md): one review of a model revision for many strategies, sent through
@@ -52,7 +60,7 @@ export interface ExecuteBatch {
   unticked: readonly string[];
   /**
    * The uncertain strategies the manager acknowledged, each with the fingerprint of this
-   * review's warnings for it: every one must be named (acknowledgements.ts).
+   * review's warnings for it: every one must be named (`checkAcknowledgements`).
    */
   acknowledged: readonly Acknowledgement[];
   /** The acknowledgements were given as one act for the whole named list. */
@@ -313,4 +321,48 @@ export class Batches {
     for (const event of progressEvents(store, batch, this.sender.pausedUntil(batchId), moved))
       this.deps.emit(event);
   }
+}
+
+const refused = (message: string) =>
+  new DeskError({ kind: 'stale-not-acknowledged', message: `${message} Nothing was sent.` });
+
+const them = (n: number) => (n === 1 ? 'it' : 'them');
+
+/**
+ * Checks an execute's acknowledgements against the review: every one given must be for an
+ * uncertain line of this review with its fingerprint, and every uncertain line sent must have
+ * one. Throws a DeskError (stale-not-acknowledged) naming the strategies otherwise.
+ */
+export function checkAcknowledgements(
+  batchId: string,
+  items: readonly StoredBatchItem[],
+  unticked: ReadonlySet<string>,
+  given: readonly Acknowledgement[],
+): void {
+  const byStrategy = new Map(items.map((i) => [i.strategyId, i]));
+  const foreign = given.filter((a) => {
+    const item = byStrategy.get(a.strategyId);
+    if (!item || item.state !== 'ready' || !item.needsAcknowledgement || item.review === null)
+      return true;
+    const review = JSON.parse(item.review) as Warned;
+    return a.fingerprint !== acknowledgementFingerprint(batchId, item.strategyId, review);
+  });
+  if (foreign.length > 0) {
+    const names = foreign.map((a) => byStrategy.get(a.strategyId)?.strategyName ?? a.strategyId);
+    throw refused(
+      `The acknowledgement of ${names.join(', ')} was not given on this review for the warnings it shows (another review's, or other warnings): read this review's warnings and acknowledge ${them(foreign.length)} again.`,
+    );
+  }
+  const acknowledged = new Set(given.map((a) => a.strategyId));
+  const missing = items.filter(
+    (i) =>
+      i.state === 'ready' &&
+      i.needsAcknowledgement &&
+      !unticked.has(i.strategyId) &&
+      !acknowledged.has(i.strategyId),
+  );
+  if (missing.length > 0)
+    throw refused(
+      `The target of ${missing.map((i) => i.strategyName).join(', ')} is uncertain: acknowledge ${them(missing.length)} by name, or untick ${them(missing.length)}.`,
+    );
 }

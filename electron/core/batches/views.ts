@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { formatCount } from '../../../shared/figures';
 import {
@@ -23,7 +24,6 @@ import {
 } from '../../../shared/domain/constants';
 import type { DeskEvent } from '../../../shared/contract';
 import type { Store, StoredBatch, StoredBatchItem, StoredVersion } from '../store';
-import { acknowledgementFingerprint } from './acknowledgements';
 
 /** A batch as the contract carries it, read from the store (and the sender's pause). */
 
@@ -259,6 +259,24 @@ export function totalsOf(
       count: statuses.get(status)!,
     })),
   };
+}
+
+/** What an acknowledgement is given for: one line's warnings, as its review shows them. */
+export type Warned = Pick<ItemReview, 'doubts' | 'warnings' | 'uncertain'>;
+
+/**
+ * The fingerprint of one line's warnings on one review, as the review shows and execute takes
+ * (docs/batches.md): it names the review (the batch id), the strategy and the exact warnings
+ * shown, so an acknowledgement given on another review, or for other warnings, lets nothing go.
+ */
+export function acknowledgementFingerprint(
+  batchId: string,
+  strategyId: string,
+  review: Warned,
+): string {
+  return createHash('sha256')
+    .update(JSON.stringify([batchId, strategyId, review.doubts, review.warnings, review.uncertain]))
+    .digest('hex');
 }
 
 export function batchViewOf(

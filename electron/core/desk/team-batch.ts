@@ -1,7 +1,7 @@
 import type { Acknowledgement } from '../../../shared/batches/views';
 import type { DraftRowInput } from '../../../shared/draft';
 import { DeskError } from '../../../shared/errors';
-import { checkAcknowledgements } from '../batches/acknowledgements';
+import { checkAcknowledgements } from '../batches/batches';
 import { planOf, prepareTarget, type ConfirmationDeps } from '../execution/confirmation';
 import type { Store, StoredBatch, StoredBatchItem } from '../store';
 import { canonicalJson } from '../store/repositories/activity-canonical';
