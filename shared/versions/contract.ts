@@ -17,6 +17,14 @@ import { deleteConfirmation, deletePreview } from './unexecuted';
 
 const journalRef = z.object({ journalId: uuid }).strict();
 
+/** The status bar's figures an event moves, as `app.status` gives them. */
+const statusFigures = appStatus.pick({
+  runningVersions: true,
+  lastSyncAt: true,
+  needsAttention: true,
+  failedUnacknowledged: true,
+});
+
 /** A strategy's versions: executing a draft as one, following it, the journal of executions. */
 export const versionsContract = {
   list: method(strategyRef, z.array(versionSummary)),
@@ -81,12 +89,7 @@ export const versionsEvents = [
     /** The strategy's line in the sidebar, as `strategies.list` gives it (null: no longer added). */
     strategy: strategyListItem.nullable(),
     /** The status bar's figures the change moves, as `app.status` gives them now. */
-    appStatus: appStatus.pick({
-      runningVersions: true,
-      lastSyncAt: true,
-      needsAttention: true,
-      failedUnacknowledged: true,
-    }),
+    appStatus: statusFigures,
     /**
      * At the end only: the strategy with the holdings the rebalance left, as `strategies.get`
      * gives it (null too when it has too many lines to carry: read it then).
@@ -98,6 +101,11 @@ export const versionsEvents = [
     type: z.literal('journal-changed'),
     profileId: uuid,
     inFlight: z.array(journalEntryView),
+    /**
+     * The status bar's figures it moves (a version accepted runs; an outcome unknown needs
+     * attention), of every profile, as `app.status` gives them now: no read follows.
+     */
+    appStatus: statusFigures,
   }),
   /** Following a version went wrong, waits for something, or recovered (then the problem is null). */
   z.object({

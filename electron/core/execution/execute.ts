@@ -11,6 +11,7 @@ import type { JournalEntry, Store } from '../store';
 import type { JournalClaim } from '../store/repositories/journal';
 import { Restrictions } from '../restrictions';
 import type { Follower, TrackedVersion } from '../tracking/tracker';
+import { statusFigures } from '../views/strategy';
 import {
   confirmedRequest,
   prepareTarget,
@@ -292,6 +293,7 @@ export class Execution {
       type: 'journal-changed',
       profileId,
       inFlight: this.inFlight(profileId).map(journalEntryView),
+      appStatus: statusFigures(this.deps.store),
     });
   }
 

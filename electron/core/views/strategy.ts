@@ -124,6 +124,20 @@ export function attentionCounts(store: Pick<Store, 'journal' | 'failures'>): {
 
 type StatusChanged = Extract<DeskEvent, { type: 'version-status-changed' }>;
 
+/**
+ * The status bar's figures an event carries (a status change, the journal's change), as
+ * `app.status` gives them now: each one indexed query.
+ */
+export function statusFigures(
+  store: Pick<Store, 'versions' | 'strategies' | 'journal' | 'failures'>,
+): StatusChanged['appStatus'] {
+  return {
+    runningVersions: store.versions.countActive(),
+    lastSyncAt: store.strategies.lastSyncedAt(),
+    ...attentionCounts(store),
+  };
+}
+
 export interface StatusChange {
   profileId: string;
   strategyId: string;
@@ -153,12 +167,8 @@ export function versionStatusChanged(
     ...change,
     version: versionSummary(stored),
     strategy: strategyListItem(store, profileId, strategyId),
-    appStatus: {
-      runningVersions: store.versions.countActive(),
-      lastSyncAt: store.strategies.lastSyncedAt(),
-      // A rebalance that ended FAILED needs attention at once, not at the next status read.
-      ...attentionCounts(store),
-    },
+    // A rebalance that ended FAILED needs attention at once, not at the next status read.
+    appStatus: statusFigures(store),
     settledStrategy: ended && strategy ? settledStrategy(store, profileId, strategy) : null,
   };
 }

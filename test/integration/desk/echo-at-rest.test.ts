@@ -56,7 +56,16 @@ describe('an execute answer echoing the credentials leaves them nowhere on disk'
     expect(entry?.state).toBe('unknown');
     // The journal's event carries the same entries, cleaned the same way.
     const announced = h.events.filter((e) => e.type === 'journal-changed').at(-1);
-    expect(announced).toEqual({ type: 'journal-changed', profileId, inFlight: [entry] });
+    // With the status bar's figures as the status gives them now: the unknown outcome counted.
+    const { runningVersions, lastSyncAt, needsAttention, failedUnacknowledged } =
+      await h.desk.app.status({});
+    expect(needsAttention).toBe(1);
+    expect(announced).toEqual({
+      type: 'journal-changed',
+      profileId,
+      inFlight: [entry],
+      appStatus: { runningVersions, lastSyncAt, needsAttention, failedUnacknowledged },
+    });
     expect(entry?.error).toContain('failed for [redacted] and [redacted]');
     await h.desk.log.flush();
     const files = filesUnder(h.dataDir);

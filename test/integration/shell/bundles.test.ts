@@ -198,9 +198,15 @@ describe('the preload bundle', () => {
       type: 'journal-changed',
       profileId: '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10',
       inFlight: [],
+      appStatus: {
+        runningVersions: 0,
+        lastSyncAt: null,
+        needsAttention: 0,
+        failedUnacknowledged: 0,
+      },
     };
     emit(event);
-    emit({ type: 'journal-changed', profileId: 'not-a-uuid', inFlight: [] });
+    emit({ ...event, profileId: 'not-a-uuid' });
     emit({ type: 'evil' });
     unsubscribe();
     emit(event);
@@ -218,6 +224,12 @@ describe('the preload bundle', () => {
       type: 'journal-changed',
       profileId: '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10',
       inFlight: [],
+      appStatus: {
+        runningVersions: 0,
+        lastSyncAt: null,
+        needsAttention: 0,
+        failedUnacknowledged: 0,
+      },
     };
     emit({ type: 'menu-command', command: 'export-csv' });
     emit(event);

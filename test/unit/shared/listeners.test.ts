@@ -4,7 +4,12 @@ import { deskEventsOf } from '../../../shared/event-listeners';
 import { Listeners } from '../../../shared/listeners';
 
 const PROFILE = '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10';
-const journal: DeskEvent = { type: 'journal-changed', profileId: PROFILE, inFlight: [] };
+const journal: DeskEvent = {
+  type: 'journal-changed',
+  profileId: PROFILE,
+  inFlight: [],
+  appStatus: { runningVersions: 0, lastSyncAt: null, needsAttention: 0, failedUnacknowledged: 0 },
+};
 const menu: DeskEvent = { type: 'menu-command', command: 'export-csv' };
 
 describe('a listener set', () => {

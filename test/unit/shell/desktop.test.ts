@@ -64,7 +64,20 @@ describe('the desktop notification when a version ends', () => {
     } as DeskEvent;
     expect(versionEndedNotice(step, 'Core Equity')).toBeNull();
     expect(
-      versionEndedNotice({ type: 'journal-changed', profileId: ids.profileId, inFlight: [] }, 'x'),
+      versionEndedNotice(
+        {
+          type: 'journal-changed',
+          profileId: ids.profileId,
+          inFlight: [],
+          appStatus: {
+            runningVersions: 0,
+            lastSyncAt: null,
+            needsAttention: 0,
+            failedUnacknowledged: 0,
+          },
+        },
+        'x',
+      ),
     ).toBeNull();
   });
 });

@@ -182,9 +182,19 @@ describe('the preload side', () => {
 
 describe('events', () => {
   it('pushes only events the contract describes', () => {
-    const event = { type: 'journal-changed', profileId, inFlight: [] };
+    const event = {
+      type: 'journal-changed',
+      profileId,
+      inFlight: [],
+      appStatus: {
+        runningVersions: 0,
+        lastSyncAt: null,
+        needsAttention: 0,
+        failedUnacknowledged: 0,
+      },
+    };
     expect(validEvent(event)).toEqual(event);
-    expect(validEvent({ type: 'journal-changed', profileId: 'nope', inFlight: [] })).toBeNull();
+    expect(validEvent({ ...event, profileId: 'nope' })).toBeNull();
     expect(validEvent({ type: 'run-this', code: 'alert(1)' })).toBeNull();
   });
 });

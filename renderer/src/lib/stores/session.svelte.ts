@@ -302,9 +302,9 @@ export class DeskSession {
       case 'journal-changed':
         this.journal.apply(event.profileId, event.inFlight);
         this.strategies.applyJournal(event.profileId, event.inFlight);
-        // The status bar counts unknown executions of every profile: it asks for its figures,
-        // once a burst is over. The book's rows it moved come in `book-rows-changed`.
-        this.connectivity.refreshSoon();
+        // The status bar's figures it moved (of every profile): no read. The book's rows it
+        // moved come in `book-rows-changed`.
+        this.connectivity.applyFigures(event.appStatus);
         return;
       case 'version-tracking-changed':
         this.detail?.applyTracking(event);

@@ -101,22 +101,38 @@ describe('the session, the renderer’s one subscriber to the desk’s events', 
     expect(desk.channels()).toEqual(['versions.get']);
   });
 
-  it('keeps the journal as journal-changed carries it: the sidebar line needs attention, nothing of what it carries is read again', async () => {
+  it('keeps the journal as journal-changed carries it: the sidebar line needs attention, the status bar its figures, nothing read again', async () => {
     const { desk, session } = await started();
-    desk.emit({ type: 'journal-changed', profileId: PROFILE, inFlight: [unknownEntry()] });
+    const figures = {
+      runningVersions: 3,
+      lastSyncAt: '2026-01-02T00:00:00.000Z',
+      needsAttention: 1,
+      failedUnacknowledged: 0,
+    };
+    desk.emit({
+      type: 'journal-changed',
+      profileId: PROFILE,
+      inFlight: [unknownEntry()],
+      appStatus: figures,
+    });
     await settle();
     expect(session.journal.unknownFor(PROFILE, STRATEGY)).toEqual([unknownEntry()]);
     expect(session.strategies.list[0]!.needsAttention).toBe(true);
+    // The status bar's figures (of every profile) are the event's, at once.
+    expect(session.connectivity.status).toMatchObject(figures);
 
-    desk.emit({ type: 'journal-changed', profileId: PROFILE, inFlight: [] });
-    // The status bar's count spans every profile: it is the one figure asked for, once for the
-    // burst (the throttle's timer, STATUS_REREAD_MS, runs before this one).
+    desk.emit({
+      type: 'journal-changed',
+      profileId: PROFILE,
+      inFlight: [],
+      appStatus: { ...figures, runningVersions: 4, needsAttention: 0 },
+    });
+    // Past the throttle a read would have waited for (STATUS_REREAD_MS): none was made.
     await new Promise((r) => setTimeout(r, 600));
-    expect(desk.channels()).toEqual(['app.status']);
+    expect(session.connectivity.status).toMatchObject({ runningVersions: 4, needsAttention: 0 });
     expect(session.journal.unknownFor(PROFILE, STRATEGY)).toEqual([]);
     expect(session.strategies.list[0]!.needsAttention).toBe(false);
-    expect(desk.channels()).not.toContain('versions.journal');
-    expect(desk.channels()).not.toContain('strategies.list');
+    expect(desk.channels()).toEqual([]);
   });
 
   it('routes a change of following to the open version, which reads its detail again', async () => {
