@@ -5,8 +5,12 @@ import type { AttentionKind } from '../../../shared/attention/kinds';
 import type { DeskError } from '../../../shared/views';
 import { asDeskError } from '../lib/errors';
 
-/** How many signals the screen draws at first; "Show more" draws the next as many. */
-export const SIGNALS_SHOWN = 100;
+/**
+ * How many signals the screen draws at first; "Show more" draws the next as many. Five screens'
+ * worth at 1400×900 (a signal is about 70 px): a long queue is read and drawn in the time of a
+ * short one, and the counts above it tell how many there are.
+ */
+export const SIGNALS_SHOWN = 50;
 
 /**
  * A profile's attention queue as the screen holds it (docs/attention.md): read from the desk
