@@ -10,6 +10,7 @@ import { IPC_EVENT_CHANNEL, ipcChannelFor } from '../../../electron/transport/ap
 import { dispatchCall } from '../../../electron/transport/dispatch';
 import { buildMain, buildPreload } from '../../../scripts/build-electron';
 import { asDeskError } from '../../../renderer/src/lib/errors';
+import { journalChanged } from '../../support/desk-events';
 
 /**
  * The real bundles esbuild makes for Electron. No Electron binary runs here, so the preload is
@@ -194,17 +195,7 @@ describe('the preload bundle', () => {
     const seen: DeskEvent[] = [];
     const events = desk.events as unknown as { subscribe(l: (e: DeskEvent) => void): () => void };
     const unsubscribe = events.subscribe((e) => seen.push(e));
-    const event = {
-      type: 'journal-changed',
-      profileId: '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10',
-      inFlight: [],
-      appStatus: {
-        runningVersions: 0,
-        lastSyncAt: null,
-        needsAttention: 0,
-        failedUnacknowledged: 0,
-      },
-    };
+    const event = journalChanged('3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10');
     emit(event);
     emit({ ...event, profileId: 'not-a-uuid' });
     emit({ type: 'evil' });
@@ -220,17 +211,7 @@ describe('the preload bundle', () => {
       on(type: string, handler: (e: DeskEvent) => void): () => void;
     };
     const off = events.on('journal-changed', (e) => seen.push(e));
-    const event = {
-      type: 'journal-changed',
-      profileId: '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10',
-      inFlight: [],
-      appStatus: {
-        runningVersions: 0,
-        lastSyncAt: null,
-        needsAttention: 0,
-        failedUnacknowledged: 0,
-      },
-    };
+    const event = journalChanged('3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10');
     emit({ type: 'menu-command', command: 'export-csv' });
     emit(event);
     off();

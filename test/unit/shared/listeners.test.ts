@@ -2,14 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { DeskEvent } from '../../../shared/contract';
 import { deskEventsOf } from '../../../shared/event-listeners';
 import { Listeners } from '../../../shared/listeners';
+import { journalChanged } from '../../support/desk-events';
 
 const PROFILE = '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10';
-const journal: DeskEvent = {
-  type: 'journal-changed',
-  profileId: PROFILE,
-  inFlight: [],
-  appStatus: { runningVersions: 0, lastSyncAt: null, needsAttention: 0, failedUnacknowledged: 0 },
-};
+const journal: DeskEvent = journalChanged(PROFILE);
 const menu: DeskEvent = { type: 'menu-command', command: 'export-csv' };
 
 describe('a listener set', () => {

@@ -12,6 +12,7 @@ import {
   type MenuItemSpec,
 } from '../../../electron/shell/desktop';
 import { dataFolderFailure } from '../../../electron/core/data-folder/unwritable';
+import { journalChanged } from '../../support/desk-events';
 
 const ids = {
   profileId: '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10',
@@ -63,22 +64,7 @@ describe('the desktop notification when a version ends', () => {
       ended: false,
     } as DeskEvent;
     expect(versionEndedNotice(step, 'Core Equity')).toBeNull();
-    expect(
-      versionEndedNotice(
-        {
-          type: 'journal-changed',
-          profileId: ids.profileId,
-          inFlight: [],
-          appStatus: {
-            runningVersions: 0,
-            lastSyncAt: null,
-            needsAttention: 0,
-            failedUnacknowledged: 0,
-          },
-        },
-        'x',
-      ),
-    ).toBeNull();
+    expect(versionEndedNotice(journalChanged(ids.profileId), 'x')).toBeNull();
   });
 });
 

@@ -8,6 +8,7 @@ import {
   unwrapCallResult,
   validEvent,
 } from '../../../electron/transport/dispatch';
+import { journalChanged } from '../../support/desk-events';
 
 const channel = (name: string) => listChannels().find((c) => c.channel === name)!;
 const profileId = '3f1e8a56-0a8e-4c3c-9a57-6d0b7f1f4a10';
@@ -182,17 +183,7 @@ describe('the preload side', () => {
 
 describe('events', () => {
   it('pushes only events the contract describes', () => {
-    const event = {
-      type: 'journal-changed',
-      profileId,
-      inFlight: [],
-      appStatus: {
-        runningVersions: 0,
-        lastSyncAt: null,
-        needsAttention: 0,
-        failedUnacknowledged: 0,
-      },
-    };
+    const event = journalChanged(profileId);
     expect(validEvent(event)).toEqual(event);
     expect(validEvent({ ...event, profileId: 'nope' })).toBeNull();
     expect(validEvent({ type: 'run-this', code: 'alert(1)' })).toBeNull();
