@@ -1,3 +1,4 @@
+import { DeskError, isKind } from '../../../shared/errors';
 import type { TeamConnections } from './connection';
 
 /** An execution about to be read fresh and journaled (execution/execute.ts, `arm`). */
@@ -34,15 +35,23 @@ export class TeamGate {
   /** The team's claim, and whether the team's policy asks for an approval of this execution. */
   admit(claim: TeamClaim): Promise<{ approvalNeeded: boolean }> | null {
     if (!this.teams.teamOf(claim.profileId)) return null;
-    return this.teams.withTeam(claim.profileId, NEED, async (client) => {
-      const { rows } = await client.query<{ approval: boolean }>(
-        `SELECT team.take_claim($1, $2, $3) AS claimed,
+    return this.teams
+      .withTeam(claim.profileId, NEED, async (client) => {
+        const { rows } = await client.query<{ approval: boolean }>(
+          `SELECT team.take_claim($1, $2, $3) AS claimed,
                 s.approval_policy = 'every' OR (s.approval_policy = 'batches' AND $4) AS approval
            FROM team.settings s`,
-        [claim.strategyId, claim.idempotencyKey, this.teams.deskName(), claim.batch],
-      );
-      return { approvalNeeded: rows[0]?.approval === true };
-    });
+          [claim.strategyId, claim.idempotencyKey, this.teams.deskName(), claim.batch],
+        );
+        return { approvalNeeded: rows[0]?.approval === true };
+      })
+      .catch((error: unknown) => {
+        // Lost while taking it, the claim may be taken all the same: given back once the team
+        // store is there again (a claim not held is no change), or no later send could take it.
+        if (error instanceof DeskError && isKind(error, 'team-unavailable'))
+          this.release(claim, 'not sent: the team store was lost while the claim was taken');
+        throw error;
+      });
   }
 
   /** The approval naming this canonical content (approvals.ts) used, once, under the claim. */
