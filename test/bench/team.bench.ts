@@ -6,7 +6,10 @@
  *   team's claim and the approval used, its submission approved beforehand, untimed), against the
  *   same on a profile of the same desk and sandbox without a team;
  * - team_self_approvals_accepted: a member's decisions of their own submissions the team store
- *   accepted, from the desk and in raw SQL (must be 0).
+ *   accepted, from the desk and in raw SQL (must be 0);
+ * - team_race_doubles: two desks of the team sending the same 20 strategies at once for 20
+ *   rounds (support/team-race.ts), the rounds in which the sandbox created more than one version
+ *   of a strategy, counted per strategy (must be 0); beside it what was sent and refused.
  * Without PostgreSQL the figures say so instead.
  */
 import { Client } from 'pg';
@@ -16,11 +19,49 @@ import { migrateTeamStore } from '../../electron/core/team/migrate';
 import { addMember } from '../../electron/core/team/members';
 import { openDeskHarness, type DeskHarness } from '../support/desk-harness';
 import { median } from '../support/median';
+import { openRacingDesks, raceRound } from '../support/team-race';
 import { findPostgres, startPostgresCluster } from '../support/postgres-cluster';
 
 const PASSWORD = 'member-password-for-bench';
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const ROUNDS = 15;
+
+const RACE_STRATEGIES = 20;
+const RACE_ROUNDS = 20;
+
+/** Two desks racing on the same strategies, no approval asked (the claim alone decides). */
+async function race(owner: Client, port: number): Promise<Record<string, number>> {
+  await owner.query("SELECT team.set_policy('none', interval '24 hours', 'owner')");
+  const desks = await openRacingDesks(RACE_STRATEGIES, {
+    port,
+    database: 'team',
+    members: ['alice', 'carol'],
+    password: PASSWORD,
+  });
+  let doubles = 0;
+  let sent = 0;
+  let inWords = 0;
+  let otherwise = 0;
+  try {
+    for (let round = 0; round < RACE_ROUNDS; round++) {
+      const { created, refused, other } = await raceRound(desks, round, round % 2 === 1);
+      for (const n of created.values()) {
+        sent += n;
+        if (n > 1) doubles += n - 1;
+      }
+      inWords += refused.length;
+      otherwise += other.length;
+    }
+  } finally {
+    await desks.close();
+  }
+  return {
+    team_race_doubles: doubles,
+    team_race_sent: sent,
+    team_race_refused_in_words: inWords,
+    team_race_failed_otherwise: otherwise,
+  };
+}
 
 export default async function teamBench(): Promise<Record<string, number | string>> {
   const found = findPostgres();
@@ -44,6 +85,7 @@ export default async function teamBench(): Promise<Record<string, number | strin
       ['alice', ['drafter', 'trader']],
       ['bob', ['approver']],
       ['erin', ['drafter', 'approver']],
+      ['carol', ['drafter', 'trader']],
     ] as const)
       await addMember(owner, { login, displayName: login, roles: [...roles], password: PASSWORD });
     const alice = await connect(cluster.url('team', 'alice', PASSWORD));
@@ -181,7 +223,10 @@ export default async function teamBench(): Promise<Record<string, number | strin
       'SELECT count(*)::int AS n FROM team.submissions WHERE decided_by = submitted_by',
     );
 
+    const raced = await race(owner, cluster.port);
+
     return {
+      ...raced,
       team_approval_visible_ms: Number(median(visible).toFixed(2)),
       team_notify_round_trip_ms: Number(median(bare).toFixed(2)),
       team_approval_visible_vs_notify_ratio: Number((median(visible) / median(bare)).toFixed(2)),

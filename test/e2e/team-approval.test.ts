@@ -9,7 +9,8 @@ import { MEMBER_PASSWORD, postgres, useTeamDatabase } from '../support/team-clus
 /**
  * Two desks, each with its own data folder and browser host, on one team database: alice submits
  * a draft's confirmation on hers; bob joins on his in Chromium, sees the submission arrive
- * without reloading (LISTEN/NOTIFY), and approves it with a note; alice's desk executes it once.
+ * without reloading (LISTEN/NOTIFY), and approves it with a note; alice's desk, open in Chromium
+ * with notifications allowed, tells her by one desktop notification, and executes it once.
  */
 // Both Chromium and PostgreSQL: skipped with a message naming the one missing.
 const withParts = itNeeds(chromiumPart.available ? postgres : chromiumPart);
@@ -47,6 +48,30 @@ describe('a team of two desks', () => {
         password: MEMBER_PASSWORD,
         caFile: null,
       });
+
+      // Alice's desk in Chromium, notifications allowed, each one the page makes recorded.
+      const aliceContext = await alice!.browser.newContext({
+        viewport: { width: 1400, height: 900 },
+      });
+      await aliceContext.grantPermissions(['notifications'], {
+        origin: new URL(alice!.host.url).origin,
+      });
+      await aliceContext.addInitScript(() => {
+        const told: string[] = [];
+        const System = window.Notification;
+        class Recorded extends System {
+          constructor(title: string, options?: NotificationOptions) {
+            told.push(`${title} | ${options?.body ?? ''}`);
+            super(title, options);
+          }
+        }
+        Object.assign(window, { told, Notification: Recorded });
+      });
+      const alicePage = await aliceContext.newPage();
+      const aliceProblems = collectPageProblems(alicePage);
+      await alicePage.goto(alice!.host.url);
+      await alicePage.getByRole('heading', { name: 'Book', level: 1 }).waitFor();
+      const told = () => alicePage.evaluate(() => (window as unknown as { told: string[] }).told);
 
       // Bob joins from his profile's settings, where the profile's team is.
       const page = await bob!.browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -87,6 +112,10 @@ describe('a team of two desks', () => {
         .locator(`tr[data-submission="${submission.id}"]`)
         .getByText('within the band')
         .waitFor();
+      // Alice's desk tells her, once, whatever screen she is on.
+      const decision =
+        'Approved: Core Equity — Tilt | bob approved your submission: “within the band”. It can be executed as submitted, once.';
+      await expect.poll(told).toEqual([decision]);
 
       // Alice's desk executes it: the approval is used, once.
       const execute = () =>
@@ -178,7 +207,11 @@ describe('a team of two desks', () => {
           .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-seq'))),
       ).toEqual([written[1]!.seq]);
       expect(problems).toEqual([]);
+      // Neither the approval's use nor alice's second submission told her anything more.
+      expect(await told()).toEqual([decision]);
+      expect(aliceProblems).toEqual([]);
       await page.close();
+      await aliceContext.close();
     },
     120_000,
   );

@@ -238,6 +238,12 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   // snapshot (core/attention/snapshot.ts).
   tracking.onVersionEnded((ended) => {
     snapshotAtRebalanceEnd(store, ended, now());
+    // A desk in a team: the execution's claim leaves once its rebalance ended (team/gate.ts).
+    if (!team.teamOf(ended.profileId)) return;
+    const entry = store.journal
+      .listForStrategy(ended.profileId, ended.strategyId)
+      .find((e) => e.versionId === ended.versionId);
+    if (entry) teamGate.release(entry, `ended: version ${ended.versionId} ${ended.status ?? ''}`);
   });
   const exportsDir = join(options.dataDir, 'exports');
   const partial = partialExports(store.settings);

@@ -79,22 +79,23 @@ export interface ExecutePort {
 }
 
 /**
- * A desk in a team (team/gate.ts): before an execution is journaled, the team's claim and, when
- * its policy asks, the approval of this exact content; the claim released once it settled.
+ * A desk in a team (team/gate.ts): the team's claim first, before the strategy is read fresh for
+ * the send, so what is read and sent is read while no other desk of the team can execute it; then,
+ * when its policy asks, the approval of this exact content; the claim released once it settled.
  * `admit` answers null for a profile without a team: nothing else happens.
  */
 export interface TeamGatePort {
-  admit(claim: {
-    profileId: string;
-    strategyId: string;
-    idempotencyKey: string;
-    batch: boolean;
-    content(): string;
-  }): Promise<void> | null;
-  release(
-    claim: { profileId: string; strategyId: string; idempotencyKey: string },
-    finding: string,
-  ): void;
+  admit(claim: TeamClaimRef & { batch: boolean }): Promise<{ approvalNeeded: boolean }> | null;
+  useApproval(claim: TeamClaimRef, content: string): Promise<void>;
+  /** Gives the claim back with what was found; resolves once the team store was asked. */
+  settle(claim: TeamClaimRef, finding: string): Promise<void>;
+  release(claim: TeamClaimRef, finding: string): void;
+}
+
+interface TeamClaimRef {
+  profileId: string;
+  strategyId: string;
+  idempotencyKey: string;
 }
 
 export interface ExecutionDeps extends ConfirmationDeps {
@@ -182,15 +183,50 @@ export class Execution {
    */
   async arm(request: ExecutionRequest): Promise<Armed> {
     const { profileId, strategyId, origin, confirmation } = request;
-    // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
-    const confirmed = await confirmedRequest(this.deps, request);
-    // Restrictions: refused here, whoever asks, unless overridden by name (restrictions/).
-    const restricted = this.restrictions.forExecution(
+    const idempotencyKey = randomUUID();
+    // A desk in a team: the team's claim first. Read before it, the strategy could be executed
+    // by another desk between the read and the claim, and this send would double it.
+    const admitted = await this.deps.team?.admit({
       profileId,
       strategyId,
-      request.rows,
-      confirmation?.restrictionOverride,
-    );
+      idempotencyKey,
+      batch: origin.kind === 'batch',
+    });
+    let confirmed: Awaited<ReturnType<typeof confirmedRequest>>;
+    let restricted: ReturnType<Restrictions['forExecution']>;
+    try {
+      // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
+      confirmed = await confirmedRequest(this.deps, request);
+      // Restrictions: refused here, whoever asks, unless overridden by name (restrictions/).
+      restricted = this.restrictions.forExecution(
+        profileId,
+        strategyId,
+        request.rows,
+        confirmation?.restrictionOverride,
+      );
+      // The team's approval of exactly this content, read under the claim.
+      if (admitted?.approvalNeeded)
+        await this.deps.team!.useApproval(
+          { profileId, strategyId, idempotencyKey },
+          approvalContent({
+            strategyId,
+            body: confirmed.body,
+            ...confirmed.base,
+            // A batch's line names whether its uncertain target was acknowledged.
+            ...(origin.kind === 'batch' && {
+              acknowledged: confirmation?.acknowledgedStale ?? false,
+            }),
+          }),
+        );
+    } catch (error) {
+      // Refused before anything was journaled: the claim goes back before the refusal is told.
+      if (admitted)
+        await this.deps.team!.settle(
+          { profileId, strategyId, idempotencyKey },
+          `not sent: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      throw error;
+    }
     // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
     // executed since) and the insert are one write transaction, its claim unique.
     const input = {
@@ -198,26 +234,9 @@ export class Execution {
       strategyId,
       draftId: origin.kind === 'draft' ? origin.draftId : null,
       againAfter: confirmation?.againAfter ?? null,
-      idempotencyKey: randomUUID(),
+      idempotencyKey,
       requestBody: JSON.stringify(confirmed.body),
     };
-    // A desk in a team: the team's claim, and its approval of exactly this content, first.
-    await this.deps.team?.admit({
-      profileId,
-      strategyId,
-      idempotencyKey: input.idempotencyKey,
-      batch: origin.kind === 'batch',
-      content: () =>
-        approvalContent({
-          strategyId,
-          body: confirmed.body,
-          ...confirmed.base,
-          // A batch's line names whether its uncertain target was acknowledged.
-          ...(origin.kind === 'batch' && {
-            acknowledged: confirmation?.acknowledgedStale ?? false,
-          }),
-        }),
-    });
     // Kept in the execution's activity entry: what the manager saw and acknowledged.
     const first = {
       confirmation: confirmationOf(confirmed, confirmation),
@@ -344,7 +363,9 @@ export class Execution {
         answerPrediction(store, sent.id, version);
       },
     );
-    this.deps.team?.release(sent, `accepted as version ${version.id}`);
+    // A desk in a team keeps the team's claim until the rebalance ended (desk/index.ts): while
+    // it runs, the strategy's holdings still look as before, and another desk reading them
+    // then would send on them.
     // 5. Start following the version until its rebalance ends.
     const follow: TrackedVersion = {
       profileId: sent.profileId,

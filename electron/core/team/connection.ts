@@ -161,6 +161,12 @@ export class TeamConnections {
     } catch (error) {
       throw teamError(error, need, where(team));
     }
+    // A client handed out has no listener of the pool's: the server going away (stopped, the
+    // network lost) mid-work would be an uncaught error. The work's query fails with it instead,
+    // and the client is dropped.
+    let lost = false;
+    const onLost = () => (lost = true);
+    client.on('error', onLost);
     let broken = false;
     try {
       return await work(client, team);
@@ -169,7 +175,8 @@ export class TeamConnections {
         !(typeof (error as { code?: unknown }).code === 'string') && !(error instanceof DeskError);
       throw teamError(error, need, where(team));
     } finally {
-      client.release(broken);
+      client.off('error', onLost);
+      client.release(broken || lost);
     }
   }
 

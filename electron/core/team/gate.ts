@@ -1,25 +1,25 @@
+import { DeskError, isKind } from '../../../shared/errors';
 import type { TeamConnections } from './connection';
 
-/** An execution about to be journaled (execution/execute.ts, `arm`). */
-export interface TeamClaim {
-  profileId: string;
-  strategyId: string;
-  idempotencyKey: string;
+/** An execution about to be read fresh and journaled (execution/execute.ts, `arm`). */
+export interface TeamClaim extends ClaimRef {
   /** A batch's item: approval is asked under the `batches` policy too. */
   batch: boolean;
-  /** The canonical content the approval must name (approvals.ts), built only for a team. */
-  content(): string;
 }
 
 const RELEASE_RETRY_MS = { firstMs: 2000, maxMs: 60_000 };
+const NEED = 'to execute as a member of the team';
 
 /**
  * The team's part at the one place every execution passes (docs/team.md). For a desk in a team,
- * before the execution is journaled: the team's claim (one execution of a strategy in flight
- * across the team) and, when the team's policy asks, the use of an approval naming this exact
- * content, in one statement, so a refused approval leaves no claim behind. Released once the
- * execution settled (accepted, rejected, withdrawn or dismissed); an unknown one keeps it until
- * it is reconciled. A profile without a team answers null at once: nothing is loaded or asked.
+ * first the team's claim (one execution of a strategy in flight across the team), taken before
+ * the strategy is read fresh for the send, so no other desk executes it between the read and
+ * the send; then, when the team's policy asks, the use of an approval naming this exact content
+ * as read. Refused before it is journaled, the claim is given back before the refusal is told.
+ * Released once the execution settled: its rebalance ended (while it runs the holdings look as
+ * before), or it was rejected, withdrawn or dismissed; an unknown one keeps it until it is
+ * reconciled. A profile without a team answers null at once: nothing is
+ * loaded or asked.
  */
 export class TeamGate {
   /** Releases the team store did not take yet (unreachable): tried again with a growing wait. */
@@ -32,25 +32,44 @@ export class TeamGate {
     private readonly onReleaseFault: (claim: ClaimRef, error: unknown) => void = () => undefined,
   ) {}
 
-  admit(claim: TeamClaim): Promise<void> | null {
+  /** The team's claim, and whether the team's policy asks for an approval of this execution. */
+  admit(claim: TeamClaim): Promise<{ approvalNeeded: boolean }> | null {
     if (!this.teams.teamOf(claim.profileId)) return null;
-    return this.teams.withTeam(claim.profileId, 'to execute as a member of the team', (client) =>
-      client
-        .query(
+    return this.teams
+      .withTeam(claim.profileId, NEED, async (client) => {
+        const { rows } = await client.query<{ approval: boolean }>(
           `SELECT team.take_claim($1, $2, $3) AS claimed,
-                  CASE WHEN s.approval_policy = 'every' OR (s.approval_policy = 'batches' AND $5)
-                       THEN team.use_approval($1, $4, $3) END AS approval
-             FROM team.settings s`,
-          [
-            claim.strategyId,
-            claim.idempotencyKey,
-            this.teams.deskName(),
-            claim.content(),
-            claim.batch,
-          ],
-        )
-        .then(() => undefined),
+                s.approval_policy = 'every' OR (s.approval_policy = 'batches' AND $4) AS approval
+           FROM team.settings s`,
+          [claim.strategyId, claim.idempotencyKey, this.teams.deskName(), claim.batch],
+        );
+        return { approvalNeeded: rows[0]?.approval === true };
+      })
+      .catch((error: unknown) => {
+        // Lost while taking it, the claim may be taken all the same: given back once the team
+        // store is there again (a claim not held is no change), or no later send could take it.
+        if (error instanceof DeskError && isKind(error, 'team-unavailable'))
+          this.release(claim, 'not sent: the team store was lost while the claim was taken');
+        throw error;
+      });
+  }
+
+  /** The approval naming this canonical content (approvals.ts) used, once, under the claim. */
+  async useApproval(claim: ClaimRef, content: string): Promise<void> {
+    await this.teams.withTeam(claim.profileId, NEED, (client) =>
+      client.query('SELECT team.use_approval($1, $2, $3)', [
+        claim.strategyId,
+        content,
+        this.teams.deskName(),
+      ]),
     );
+  }
+
+  /** The claim given back now (tried again later if the team store cannot take it). */
+  async settle(claim: ClaimRef, finding: string): Promise<void> {
+    if (!this.teams.teamOf(claim.profileId)) return;
+    this.unreleased.set(`${claim.profileId}/${claim.idempotencyKey}`, { claim, finding });
+    await this.releaseAll();
   }
 
   /** The execution settled: its claim leaves the team store, with what was found. */

@@ -3,26 +3,12 @@ import type { BatchSummary, BatchView } from '../../../shared/batches/views';
 import type { DeskApi, DeskEvent } from '../../../shared/contract';
 import { DeskError } from '../../../shared/errors';
 import type { ExecutePreview } from '../../../shared/views';
+import { systemNotify, type Notify } from '../lib/notify';
 import type { ExportRun } from '../lib/stores/export-run.svelte';
 
 type Api = DeskApi['batches'];
 /** What executing a review sends: the batch's id aside. */
 export type ExecuteChoice = Omit<Parameters<Api['execute']>[0], 'batchId'>;
-
-/** Says that a batch ended; the browser's Notification API behind permission by default. */
-export type Notify = (title: string, body: string) => void;
-
-/** The system notification, when the manager allowed it (asked when a batch is executed). */
-export const systemNotify: Notify = (title, body) => {
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  new Notification(title, { body });
-};
-
-/** Asks once for the permission to notify, when the manager executes a batch. */
-export function askToNotify(): void {
-  if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
-  void Notification.requestPermission().catch(() => undefined);
-}
 
 /**
  * The batch shown (its review, then its progress to the end): reviewed, executed, cancelled and

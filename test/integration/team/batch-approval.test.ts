@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Client } from 'pg';
+import type { DeskEvent } from '../../../shared/contract';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { DeskError } from '../../../shared/views';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
@@ -79,6 +80,10 @@ describe('a batch approved by another member, on two desks', () => {
     bobProfile = (await bob.desk.profiles.useSandbox({})).id;
     await join(alice, aliceProfile, 'alice');
     await join(bob, bobProfile, 'bob');
+    // Each desk listens before anything is announced (a notice before its LISTEN is not heard).
+    const listening = (e: DeskEvent) =>
+      e.type === 'team-changed' && e.topic === 'connection' && e.connected;
+    await Promise.all([alice.waitFor(listening), bob.waitFor(listening)]);
     modelId = (
       await alice.desk.models.create({
         name: 'Core model',

@@ -169,7 +169,10 @@ describe('a desk in a team, on PostgreSQL', () => {
       (e) => e.type === 'version-status-changed' && e.versionId === outcome.version.id && e.ended,
     );
     await expect.poll(claims, { timeout: 5000 }).toEqual([]);
+    // The refused send took the claim before reading fresh, and gave it back before saying no.
     expect(await logKinds(seq)).toEqual([
+      'claim.taken',
+      'claim.released',
       'approval.submitted',
       'approval.approved',
       'approval.submitted',
@@ -262,6 +265,8 @@ describe('a desk in a team, on PostgreSQL', () => {
       "SELECT team.release_claim($1, 'other-key', 'desk-elsewhere', 'read: nothing sent')",
       [CORE],
     );
+    // ...and the policy set before it (no approval needed), set again.
+    await owner.query("SELECT team.set_policy('none', interval '24 hours', 'owner')");
     const seq = await lastSeq();
     const before = await accepted();
     const confirmed = await confirmedDraft('3');

@@ -6,6 +6,7 @@ import type { DeskError, ProfileView } from '../../../../shared/views';
 import { whenIdle } from '../after-paint';
 import { asDeskError } from '../errors';
 import type { Batches } from '../../batches/batches.svelte';
+import type { DecisionNotices } from '../../team/decisions';
 import { Listeners } from '../../../../shared/listeners';
 import type { ModelsStore } from '../../models/models.svelte';
 import { Connectivity } from './connectivity.svelte';
@@ -72,6 +73,7 @@ export class DeskSession {
   /** The book's first rows, asked for as the profile opened (its screen's code loads meanwhile). */
   private firstBookRead: FirstBookRead | null = null;
   private unsubscribe: (() => void) | undefined;
+  private decisions: Promise<DecisionNotices> | null = null;
   private sidebarReload: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly api: DeskApi) {
@@ -322,7 +324,9 @@ export class DeskSession {
         this.book?.applyModels(event.strategies);
         return;
       case 'team-changed':
-        // The Team screen listens for itself (team/team.svelte.ts).
+        // The Team screen listens for itself (team/team.svelte.ts); a decision on this desk's
+        // own submission is told by a notification, whatever screen is shown.
+        if (event.topic === 'submission') this.tellDecision(event);
         return;
       case 'menu-command':
         // File › Export CSV… opens the open strategy's Reports tab.
@@ -331,6 +335,13 @@ export class DeskSession {
       default:
         unrouted(event);
     }
+  }
+
+  /** The decisions' notices load with the first submission a team announces (team/decisions.ts). */
+  private tellDecision(event: DeskEventOf<'team-changed'>): void {
+    this.decisions ??= import('../../team/decisions').then((m) => new m.DecisionNotices(this.api));
+    // A read that fails (the team store unreachable) tells nothing; the Team screen says why.
+    void this.decisions.then((notices) => notices.apply(event)).catch(() => undefined);
   }
 
   private reloadSidebar(now: boolean): void {
