@@ -6,18 +6,13 @@ import { comparePrediction } from '../../../shared/draft';
 import { isServiceError } from '../api';
 import { journalEntryView } from '../../../shared/version-views';
 import { notFound, toDeskError } from '../errors';
-import { approvalContent } from '../team/approvals';
 import type { JournalEntry, Store } from '../store';
 import type { JournalClaim } from '../store/repositories/journal';
 import { Restrictions } from '../restrictions';
 import type { Follower, TrackedVersion } from '../tracking/tracker';
 import { statusFigures } from '../views/strategy';
-import {
-  confirmedRequest,
-  prepareTarget,
-  type ConfirmationDeps,
-  type ExecutionTarget,
-} from './confirmation';
+import { admitExecution, type AdmissionDeps, type Admitted } from './admission';
+import { prepareTarget, type ExecutionTarget } from './confirmation';
 import { DurableClaims } from './durable-claims';
 import { DraftExecutedError, ExecutionBlockedError } from './errors';
 import {
@@ -33,8 +28,9 @@ import type { Confirmation, ExecutionRequest } from './request';
  * in order in this file:
  *
  * `arm(request) -> Armed`
- * 1. confirm: the request the manager saw is still what executing sends now (confirmation.ts),
- *    and its prediction is recorded;
+ * 1. admit (admission.ts): a desk in a team takes the team's claim first; confirm: the request
+ *    the manager saw is still what executing sends now (confirmation.ts), and its prediction is
+ *    recorded; the restrictions in force; the team's approval of exactly this content;
  * 2. claim and journal: the request is written down pending with its Idempotency-Key, its claim
  *    unique in the database (one execution of a strategy in flight, one per draft), and made
  *    durable (the WAL fsynced off the event loop, one fsync for the executions armed meanwhile:
@@ -78,29 +74,7 @@ export interface ExecutePort {
   }>;
 }
 
-/**
- * A desk in a team (team/gate.ts): the team's claim first, before the strategy is read fresh for
- * the send, so what is read and sent is read while no other desk of the team can execute it; then,
- * when its policy asks, the approval of this exact content; the claim released once it settled.
- * `admit` answers null for a profile without a team: nothing else happens.
- */
-export interface TeamGatePort {
-  admit(claim: TeamClaimRef & { batch: boolean }): Promise<{ approvalNeeded: boolean }> | null;
-  useApproval(claim: TeamClaimRef, content: string): Promise<void>;
-  /** Gives the claim back with what was found; resolves once the team store was asked. */
-  settle(claim: TeamClaimRef, finding: string): Promise<void>;
-  release(claim: TeamClaimRef, finding: string): void;
-}
-
-interface TeamClaimRef {
-  profileId: string;
-  strategyId: string;
-  idempotencyKey: string;
-}
-
-export interface ExecutionDeps extends ConfirmationDeps {
-  /** The team's claim and approval, for a profile in a team. */
-  team?: TeamGatePort;
+export interface ExecutionDeps extends AdmissionDeps {
   /** The whole store: each step is journaled with its activity entry, in one transaction. */
   store: Store;
   /** Follows the version until its rebalance ends (tracking/tracker.ts). */
@@ -184,49 +158,14 @@ export class Execution {
   async arm(request: ExecutionRequest): Promise<Armed> {
     const { profileId, strategyId, origin, confirmation } = request;
     const idempotencyKey = randomUUID();
-    // A desk in a team: the team's claim first. Read before it, the strategy could be executed
-    // by another desk between the read and the claim, and this send would double it.
-    const admitted = await this.deps.team?.admit({
-      profileId,
-      strategyId,
+    // 1. The team's claim, the confirmation (predicted and recorded before sending; compared with
+    // the answer after a 202), the restrictions and the team's approval (admission.ts).
+    const { confirmed, restricted } = await admitExecution(
+      this.deps,
+      this.restrictions,
+      request,
       idempotencyKey,
-      batch: origin.kind === 'batch',
-    });
-    let confirmed: Awaited<ReturnType<typeof confirmedRequest>>;
-    let restricted: ReturnType<Restrictions['forExecution']>;
-    try {
-      // 1. Confirm. Predicted and recorded before sending; compared with the answer after a 202.
-      confirmed = await confirmedRequest(this.deps, request);
-      // Restrictions: refused here, whoever asks, unless overridden by name (restrictions/).
-      restricted = this.restrictions.forExecution(
-        profileId,
-        strategyId,
-        request.rows,
-        confirmation?.restrictionOverride,
-      );
-      // The team's approval of exactly this content, read under the claim.
-      if (admitted?.approvalNeeded)
-        await this.deps.team!.useApproval(
-          { profileId, strategyId, idempotencyKey },
-          approvalContent({
-            strategyId,
-            body: confirmed.body,
-            ...confirmed.base,
-            // A batch's line names whether its uncertain target was acknowledged.
-            ...(origin.kind === 'batch' && {
-              acknowledged: confirmation?.acknowledgedStale ?? false,
-            }),
-          }),
-        );
-    } catch (error) {
-      // Refused before anything was journaled: the claim goes back before the refusal is told.
-      if (admitted)
-        await this.deps.team!.settle(
-          { profileId, strategyId, idempotencyKey },
-          `not sent: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      throw error;
-    }
+    );
     // 2. Claim and journal. The checks (nothing of the strategy in flight, the draft not
     // executed since) and the insert are one write transaction, its claim unique.
     const input = {
@@ -400,7 +339,7 @@ const sendingKey = (e: { profileId: string; strategyId: string }) =>
 
 /** What the execution's activity entry keeps of the confirmation. */
 function confirmationOf(
-  confirmed: Awaited<ReturnType<typeof confirmedRequest>>,
+  confirmed: Admitted['confirmed'],
   confirmation: Confirmation | undefined,
 ): ExecutionConfirmation {
   return {
