@@ -6,6 +6,7 @@
 import { writeSync } from 'node:fs';
 import { createDesk } from '../../../electron/core/desk';
 import { MemorySecretStore } from '../../../electron/core/secrets';
+import { teamSecretKey } from '../../../electron/core/team/connection';
 import { builtInSandbox } from '../../../electron/sandbox/embedded';
 
 const [dataDir, sandboxUrl, profileId, draftId] = process.argv.slice(2) as [
@@ -16,6 +17,9 @@ const [dataDir, sandboxUrl, profileId, draftId] = process.argv.slice(2) as [
 ];
 const secrets = new MemorySecretStore('test child: no keychain needed');
 await secrets.set(profileId, process.env.DESK_TEST_SECRET ?? '');
+// A profile in a team: its member's password, as the keychain holds it (team/connection.ts).
+if (process.env.DESK_TEST_TEAM_PASSWORD)
+  await secrets.set(teamSecretKey(profileId), process.env.DESK_TEST_TEAM_PASSWORD);
 const desk = await createDesk({
   dataDir,
   secretStore: secrets,

@@ -78,7 +78,7 @@ describe('the team store stopped mid-batch and started again', () => {
     const before = await acceptedAtService(sandbox!.baseUrl);
     const batch = await desk.batches.review({ profileId, revisionId, strategyIds: sandbox!.ids });
     // Each request waits at the service: the batch is still sending when the store stops.
-    await sandboxAdmin(sandbox!.baseUrl, 'PUT', '/sandbox/faults', { latency_ms: 400 });
+    await sandboxAdmin(sandbox!.baseUrl, 'PUT', '/sandbox/faults', { latency_ms: 1000 });
     const mark = h!.events.length;
     const after = (e: DeskEvent) => h!.events.indexOf(e) >= mark;
     const lost = h!.waitFor(
