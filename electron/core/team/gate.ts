@@ -18,8 +18,7 @@ const NEED = 'to execute as a member of the team';
  * as read. Refused before it is journaled, the claim is given back before the refusal is told.
  * Released once the execution settled: its rebalance ended (while it runs the holdings look as
  * before), or it was rejected, withdrawn or dismissed; an unknown one keeps it until it is
- * reconciled. A profile without a team answers null at once: nothing is
- * loaded or asked.
+ * reconciled. A profile without a team answers null at once: nothing is loaded or asked.
  */
 export class TeamGate {
   /** Releases the team store did not take yet (unreachable): tried again with a growing wait. */
