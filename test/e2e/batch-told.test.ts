@@ -156,6 +156,27 @@ describe('what a batch tells', () => {
       const cell = endRow.locator('td.outcome');
       expect(await cell.textContent()).toBe('1 FAILED, 3 COMPLETE');
       expect(await cell.evaluate((c) => c.scrollWidth <= c.clientWidth)).toBe(true);
+      // The batch's summaries read whole at 1024, not cut to two lines with the rest on hover:
+      // the time and the kind give the summary the width, the row holds its lines.
+      for (const kind of ['batch-ended', 'batch-reviewed'] as const) {
+        const [entry] = (
+          await desk.activity.list({ profileId, kinds: [kind], offset: 0, limit: 1 })
+        ).entries;
+        const summary = table.locator(`tr[data-seq="${entry!.seq}"] td.summary`);
+        expect(await summary.getAttribute('title')).toBe(entry!.summary);
+        const whole = await summary.evaluate((td) => {
+          const lines = td.querySelector('.lines')!;
+          const box = td.getBoundingClientRect();
+          const text = document.createRange();
+          text.selectNodeContents(lines);
+          return {
+            clamped: lines.scrollHeight > lines.clientHeight + 1,
+            cut: td.scrollWidth > td.clientWidth + 1,
+            inRow: [...text.getClientRects()].every((r) => r.bottom <= box.bottom + 0.5),
+          };
+        });
+        expect(whole, entry!.summary).toEqual({ clamped: false, cut: false, inRow: true });
+      }
       // A rebalance's figures whole, not cut: two lines where the window is narrow.
       const endedRows = table.locator('tr[data-seq]').filter({ hasText: 'Rebalance ended' });
       expect(await endedRows.count()).toBe(4);
