@@ -258,6 +258,14 @@ describe('signing off a batch in the app', () => {
         .waitFor();
       expect((await desk.batches.get({ batchId: firstId! })).state).toBe('expired');
       await screenshot(page, 'batch-signoff-05-list');
+      // Beside the long states, each Open keeps its word on one line.
+      for (const open of await list.getByRole('button', { name: /^Open the batch/ }).all()) {
+        const [height, line] = await open.evaluate((b) => [
+          b.clientHeight,
+          parseFloat(getComputedStyle(b).lineHeight),
+        ]);
+        expect(height, 'Open on one line').toBeLessThan(2 * line);
+      }
       await list.locator(`tr[data-batch="${secondId}"]`).getByRole('button').click();
       await batchView(page).getByRole('button', { name: 'Export orders CSV…' }).waitFor();
       await batchView(page).getByRole('button', { name: 'Export summary CSV…' }).waitFor();
