@@ -78,6 +78,11 @@ describe('assigning strategies to a model in a large book', () => {
       await expect.poll(() => rows(page)).toEqual(['Copy 0421']);
       await form.getByLabel('Find strategies to assign').fill('');
       await screenshot(page, 'assign-strategies-01-large-book');
+      // All found chosen: the button counts them in the app's one format, thousands grouped.
+      await form.getByRole('button', { name: 'Choose the 1,001 strategies found' }).click();
+      await form.getByRole('button', { name: 'Assign 1,001', exact: true }).waitFor();
+      await form.getByRole('button', { name: 'Clear the choice' }).click();
+      await form.getByRole('button', { name: 'Assign', exact: true }).waitFor();
 
       // A whole tag in one act.
       const tagSelect = form.getByLabel('Tag to assign');
