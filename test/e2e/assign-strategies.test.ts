@@ -57,6 +57,8 @@ describe('assigning strategies to a model in a large book', () => {
       const page = await app!.browser.newPage({ viewport: { width: 1400, height: 900 } });
       const problems = collectPageProblems(page);
       await page.goto(app!.host.url);
+      // The book's Refresh counts in the app's one format too.
+      await page.getByRole('button', { name: 'Refresh all 1,001', exact: true }).waitFor();
       await page.getByRole('button', { name: 'Models', exact: true }).click();
       await page.getByRole('button', { name: /^Copies model/ }).click();
       const form = page.getByRole('form', { name: 'Assign strategies' });
