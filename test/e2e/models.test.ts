@@ -123,6 +123,16 @@ describe('the Models screen', () => {
         return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
       });
       expect(lines, `at ${size.width}`).toBeLessThanOrEqual(size.width === 1400 ? 2 : 3);
+      // The hash in at most four lines of sixteen, not a column of a few characters.
+      const hashLines = await table
+        .locator('code.hash')
+        .first()
+        .evaluate((code) => {
+          const text = document.createRange();
+          text.selectNodeContents(code);
+          return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
+        });
+      expect(hashLines, `hash at ${size.width}`).toBeLessThanOrEqual(4);
       // Export stays in view.
       const exportButton = await page
         .getByRole('button', { name: 'Export revision 2 as CSV' })
