@@ -191,7 +191,7 @@ describe('signing off a batch in the app', () => {
       ).rejects.toMatchObject({
         kind: 'confirmation-outdated',
         message: expect.stringMatching(
-          /^This review was superseded by a newer review of the same strategies: sign the newer one/,
+          /^This review was superseded by a newer review of one or more of its strategies: sign the newer one/,
         ),
       });
 
@@ -253,7 +253,7 @@ describe('signing off a batch in the app', () => {
       await list
         .locator(`tr[data-batch="${firstId}"]`)
         .getByText(
-          'superseded by a newer review of the same strategies: never executed, nothing sent from it. Sign the newer review',
+          'superseded by a newer review of one or more of its strategies: never executed, nothing sent from it. Sign the newer review',
         )
         .waitFor();
       expect((await desk.batches.get({ batchId: firstId! })).state).toBe('expired');
