@@ -136,7 +136,10 @@ export const batchSummary = z.object({
   outcomes: z.array(z.object({ outcome: sentOutcome, count: z.number().int().positive() })),
   /** How the batch reads in one line ("4 sent: 1 FAILED, 3 COMPLETE"), failures first. */
   words: z.string(),
-  /** The newer review of the same strategies that superseded this one, never executed (or null). */
+  /**
+   * The newer review of one or more of its strategies that superseded this one, never executed
+   * (or null).
+   */
   supersededBy: z.string().uuid().nullable(),
 });
 export type BatchSummary = z.infer<typeof batchSummary>;

@@ -57,6 +57,8 @@ describe('assigning strategies to a model in a large book', () => {
       const page = await app!.browser.newPage({ viewport: { width: 1400, height: 900 } });
       const problems = collectPageProblems(page);
       await page.goto(app!.host.url);
+      // The book's Refresh counts in the app's one format too.
+      await page.getByRole('button', { name: 'Refresh all 1,001', exact: true }).waitFor();
       await page.getByRole('button', { name: 'Models', exact: true }).click();
       await page.getByRole('button', { name: /^Copies model/ }).click();
       const form = page.getByRole('form', { name: 'Assign strategies' });
@@ -78,6 +80,11 @@ describe('assigning strategies to a model in a large book', () => {
       await expect.poll(() => rows(page)).toEqual(['Copy 0421']);
       await form.getByLabel('Find strategies to assign').fill('');
       await screenshot(page, 'assign-strategies-01-large-book');
+      // All found chosen: the button counts them in the app's one format, thousands grouped.
+      await form.getByRole('button', { name: 'Choose the 1,001 strategies found' }).click();
+      await form.getByRole('button', { name: 'Assign 1,001', exact: true }).waitFor();
+      await form.getByRole('button', { name: 'Clear the choice' }).click();
+      await form.getByRole('button', { name: 'Assign', exact: true }).waitFor();
 
       // A whole tag in one act.
       const tagSelect = form.getByLabel('Tag to assign');

@@ -191,7 +191,7 @@ describe('signing off a batch in the app', () => {
       ).rejects.toMatchObject({
         kind: 'confirmation-outdated',
         message: expect.stringMatching(
-          /^This review was superseded by a newer review of the same strategies: sign the newer one/,
+          /^This review was superseded by a newer review of one or more of its strategies: sign the newer one/,
         ),
       });
 
@@ -253,11 +253,19 @@ describe('signing off a batch in the app', () => {
       await list
         .locator(`tr[data-batch="${firstId}"]`)
         .getByText(
-          'superseded by a newer review of the same strategies: never executed, nothing sent from it. Sign the newer review',
+          'superseded by a newer review of one or more of its strategies: never executed, nothing sent from it. Sign the newer review',
         )
         .waitFor();
       expect((await desk.batches.get({ batchId: firstId! })).state).toBe('expired');
       await screenshot(page, 'batch-signoff-05-list');
+      // Beside the long states, each Open keeps its word on one line.
+      for (const open of await list.getByRole('button', { name: /^Open the batch/ }).all()) {
+        const [height, line] = await open.evaluate((b) => [
+          b.clientHeight,
+          parseFloat(getComputedStyle(b).lineHeight),
+        ]);
+        expect(height, 'Open on one line').toBeLessThan(2 * line);
+      }
       await list.locator(`tr[data-batch="${secondId}"]`).getByRole('button').click();
       await batchView(page).getByRole('button', { name: 'Export orders CSV…' }).waitFor();
       await batchView(page).getByRole('button', { name: 'Export summary CSV…' }).waitFor();

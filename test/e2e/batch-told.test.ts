@@ -156,6 +156,42 @@ describe('what a batch tells', () => {
       const cell = endRow.locator('td.outcome');
       expect(await cell.textContent()).toBe('1 FAILED, 3 COMPLETE');
       expect(await cell.evaluate((c) => c.scrollWidth <= c.clientWidth)).toBe(true);
+      // The batch's summaries read whole, not cut with the rest on hover: at 1024
+      // the time and the kind give the summary the width, the row holds its lines.
+      const batchSummariesWhole = async (
+        kinds: ('batch-ended' | 'batch-reviewed')[] = ['batch-ended', 'batch-reviewed'],
+      ) => {
+        for (const kind of kinds) {
+          const [entry] = (
+            await desk.activity.list({ profileId, kinds: [kind], offset: 0, limit: 1 })
+          ).entries;
+          const summary = table.locator(`tr[data-seq="${entry!.seq}"] td.summary`);
+          expect(await summary.getAttribute('title')).toBe(entry!.summary);
+          const whole = await summary.evaluate((td) => {
+            const lines = td.querySelector('.lines')!;
+            const box = td.getBoundingClientRect();
+            const text = document.createRange();
+            text.selectNodeContents(lines);
+            return {
+              clamped: lines.scrollHeight > lines.clientHeight + 1,
+              cut: td.scrollWidth > td.clientWidth + 1,
+              inRow: [...text.getClientRects()].every((r) => r.bottom <= box.bottom + 0.5),
+            };
+          });
+          expect(whole, `${entry!.summary} at ${page.viewportSize()!.width}`).toEqual({
+            clamped: false,
+            cut: false,
+            inRow: true,
+          });
+        }
+      };
+      await batchSummariesWhole();
+      // And the end in a wide window, in two lines of the row that keeps one line's height for
+      // everything else (the review's longer sentence may end in an ellipsis there).
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await batchSummariesWhole(['batch-ended']);
+      await screenshot(page, 'batch-told-03-activity-1400-dark');
+      await page.setViewportSize({ width: 1024, height: 700 });
       // A rebalance's figures whole, not cut: two lines where the window is narrow.
       const endedRows = table.locator('tr[data-seq]').filter({ hasText: 'Rebalance ended' });
       expect(await endedRows.count()).toBe(4);

@@ -82,4 +82,67 @@ describe('the Models screen', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+  withChromium('a revision’s note gets the table’s width, at 1400 and 1024', async () => {
+    const { host, harness, profileId } = env!;
+    const desk = harness.desk;
+    const model = await desk.models.create({
+      name: 'Noted sleeve',
+      start: { kind: 'strategy', profileId, strategyId: core },
+    });
+    const { rows, revisions } = await desk.models.get({ modelId: model.id });
+    const note =
+      'Less of the last symbol after the committee of Tuesday: the weight moves to cash until the quarterly review says otherwise';
+    await desk.models.saveRevision({
+      modelId: model.id,
+      rows: rows.slice(0, -1),
+      note,
+      basedOn: revisions[0]!.id,
+    });
+    const page = await env!.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const problems = collectPageProblems(page);
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Models', exact: true }).click();
+    await page.getByRole('button', { name: /^Noted sleeve/ }).click();
+    const table = page.getByRole('region', { name: 'Revisions' }).getByRole('table').first();
+    const cell = table.getByRole('cell', { name: note });
+    await cell.waitFor();
+    for (const size of [
+      { width: 1400, height: 900 },
+      { width: 1024, height: 700 },
+    ]) {
+      await page.setViewportSize(size);
+      const [noteWidth, tableWidth] = [
+        (await cell.boundingBox())!.width,
+        (await table.boundingBox())!.width,
+      ];
+      // The note is read across the table, not folded into a column of short lines.
+      expect(noteWidth / tableWidth, `at ${size.width}`).toBeGreaterThan(0.85);
+      const lines = await cell.evaluate((td) => {
+        const text = document.createRange();
+        text.selectNodeContents(td);
+        return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+      expect(lines, `at ${size.width}`).toBeLessThanOrEqual(size.width === 1400 ? 2 : 3);
+      // The hash in at most four lines of sixteen, not a column of a few characters.
+      const hashLines = await table
+        .locator('code.hash')
+        .first()
+        .evaluate((code) => {
+          const text = document.createRange();
+          text.selectNodeContents(code);
+          return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
+        });
+      expect(hashLines, `hash at ${size.width}`).toBeLessThanOrEqual(4);
+      // Export stays in view.
+      const exportButton = await page
+        .getByRole('button', { name: 'Export revision 2 as CSV' })
+        .boundingBox();
+      expect(exportButton!.x + exportButton!.width, `at ${size.width}`).toBeLessThanOrEqual(
+        size.width,
+      );
+    }
+    await screenshot(page, 'models-03-revision-note-1024');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

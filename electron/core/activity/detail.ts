@@ -229,9 +229,12 @@ export function detailOf(
           .filter((k) => counts[k] !== 0)
           .map((k) => ({
             label: `Strategies ${BATCH_ITEM_STATE_LABELS[k as BatchItemState] ?? k}`,
-            value: text(counts[k]),
+            value: groupDigits(text(counts[k])),
           })),
-        ...Object.keys(statuses).map((k) => ({ label: `Versions ${k}`, value: text(statuses[k]) })),
+        ...Object.keys(statuses).map((k) => ({
+          label: `Versions ${k}`,
+          value: groupDigits(text(statuses[k])),
+        })),
       );
       break;
     }

@@ -59,7 +59,7 @@ const countIn = (counts: Counts, states: ReadonlySet<BatchItemState>) =>
 type Outcomes = Partial<Record<SentOutcome, number>>;
 
 /** A review never executed that a newer one of the same strategies replaced (migration 019). */
-export const SUPERSEDED = 'superseded by a newer review of the same strategies';
+export const SUPERSEDED = 'superseded by a newer review of one or more of its strategies';
 
 /**
  * The batch in one line, as the view's heading, the notification and the end's entry say it: how

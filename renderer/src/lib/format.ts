@@ -68,6 +68,16 @@ export function localTime(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : dateTimeToSecond.format(d);
 }
 
+/**
+ * `localTime` as its day and its time, for a narrow column that puts them on two lines (the
+ * format's last ", " separates them; a format without one is the day alone).
+ */
+export function localDayAndTime(iso: string): [string, string] {
+  const whole = localTime(iso);
+  const at = whole.lastIndexOf(', ');
+  return at === -1 ? [whole, ''] : [whole.slice(0, at + 1), whole.slice(at + 2)];
+}
+
 /** The same instant in UTC, for the tooltip: what the log and its exports hold. */
 export function utcTime(iso: string): string {
   const d = new Date(iso);

@@ -210,4 +210,17 @@ describe('how an activity entry reads', () => {
     );
     expect(unseen.tables.map((t) => t.title)).toEqual(['Positions (last copy held here)']);
   });
+
+  it('counts a large batch’s end in the app’s one format, thousands grouped', () => {
+    const ended = row('batch-ended', {
+      profileName: 'Many',
+      batchId: '22222222-2222-4222-8222-222222222222',
+      words: '1,000 sent: 1,000 COMPLETE',
+      counts: { accepted: 1000, excluded: 0 },
+      versionStatuses: { COMPLETE: 1000 },
+    });
+    const { facts } = detailOf(ended);
+    expect(facts).toContainEqual({ label: 'Strategies sent', value: '1,000' });
+    expect(facts).toContainEqual({ label: 'Versions COMPLETE', value: '1,000' });
+  });
 });
