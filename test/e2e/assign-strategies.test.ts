@@ -1,8 +1,9 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { MAX_BATCH_STRATEGIES } from '../../shared/batches/states';
 import { openBareAppE2E, type BareAppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems, screenshot } from '../support/e2e-browser';
+import { within } from '../support/e2e-layout';
 import { manyStrategiesSandbox, profileWithCopies } from '../support/many-strategies';
 import { itNeeds } from '../support/system-parts';
 
@@ -55,6 +56,11 @@ describe('assigning strategies to a model in a large book', () => {
         remove: [],
       });
       const page = await app!.browser.newPage({ viewport: { width: 1400, height: 900 } });
+      /** Wholly in the window: seen without scrolling. */
+      const inWindow = async (target: Locator) => {
+        const box = await target.boundingBox();
+        return box !== null && within(box, page.viewportSize()!);
+      };
       const problems = collectPageProblems(page);
       await page.goto(app!.host.url);
       // The book's Refresh counts in the app's one format too.
@@ -100,6 +106,9 @@ describe('assigning strategies to a model in a large book', () => {
         .getByRole('status')
         .filter({ hasText: '250 strategies tagged “growth” chosen.' })
         .waitFor();
+      // What was chosen and the button that assigns it are in the window, not below it.
+      await expect.poll(() => inWindow(form.getByRole('status'))).toBe(true);
+      expect(await inWindow(form.getByRole('button', { name: 'Assign 250' }))).toBe(true);
       await form.getByRole('button', { name: 'Assign 250' }).click();
       await expect
         .poll(async () => (await desk.models.followers({ modelId: model.id, profileId })).length, {
@@ -184,17 +193,11 @@ describe('assigning strategies to a model in a large book', () => {
       // Send are all in the window.
       await executeButton.click();
       const final = page.getByRole('dialog', { name: 'Send 1,000 strategies now?' });
-      const inWindow = async (box: { y: number; height: number } | null) =>
-        box !== null && box.y >= 0 && box.y + box.height <= 900;
-      expect(await inWindow(await final.getByRole('heading').boundingBox())).toBe(true);
-      expect(
-        await inWindow(await final.getByText(/^Model “Copies model” revision 2/).boundingBox()),
-      ).toBe(true);
-      expect(
-        await inWindow(
-          await final.getByRole('button', { name: 'Send 1,000 strategies' }).boundingBox(),
-        ),
-      ).toBe(true);
+      expect(await inWindow(final.getByRole('heading'))).toBe(true);
+      expect(await inWindow(final.getByText(/^Model “Copies model” revision 2/))).toBe(true);
+      expect(await inWindow(final.getByRole('button', { name: 'Send 1,000 strategies' }))).toBe(
+        true,
+      );
       await final.getByRole('button', { name: 'Go back' }).click();
       expect(problems).toEqual([]);
       await page.close();

@@ -39,15 +39,7 @@ describe('a team of two desks', () => {
     async () => {
       const db = team.current!;
       const a = alice!.harness.desk;
-      await a.team.join({
-        profileId: alice!.profileId,
-        host: '127.0.0.1',
-        port: db.cluster.port,
-        database: db.database,
-        member: 'alice',
-        password: MEMBER_PASSWORD,
-        caFile: null,
-      });
+      await db.join(a, alice!.profileId, 'alice');
 
       // Alice's desk in Chromium, notifications allowed, each one the page makes recorded.
       const aliceContext = await alice!.browser.newContext({

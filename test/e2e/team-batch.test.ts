@@ -5,7 +5,7 @@ import { DEMO_BOOK_STRATEGY_IDS as BOOK, DEMO_MODEL } from '../../electron/sandb
 import { openAppE2E, type AppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems } from '../support/e2e-browser';
 import { itNeeds } from '../support/system-parts';
-import { MEMBER_PASSWORD, postgres, useTeamDatabase } from '../support/team-cluster';
+import { postgres, useTeamDatabase } from '../support/team-cluster';
 
 /**
  * A batch's sign-off submitted for approval in Chromium: alice's desk (the demo model and its
@@ -39,15 +39,7 @@ describe('a batch submitted for approval in the app', () => {
       const db = team.current!;
       const { harness, profileId } = app!;
       const desk = harness.desk;
-      await desk.team.join({
-        profileId,
-        host: '127.0.0.1',
-        port: db.cluster.port,
-        database: db.database,
-        member: 'alice',
-        password: MEMBER_PASSWORD,
-        caFile: null,
-      });
+      await db.join(desk, profileId, 'alice');
       const page = await app!.browser.newPage({ viewport: { width: 1400, height: 900 } });
       const problems = collectPageProblems(page);
       await page.goto(app!.host.url);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { Client } from 'pg';
 import { migrateTeamStore } from '../../electron/core/team/migrate';
 import { addMember } from '../../electron/core/team/members';
+import type { Desk } from '../../electron/core/desk';
 import type { TeamRole } from '../../electron/core/team/migrations';
 import { findPostgres, startPostgresCluster, type PostgresCluster } from './postgres-cluster';
 import { itNeeds } from './system-parts';
@@ -18,6 +19,8 @@ export interface TeamDatabase {
   /** A client connected as a member with their own credentials. */
   as(login: string): Promise<Client>;
   addMember(login: string, roles: TeamRole[]): Promise<void>;
+  /** A desk's profile joins this team as `member`, with the member's test password. */
+  join(desk: Pick<Desk, 'team'>, profileId: string, member: string): Promise<unknown>;
 }
 
 export const MEMBER_PASSWORD = 'member-password-for-tests';
@@ -55,6 +58,16 @@ export function useTeamDatabase(database = 'team'): { current: TeamDatabase | un
       as: (login) => connect(c.url(database, login, MEMBER_PASSWORD)),
       addMember: async (login, roles) =>
         addMember(await owner(), { login, displayName: login, roles, password: MEMBER_PASSWORD }),
+      join: (desk, profileId, member) =>
+        desk.team.join({
+          profileId,
+          host: '127.0.0.1',
+          port: c.port,
+          database,
+          member,
+          password: MEMBER_PASSWORD,
+          caFile: null,
+        }),
     };
   }, 60_000);
   afterAll(async () => {

@@ -11,7 +11,7 @@ import {
   gained,
   itemOf,
 } from '../../support/batches';
-import { itWithPostgres as it, MEMBER_PASSWORD, useTeamDatabase } from '../../support/team-cluster';
+import { itWithPostgres as it, useTeamDatabase } from '../../support/team-cluster';
 
 /**
  * A batch review submitted for approval, through the real parts: two desks (each its own SQLite
@@ -42,16 +42,6 @@ describe('a batch approved by another member, on two desks', () => {
   let modelId: string;
   let owner: Client;
 
-  const join = (h: DeskHarness, profileId: string, member: string) =>
-    h.desk.team.join({
-      profileId,
-      host: '127.0.0.1',
-      port: db().cluster.port,
-      database: db().database,
-      member,
-      password: MEMBER_PASSWORD,
-      caFile: null,
-    });
   /** A revision of the model: Core Equity's target with AAPL at `aapl` and JPM dropped. */
   async function revision(aapl: string): Promise<string> {
     const model = await alice.desk.models.get({ modelId });
@@ -78,8 +68,8 @@ describe('a batch approved by another member, on two desks', () => {
     bob = await openDeskHarness({ stepMs: 5 });
     aliceProfile = (await alice.desk.profiles.useSandbox({})).id;
     bobProfile = (await bob.desk.profiles.useSandbox({})).id;
-    await join(alice, aliceProfile, 'alice');
-    await join(bob, bobProfile, 'bob');
+    await db().join(alice.desk, aliceProfile, 'alice');
+    await db().join(bob.desk, bobProfile, 'bob');
     // Each desk listens before anything is announced (a notice before its LISTEN is not heard).
     const listening = (e: DeskEvent) =>
       e.type === 'team-changed' && e.topic === 'connection' && e.connected;

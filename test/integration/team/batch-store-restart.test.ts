@@ -11,7 +11,7 @@ import {
   gained,
 } from '../../support/batches';
 import { manyStrategiesSandbox, profileWithCopies } from '../../support/many-strategies';
-import { itWithPostgres as it, MEMBER_PASSWORD, useTeamDatabase } from '../../support/team-cluster';
+import { itWithPostgres as it, useTeamDatabase } from '../../support/team-cluster';
 
 /**
  * The team store stopped while a batch sends, then started again (docs/team.md, "Offline and
@@ -40,15 +40,7 @@ beforeAll(async () => {
   sandbox = await manyStrategiesSandbox(STRATEGIES, 5);
   h = await openDeskHarness({ stepMs: 0 });
   profileId = await profileWithCopies(h.desk, sandbox);
-  await h.desk.team.join({
-    profileId,
-    host: '127.0.0.1',
-    port: db.cluster.port,
-    database: db.database,
-    member: 'alice',
-    password: MEMBER_PASSWORD,
-    caFile: null,
-  });
+  await db.join(h.desk, profileId, 'alice');
   // The model: the first copy's target with one weight raised, so every strategy moves.
   const model = await h.desk.models.create({
     name: 'Restart model',

@@ -45,15 +45,7 @@ beforeAll(async () => {
     [alice, aliceProfile, 'alice'],
     [carol, carolProfile, 'carol'],
   ] as const)
-    await h.desk.team.join({
-      profileId,
-      host: '127.0.0.1',
-      port: db.cluster.port,
-      database: db.database,
-      member,
-      password: MEMBER_PASSWORD,
-      caFile: null,
-    });
+    await db.join(h.desk, profileId, member);
 }, 120_000);
 afterAll(async () => {
   await carol?.close();

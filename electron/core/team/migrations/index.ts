@@ -1,11 +1,17 @@
 import team from './001-team';
 import activityFilters from './002-activity-filters';
 import batchApprovals from './003-batch-approvals';
+import batchLinesUsedTogether from './004-batch-lines-used-together';
 import type { TeamMigration } from './types';
 
 export { TEAM_ROLES, MEMBER_GROUP, groupRoleOf, type TeamRole, type TeamMigration } from './types';
 
 /** Every migration of the team store, in order. A file per change; never edit a shipped one. */
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [team, activityFilters, batchApprovals];
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
+  team,
+  activityFilters,
+  batchApprovals,
+  batchLinesUsedTogether,
+];
 
 export const LATEST_TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;
