@@ -258,13 +258,18 @@ describe('a desk in a team, on PostgreSQL', () => {
   it('gives the team’s claim back when a pending execution is withdrawn at start-up', async () => {
     // The owner's first connection ended with the cluster's restart above.
     owner = await db().owner();
-    // The throwaway cluster runs without fsync: its immediate stop above may have lost the
-    // release of the other desk's claim; released again (a claim not held is no change).
+    // The throwaway cluster runs without fsync: its immediate stop above may have lost releases
+    // committed just before it (the other desk's, or this desk's own at its rebalance's end).
+    // Whatever claim it kept is released again, as a member does after reading the service.
     const other = await db().as('alice');
-    await other.query(
-      "SELECT team.release_claim($1, 'other-key', 'desk-elsewhere', 'read: nothing sent')",
-      [CORE],
+    const kept = await owner.query<{ strategy_id: string; idempotency_key: string }>(
+      'SELECT strategy_id, idempotency_key FROM team.claims',
     );
+    for (const claim of kept.rows)
+      await other.query(
+        "SELECT team.release_claim($1, $2, 'desk-elsewhere', 'read: nothing sent')",
+        [claim.strategy_id, claim.idempotency_key],
+      );
     // ...and the policy set before it (no approval needed), set again.
     await owner.query("SELECT team.set_policy('none', interval '24 hours', 'owner')");
     const seq = await lastSeq();
