@@ -175,7 +175,9 @@ export class TeamConnections {
         !(typeof (error as { code?: unknown }).code === 'string') && !(error instanceof DeskError);
       throw teamError(error, need, where(team));
     } finally {
-      client.off('error', onLost);
+      // A client dropped may still hear the server's farewell while it ends (57P01): it stays
+      // heard, never uncaught. One kept goes back to the pool, which listens for itself.
+      if (!broken && !lost) client.off('error', onLost);
       client.release(broken || lost);
     }
   }
