@@ -48,6 +48,7 @@ export const CONTRACT_METHODS = {
     'get',
     'create',
     'update',
+    'copyToTeam',
     'saveRevision',
     'revision',
     'compare',

@@ -24,17 +24,23 @@ const modelRowsInput = z
   .max(1000);
 
 /**
- * The model library, app-wide (docs/models.md): a model's rows are saved as immutable revisions;
- * a strategy of a profile follows at most one model, with a sync state.
+ * The model library (docs/models.md): a model's rows are saved as immutable revisions; a strategy
+ * of a profile follows at most one model, with a sync state. The desk's own library serves every
+ * profile without a team; a profile in a team uses its team's (docs/team.md), kept in the team
+ * store and cached on the desk, and may copy a model of the desk's own into it.
  */
 export const modelsContract = {
   /**
-   * Every model, by name (models are app-wide); with `profileId`, each counts its followers in
-   * that profile too (`followersInProfile`).
+   * The desk's own models by name; for a profile in a team, the team's models by name, then the
+   * desk's own (each says its `library`). With `profileId`, each counts its followers in that
+   * profile too (`followersInProfile`).
    */
   list: method(z.object({ profileId: uuid.optional() }).strict(), z.array(modelSummary)),
   get: method(modelRef, modelDetail),
-  /** Empty (no revision until saved), or with revision 1 from a draft or a strategy's known target. */
+  /**
+   * Empty (no revision until saved), or with revision 1 from a draft or a strategy's known target.
+   * `profileId`: the profile the manager works in; in a team, the model is the team's.
+   */
   create: method(
     z
       .object({
@@ -42,6 +48,7 @@ export const modelsContract = {
         description: modelDescription.default(''),
         start: modelStart,
         note: revisionNote.optional(),
+        profileId: uuid.optional(),
       })
       .strict(),
     modelDetail,
@@ -53,14 +60,21 @@ export const modelsContract = {
         modelId: uuid,
         name: modelName.optional(),
         description: modelDescription.optional(),
+        profileId: uuid.optional(),
       })
       .strict(),
     modelSummary,
   ),
   /**
+   * A model of the desk's own library into the profile's team's: its latest revision as the
+   * team model's first (the same hash), the copy recorded in the team's log.
+   */
+  copyToTeam: method(z.object({ modelId: uuid, profileId: uuid }).strict(), modelDetail),
+  /**
    * The rows as a new revision (kind invalid-model with every problem when the rules refuse
    * them). `basedOn`: the latest revision when editing began (null: none); a newer one saved
-   * since refuses it (kind confirmation-outdated). `profileId`: whose activity log records it.
+   * since refuses it (kind confirmation-outdated), on this desk or, for a team's model, on any
+   * desk of the team. `profileId`: whose activity log records it (a team's log records a team's).
    */
   saveRevision: method(
     z
@@ -120,9 +134,15 @@ export const modelsEvents = [
   z.object({
     type: z.literal('model-changed'),
     change: z.enum(['revision-saved', 'assigned', 'unassigned']),
-    /** Whose strategies were assigned or unassigned; null for a save (models are app-wide). */
+    /**
+     * Whose strategies were assigned or unassigned; for a save, the profile whose team's library
+     * it is (null: the desk's own library, app-wide).
+     */
     profileId: uuid.nullable(),
-    /** The revision saved or assigned (its number and hash); null for an unassign. */
+    /**
+     * The revision saved or assigned (its number and hash); null for an unassign, and for a
+     * team's model named before any revision.
+     */
     revision: revisionSummary.nullable(),
     /**
      * Each model whose line changed, as `models.list` gives it (with `profileId`'s followers

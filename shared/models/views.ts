@@ -23,6 +23,8 @@ export const revisionSummary = z.object({
   rowCount: z.number().int().nonnegative(),
   /** The sum of the weights, exact; cash is 100 minus it. */
   total: decimalString,
+  /** The team member who saved it, for a revision of a team's model; null for the desk's own. */
+  savedBy: z.string().nullable(),
 });
 export type RevisionSummary = z.infer<typeof revisionSummary>;
 
@@ -31,6 +33,11 @@ export type RevisionDetail = z.infer<typeof revisionDetail>;
 
 export const modelSummary = z.object({
   id: uuid,
+  /**
+   * Whose library: the team's (shared by its desks, kept in its team store and cached here) or
+   * this desk's own (every profile without a team).
+   */
+  library: z.enum(['team', 'desk']),
   name: z.string(),
   description: z.string(),
   createdAt: timestamp,

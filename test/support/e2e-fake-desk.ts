@@ -131,6 +131,7 @@ export function createFakeDesk() {
       get: notBuilt('models.get'),
       create: notBuilt('models.create'),
       update: notBuilt('models.update'),
+      copyToTeam: notBuilt('models.copyToTeam'),
       saveRevision: notBuilt('models.saveRevision'),
       revision: notBuilt('models.revision'),
       compare: notBuilt('models.compare'),

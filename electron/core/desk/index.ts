@@ -45,6 +45,7 @@ import { strategyHandlers } from './strategies';
 import { teamHandlers } from './team';
 import { TeamConnections } from '../team/connection';
 import { TeamGate } from '../team/gate';
+import { TeamModelCache } from '../models/team-sync';
 import { versionHandlers } from './versions';
 
 export type { BuiltInSandbox } from '../onboarding/sandbox';
@@ -143,6 +144,14 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const emit = (event: DeskEvent): void => {
     events.emit(event);
     if (event.type === 'journal-changed') book.rowsMayHaveMoved(event.profileId);
+    // The team store announced a model or an assignment (or listening came back, or strategies
+    // were added): the desk's cache of the team's library reads it (`model-changed`).
+    teamModels.heard(event)?.catch((error: unknown) =>
+      log.warn('The team’s models could not be read yet; read again at the next notice', {
+        event: event.type,
+        ...errorFields(error),
+      }),
+    );
   };
   const secrets = rememberingSecrets(withKeychainFailures(options.secretStore), secretsSeen);
   const connections = new Connections(store, secrets, emit, options.clientOptions);
@@ -171,6 +180,13 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
         ...errorFields(error),
       }),
   });
+  const teamModels = new TeamModelCache(store, team, emit, (profileId, revisionId, why) =>
+    log.warn('A revision of the team’s library was left out: it cannot be trusted', {
+      profileId,
+      revisionId,
+      why,
+    }),
+  );
   const teamGate = new TeamGate(team, (claim, error) =>
     log.warn('A team claim could not be released yet; it is tried again', {
       profileId: claim.profileId,
@@ -279,7 +295,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     reports: reportHandlers({ store, exports }),
     activity: activityHandlers({ store, checks: activityChecks, exports, now }),
     book: bookArea,
-    models: modelHandlers({ store, exports, emit }),
+    models: modelHandlers({ store, exports, emit, teams: team, teamCache: teamModels }),
     batches: batchHandlers({ store, batches, exports }),
     attention: attentionHandlers({
       store,

@@ -26,6 +26,8 @@ import {
  * The model library (app-wide): creating a model, saving its rows as a new immutable revision
  * (checked by the draft's rules, hashed in canonical form, recorded in the activity log, announced
  * with the followers it moves), reading and comparing revisions. docs/models.md tells the rules.
+ * A team's models are read here too, from the desk's cache of them; they are written through the
+ * team store (team-library.ts), with the same rules (`checkedRows`, `startOf`).
  */
 
 export interface RowsToSave {
@@ -47,10 +49,13 @@ export class ModelLibrary {
     private readonly announce: AnnounceModelChange,
   ) {}
 
-  /** Every model; with `profileId`, its followers in that profile counted too. */
-  list(profileId?: string): ModelSummary[] {
+  /**
+   * The desk's own models, or a team's (`team`: its key) as cached here; with `profileId`, their
+   * followers in that profile counted too.
+   */
+  list(profileId?: string, team: string | null = null): ModelSummary[] {
     const counts = this.store.models.counts(profileId);
-    return this.store.models.list().map((m) => modelSummaryView(this.store, m, counts));
+    return this.store.models.list(team).map((m) => modelSummaryView(this.store, m, counts));
   }
 
   get(modelId: string): ModelDetail {
@@ -60,6 +65,17 @@ export class ModelLibrary {
   model(modelId: string): StoredModel {
     const model = this.store.models.get(modelId);
     if (!model) throw modelNotFound();
+    return model;
+  }
+
+  /** A model of this desk's own library: a team's is changed through its team store only. */
+  private ownModel(modelId: string): StoredModel {
+    const model = this.model(modelId);
+    if (model.team !== null)
+      throw new DeskError({
+        kind: 'invalid-input',
+        message: `“${model.name}” is in the team's library (${model.team}): it changes through the team store, from a profile in that team.`,
+      });
     return model;
   }
 
@@ -77,7 +93,7 @@ export class ModelLibrary {
     note?: string | undefined;
     profileId?: string | undefined;
   }): ModelDetail {
-    const first = this.startingRows(input.start);
+    const first = this.startOf(input.start);
     return this.store.transaction(() => {
       const model = this.store.models.create({
         name: input.name,
@@ -95,7 +111,7 @@ export class ModelLibrary {
   }
 
   update(input: { modelId: string; name?: string | undefined; description?: string | undefined }) {
-    const model = this.model(input.modelId);
+    const model = this.ownModel(input.modelId);
     this.store.models.update(model.id, {
       name: input.name ?? model.name,
       description: input.description ?? model.description,
@@ -105,7 +121,7 @@ export class ModelLibrary {
 
   /** Announced once stored: every strategy following the latest revision follows this one now. */
   saveRevision(input: RowsToSave): ModelDetail {
-    const model = this.model(input.modelId);
+    const model = this.ownModel(input.modelId);
     const revision = this.store.transaction(() => {
       const latest = this.store.models.latest(model.id);
       if (input.basedOn !== undefined && (latest?.id ?? null) !== input.basedOn)
@@ -115,7 +131,7 @@ export class ModelLibrary {
             `Revision ${latest?.number ?? '—'} of “${model.name}” was saved since this editor ` +
             'opened (another window?). Nothing was saved: open the model again to see it.',
         });
-      const checked = this.checked(input.rows);
+      const checked = this.checkedRows(input.rows);
       if (latest && latest.hash === checked.hash)
         throw new DeskError({
           kind: 'invalid-input',
@@ -156,7 +172,7 @@ export class ModelLibrary {
    * The rows as saved (symbols trimmed and upper-cased, weights trimmed), their total and hash;
    * refused with every problem.
    */
-  private checked(rows: RowsToSave['rows']): {
+  checkedRows(rows: RowsToSave['rows']): {
     rows: StoredModelRow[];
     total: string;
     hash: string;
@@ -177,7 +193,7 @@ export class ModelLibrary {
   private save(
     model: StoredModel,
     input: RowsToSave,
-    { rows, total, hash } = this.checked(input.rows),
+    { rows, total, hash } = this.checkedRows(input.rows),
   ): StoredRevision {
     const note = input.note.trim();
     return recordRevisionSaved(this.store, input.profileId ?? null, model, () => ({
@@ -186,9 +202,8 @@ export class ModelLibrary {
     }));
   }
 
-  private startingRows(
-    start: ModelStart,
-  ): { rows: StoredModelRow[]; note: string; profileId: string } | null {
+  /** A new model's first rows and its revision's note (null: it starts empty). */
+  startOf(start: ModelStart): { rows: StoredModelRow[]; note: string; profileId: string } | null {
     if (start.kind === 'empty') return null;
     if (start.kind === 'draft') {
       const draft = this.store.drafts.get(start.draftId);

@@ -31,6 +31,7 @@ export const revisionView = (r: StoredRevision): RevisionSummary => ({
   hash: r.hash,
   rowCount: r.rowCount,
   total: r.total,
+  savedBy: r.savedBy,
 });
 
 export function revisionDetailView(store: ModelStore, r: StoredRevision): RevisionDetail {
@@ -45,6 +46,7 @@ export function modelSummaryView(
   const latest = store.models.latest(m.id);
   return {
     id: m.id,
+    library: m.team === null ? 'desk' : 'team',
     name: m.name,
     description: m.description,
     createdAt: m.createdAt,

@@ -37,6 +37,9 @@ export const teamSecretKey = (profileId: string) => `team:${profileId}`;
 const where = (c: Pick<TeamConnection, 'host' | 'port' | 'database'>) =>
   `${c.host}:${c.port}/${c.database}`;
 
+/** Which team: its store's address. Profiles joined to the same one share its model library. */
+export const teamKey = where;
+
 /**
  * Each profile's connection to its team store (docs/team.md), beside its service client
  * (profiles/connections.ts): one `pg` Pool per profile, connected as the member's own login so
@@ -57,6 +60,11 @@ export class TeamConnections {
   /** The profile's team, or null: a desk on its own (nothing of the team runs). */
   teamOf(profileId: string): TeamConnection | null {
     return this.joined.get(profileId) ?? null;
+  }
+
+  /** The profiles of this desk in the team `key` (teamKey), in the order they joined. */
+  profilesIn(key: string): string[] {
+    return [...this.joined.values()].filter((t) => teamKey(t) === key).map((t) => t.profileId);
   }
 
   /** This desk as the team's log names it: the computer and a number kept in the data file. */

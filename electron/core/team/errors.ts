@@ -6,13 +6,24 @@ import { DeskError } from '../../../shared/errors';
  * connection faults say what the team store is needed for, so an action never fails in silence.
  */
 
-/** PostgreSQL refusals the functions of 001-team.ts raise, by SQLSTATE. */
-const REFUSALS: Record<string, 'approval-required' | 'approval-outdated' | 'team-refused'> = {
+/** PostgreSQL refusals the team store's functions raise (001-team.ts, 005-…), by SQLSTATE. */
+const REFUSALS: Record<
+  string,
+  | 'approval-required'
+  | 'approval-outdated'
+  | 'team-refused'
+  | 'confirmation-outdated'
+  | 'invalid-input'
+  | 'model-not-found'
+> = {
   DK001: 'approval-required',
   DK002: 'approval-outdated',
   DK003: 'team-refused', // approving one's own submission
   DK004: 'team-refused', // a claim another desk holds
   DK005: 'team-refused', // a submission gone or decided already
+  DK006: 'confirmation-outdated', // a model revision saved since the editor opened (005)
+  DK007: 'invalid-input', // a model without a name, or the same weights again (005)
+  DK008: 'model-not-found', // a model or a revision not in the team's library (005)
   '42501': 'team-refused', // a role the member lacks
 };
 

@@ -11,6 +11,7 @@ export const TEAM_KIND_LABELS: Readonly<Record<string, string>> = {
   'approval.used': 'Approval used',
   'claim.taken': 'Claim taken',
   'claim.released': 'Claim released',
+  'model.named': 'Model named',
   'model.saved': 'Model saved',
   'model.assigned': 'Model assigned',
   'team.policy': 'Policy changed',
@@ -46,10 +47,16 @@ export function teamEntrySummary(entry: Pick<TeamActivityEntry, 'kind' | 'payloa
       return `Idempotency-Key ${text('idempotencyKey')}`;
     case 'claim.released':
       return `Held by ${text('heldBy')} on ${text('heldOn')}; found ${text('found')}`;
+    case 'model.named':
+      return `“${text('name')}”${text('description') ? `: ${text('description')}` : ''}`;
     case 'model.saved':
-      return `Revision ${String(p.revision)}${text('copiedFrom') ? ', copied from this desk' : ''}`;
+      return `${text('name') ? `“${text('name')}” r` : 'R'}evision ${String(p.revision)}${
+        text('copiedFrom') ? `, copied from ${text('copiedFrom')}` : ''
+      }${note}`;
     case 'model.assigned':
-      return text('model') ? `To model ${text('model').slice(0, 8)}` : 'Unassigned';
+      return text('model')
+        ? `To model ${text('model').slice(0, 8)}${text('revision') ? ', pinned' : ''}`
+        : 'Unassigned';
     case 'team.policy':
       return `Approval needed for ${POLICY_WORDS[text('policy')] ?? text('policy')}; an approval lasts ${Number(p.ttlSeconds) / 3600} h`;
     default:

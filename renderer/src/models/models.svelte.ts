@@ -28,6 +28,8 @@ export class ModelsStore {
   /** Every model, by name; `followersInProfile` counts `profileId`'s followers. */
   list = $state.raw<ModelSummary[]>([]);
   profileId = $state<string | null>(null);
+  /** The profile shown is in a team: its models are the team's, and the desk's own are copied. */
+  inTeam = $state(false);
   selected = $state.raw<ModelDetail | null>(null);
   /** The open model's followers in `followersHeld.profileId`, by strategy name. */
   followers = $state.raw<ModelFollower[]>([]);
@@ -41,8 +43,12 @@ export class ModelsStore {
 
   /** The list, its followers counted in `profileId` (the profile shown). */
   async load(profileId: string | null): Promise<void> {
-    const list = await this.api.models.list(profileId ? { profileId } : {});
+    const [list, team] = await Promise.all([
+      this.api.models.list(profileId ? { profileId } : {}),
+      profileId ? this.api.team.get({ profileId }) : null,
+    ]);
     this.profileId = profileId;
+    this.inTeam = team?.team != null;
     this.list = list;
   }
 
@@ -62,10 +68,28 @@ export class ModelsStore {
     readFirst?: { profileId: string; strategyId: string };
   }): Promise<ModelDetail> {
     if (input.readFirst) await this.api.strategies.refresh(input.readFirst);
-    const model = await this.api.models.create({ name: input.name, start: input.start });
+    const model = await this.api.models.create({
+      name: input.name,
+      start: input.start,
+      ...(this.profileId && { profileId: this.profileId }),
+    });
+    this.putNew(model);
+    return model;
+  }
+
+  /** A model of the desk's own library copied into the team's: put in the list and shown. */
+  async copyToTeam(modelId: string): Promise<ModelDetail> {
+    const profileId = this.profileId;
+    if (!profileId) throw new Error('No profile is shown');
+    const model = await this.api.models.copyToTeam({ modelId, profileId });
+    this.putNew(model);
+    this.show(model);
+    return model;
+  }
+
+  private putNew(model: ModelDetail): void {
     const { revisions: _revisions, rows: _rows, ...summary } = model;
     this.putLines([{ ...summary, followersInProfile: this.profileId ? 0 : null }], true);
-    return model;
   }
 
   /** Shows a model made or saved here (its answer), keeping the followers held. */
@@ -205,9 +229,14 @@ export class ModelsStore {
 
   /** A save, an assign or an unassign: the lines, the followers and the Overviews it moved. */
   apply(event: ModelChanged): void {
+    // A team's model made on another desk joins the list of the profile in that team.
+    const shownTeam =
+      event.profileId !== null &&
+      event.profileId === this.profileId &&
+      event.change === 'revision-saved';
     this.putLines(
       event.models,
-      false,
+      shownTeam,
       // Counted in another profile (or not at all, for a save): this profile's count stays.
       event.profileId !== null && event.profileId === this.profileId,
     );
@@ -215,9 +244,9 @@ export class ModelsStore {
   }
 
   /**
-   * These lines in place of those held (`add`: lines not held join), in the desk's order (by
-   * name, case aside, then id). `countsInProfile`: false when the lines counted another
-   * profile's followers, or none: the held count stays.
+   * These lines in place of those held (`add`: lines not held join), in the desk's order (the
+   * team's first, then by name, case aside, then id). `countsInProfile`: false when the lines
+   * counted another profile's followers, or none: the held count stays.
    */
   private putLines(lines: readonly ModelSummary[], add: boolean, countsInProfile = true): void {
     const list = this.list.map((held) => {
@@ -226,7 +255,9 @@ export class ModelsStore {
       return countsInProfile ? line : { ...line, followersInProfile: held.followersInProfile };
     });
     if (add) list.push(...lines.filter((l) => !this.list.some((held) => held.id === l.id)));
+    // The team's models first (a team's profile), then the desk's own, each by name.
     this.list = list.sort((a, b) => {
+      if (a.library !== b.library) return a.library === 'team' ? -1 : 1;
       const x = a.name.toLowerCase();
       const y = b.name.toLowerCase();
       return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

@@ -1,7 +1,5 @@
 import { describe, expect } from 'vitest';
 import type { Client } from 'pg';
-import { canonicalText } from '../../../shared/models/canonical';
-import { revisionHash } from '../../../electron/core/models/hash';
 import { entryHash } from '../../../electron/core/store/repositories/activity-canonical';
 import { migrateTeamStore, teamSchemaVersion } from '../../../electron/core/team/migrate';
 import { LATEST_TEAM_SCHEMA_VERSION } from '../../../electron/core/team/migrations';
@@ -13,11 +11,9 @@ import { itWithPostgres as it, useTeamDatabase } from '../../support/team-cluste
 const team = useTeamDatabase();
 const db = () => team.current!;
 
-const MODEL = '6d1f3c1e-0a8b-4c1e-9a1e-1f2b3c4d5e6f';
 let ready = false;
 let alice: Client; // drafter, trader
 let bob: Client; // approver
-let carol: Client; // model admin
 let dave: Client; // drafter only
 let erin: Client; // drafter and approver
 
@@ -30,7 +26,6 @@ async function members(): Promise<void> {
   await db().addMember('erin', ['drafter', 'approver']);
   alice = await db().as('alice');
   bob = await db().as('bob');
-  carol = await db().as('carol');
   dave = await db().as('dave');
   erin = await db().as('erin');
   ready = true;
@@ -156,42 +151,6 @@ describe('migration 001: the team store', () => {
     }
     // Who wrote it is the database's word, not the desk's.
     expect(rows.find((r) => r.canonical.includes('draft.note'))!.member).toBe('alice');
-  });
-
-  it('saves a model revision only for a model admin, immutable, with the desk hash', async () => {
-    await members();
-    const rows = [
-      { symbol: 'msft', weight: '30' },
-      { symbol: 'AAPL', weight: '20.50' },
-    ];
-    const save = (who: Client) =>
-      who.query("SELECT team.save_model_revision($1, 'Growth', $2, NULL, 'desk-c')", [
-        MODEL,
-        canonicalText(rows),
-      ]);
-    await expect(save(alice)).rejects.toMatchObject({ code: '42501' });
-    await save(carol);
-    await save(carol);
-    const { rows: saved } = await alice.query(
-      'SELECT revision, hash FROM team.model_revisions WHERE model_id = $1 ORDER BY revision',
-      [MODEL],
-    );
-    expect(saved).toEqual([
-      { revision: 1, hash: revisionHash(rows) },
-      { revision: 2, hash: revisionHash(rows) },
-    ]);
-    const owner = await db().owner();
-    await expect(owner.query("UPDATE team.model_revisions SET name = 'x'")).rejects.toMatchObject({
-      code: 'DK010',
-    });
-    await expect(
-      alice.query("SELECT team.assign(ARRAY['s-1'], $1, 'desk-a')", [MODEL]),
-    ).rejects.toMatchObject({ code: '42501' });
-    await carol.query("SELECT team.assign(ARRAY['s-1', 's-2'], $1, 'desk-c')", [MODEL]);
-    const { rows: assigned } = await dave.query(
-      'SELECT strategy_id FROM team.assignments ORDER BY strategy_id',
-    );
-    expect(assigned.map((r) => r.strategy_id)).toEqual(['s-1', 's-2']);
   });
 
   it('holds one claim per strategy across the team, released with what was found', async () => {

@@ -17,6 +17,7 @@ import teamConnections from './015-team-connections';
 import activityFilters from './016-activity-filters';
 import batchSuperseded from './017-batch-superseded';
 import attentionMarks from './018-attention-marks';
+import teamModels from './019-team-models';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   activityFilters,
   batchSuperseded,
   attentionMarks,
+  teamModels,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { RepositoryContext } from './context';
 
 /**
- * The model library and its assignments (migration 010). Models are app-wide; a revision and its
- * rows are written once, in one transaction, and never changed (the schema refuses an UPDATE).
- * Assignments are per profile: a strategy follows at most one model.
+ * The model library and its assignments (migrations 010, 019). The desk's own models are
+ * app-wide; a team's are cached here from its team store (`team`), with the team's ids and
+ * numbers. A revision and its rows are written once, in one transaction, and never changed (the
+ * schema refuses an UPDATE). Assignments are per profile: a strategy follows at most one model.
  */
 
 export interface StoredModel {
   id: string;
+  /** The team's library it is cached from (`host:port/database`); null: this desk's own. */
+  team: string | null;
   name: string;
   description: string;
   createdAt: string;
@@ -24,6 +27,19 @@ export interface StoredRevision {
   hash: string;
   total: string;
   rowCount: number;
+  /** The member who saved a team's revision; null for the desk's own. */
+  savedBy: string | null;
+}
+
+/** A revision of a team's model as its team store holds it: cached with its id and number. */
+export interface TeamRevisionFacts {
+  id: string;
+  number: number;
+  createdAt: string;
+  note: string;
+  hash: string;
+  total: string;
+  savedBy: string;
 }
 
 export interface StoredModelRow {
@@ -42,6 +58,7 @@ export interface StoredAssignment {
 
 interface ModelRecord {
   id: string;
+  team: string | null;
   name: string;
   description: string;
   created_at: string;
@@ -56,6 +73,7 @@ interface RevisionRecord {
   hash: string;
   total: string;
   row_count: number;
+  saved_by: string | null;
 }
 interface AssignmentRecord {
   profile_id: string;
@@ -67,6 +85,7 @@ interface AssignmentRecord {
 
 const model = (r: ModelRecord): StoredModel => ({
   id: r.id,
+  team: r.team ?? null,
   name: r.name,
   description: r.description,
   createdAt: r.created_at,
@@ -81,6 +100,7 @@ const revision = (r: RevisionRecord): StoredRevision => ({
   hash: r.hash,
   total: r.total,
   rowCount: r.row_count,
+  savedBy: r.saved_by ?? null,
 });
 const assignment = (r: AssignmentRecord): StoredAssignment => ({
   profileId: r.profile_id,
@@ -102,10 +122,6 @@ export function modelsRepository({ db, now }: RepositoryContext) {
       'INSERT INTO models (id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
     );
     const selectModel = db.prepare<[string], ModelRecord>('SELECT * FROM models WHERE id = ?');
-    // Names sort as the manager reads them; the id breaks ties, so the order is total.
-    const selectModels = db.prepare<[], ModelRecord>(
-      'SELECT * FROM models ORDER BY name COLLATE NOCASE, id',
-    );
     const updateModel = db.prepare(
       'UPDATE models SET name = ?, description = ?, updated_at = ? WHERE id = ?',
     );
@@ -165,7 +181,6 @@ export function modelsRepository({ db, now }: RepositoryContext) {
     return {
       insertModel,
       selectModel,
-      selectModels,
       updateModel,
       touchModel,
       selectRevision,
@@ -188,6 +203,27 @@ export function modelsRepository({ db, now }: RepositoryContext) {
   };
   let statements: ReturnType<typeof prepareAll> | undefined;
   const q = () => (statements ??= prepareAll());
+  // Those of migration 019 apart: a store at an older schema (tests) still makes models.
+  const prepareTeam = () => ({
+    // Names sort as the manager reads them; the id breaks ties, so the order is total.
+    selectModels: db.prepare<[string | null], ModelRecord>(
+      'SELECT * FROM models WHERE team IS ? ORDER BY name COLLATE NOCASE, id',
+    ),
+    // A team's model as its store has it: added, or its name and description changed.
+    cacheModel: db.prepare(
+      `INSERT INTO models (id, team, name, description, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description,
+         updated_at = excluded.updated_at
+       WHERE models.name IS NOT excluded.name OR models.description IS NOT excluded.description`,
+    ),
+    insertRevision: db.prepare(
+      `INSERT INTO model_revisions (id, model_id, number, created_at, note, hash, total, saved_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  });
+  let teamStatements: ReturnType<typeof prepareTeam> | undefined;
+  const t = () => (teamStatements ??= prepareTeam());
 
   const addRevision = db.transaction(
     (
@@ -204,6 +240,16 @@ export function modelsRepository({ db, now }: RepositoryContext) {
       return revision(q().selectRevision.get(id)!);
     },
   );
+  const cacheRevision = db.transaction(
+    (modelId: string, facts: TeamRevisionFacts, rows: readonly StoredModelRow[]): boolean => {
+      if (q().selectRevision.get(facts.id)) return false;
+      const { id, number, createdAt, note, hash, total, savedBy } = facts;
+      t().insertRevision.run(id, modelId, number, createdAt, note, hash, total, savedBy);
+      rows.forEach((row, i) => q().insertRow.run(id, i, row.symbol, row.weight));
+      q().touchModel.run(createdAt, modelId);
+      return true;
+    },
+  );
 
   return {
     create(input: { name: string; description: string }): StoredModel {
@@ -216,8 +262,28 @@ export function modelsRepository({ db, now }: RepositoryContext) {
       const r = q().selectModel.get(modelId);
       return r ? model(r) : null;
     },
-    list(): StoredModel[] {
-      return q().selectModels.all().map(model);
+    /** The desk's own models (`team` null), or those cached of a team's library, by name. */
+    list(team: string | null = null): StoredModel[] {
+      return t().selectModels.all(team).map(model);
+    },
+    /** A team's model as its store has it; true when it is new here or its words changed. */
+    cacheModel(input: {
+      id: string;
+      team: string;
+      name: string;
+      description: string;
+      createdAt: string;
+    }): boolean {
+      const { id, team, name, description, createdAt } = input;
+      return t().cacheModel.run(id, team, name, description, createdAt, now()).changes > 0;
+    },
+    /** A team's revision with its rows, unless it is here already (true: it was added). */
+    cacheRevision(
+      modelId: string,
+      facts: TeamRevisionFacts,
+      rows: readonly StoredModelRow[],
+    ): boolean {
+      return cacheRevision(modelId, facts, rows);
     },
     /** Name and description are the model's own, not a revision's: changed in place. */
     update(modelId: string, patch: { name: string; description: string }): boolean {

@@ -2,6 +2,7 @@ import team from './001-team';
 import activityFilters from './002-activity-filters';
 import batchApprovals from './003-batch-approvals';
 import batchLinesUsedTogether from './004-batch-lines-used-together';
+import modelLibrary from './005-model-library';
 import type { TeamMigration } from './types';
 
 export { TEAM_ROLES, MEMBER_GROUP, groupRoleOf, type TeamRole, type TeamMigration } from './types';
@@ -12,6 +13,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   activityFilters,
   batchApprovals,
   batchLinesUsedTogether,
+  modelLibrary,
 ];
 
 export const LATEST_TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;
