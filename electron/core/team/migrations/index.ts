@@ -3,6 +3,7 @@ import activityFilters from './002-activity-filters';
 import batchApprovals from './003-batch-approvals';
 import batchLinesUsedTogether from './004-batch-lines-used-together';
 import modelLibrary from './005-model-library';
+import logPlans from './006-log-plans';
 import type { TeamMigration } from './types';
 
 export { TEAM_ROLES, MEMBER_GROUP, groupRoleOf, type TeamRole, type TeamMigration } from './types';
@@ -14,6 +15,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   batchApprovals,
   batchLinesUsedTogether,
   modelLibrary,
+  logPlans,
 ];
 
 export const LATEST_TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;
