@@ -44,7 +44,7 @@ import { restrictionHandlers } from './restrictions';
 import { strategyHandlers } from './strategies';
 import { teamHandlers } from './team';
 import { TeamConnections } from '../team/connection';
-import { TeamGate } from '../team/gate';
+import { TeamGate, type ReleaseRetry } from '../team/gate';
 import { TeamModelCache } from '../models/team-sync';
 import { versionHandlers } from './versions';
 
@@ -87,6 +87,8 @@ export interface DeskOptions {
   versionLagMs?: number;
   /** How long the tracker waits between probes while a profile is offline. */
   offlineProbeMs?: number;
+  /** The first and longest wait before a team claim's release is tried again (tests). */
+  claimReleaseRetry?: ReleaseRetry;
   /** How long the tracker waits for a secret to be entered before it looks again. */
   credentialsProbeMs?: number;
   /** Who holds the data folder, as a second process names it ("the browser host"). */
@@ -114,6 +116,11 @@ export type Desk = DeskHandlers & {
    * one pg Pool, connected as its member (null without a team), for every reader of the team.
    */
   readonly teams: TeamConnections;
+  /**
+   * The team's claims at the one execution flow (team/gate.ts); a release the team store could
+   * not take yet is tried again, at once when the profile's listening connection is back.
+   */
+  readonly teamClaims: TeamGate;
   /** The client secret of every profile there is and every live token: redacted from the log. */
   knownSecrets(): Promise<string[]>;
   /** This process's hold on the data folder (released by close). */
@@ -146,6 +153,8 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     if (event.type === 'journal-changed') book.rowsMayHaveMoved(event.profileId);
     // The team store announced a model or an assignment (or listening came back, or strategies
     // were added): the desk's cache of the team's library reads it (`model-changed`).
+    if (event.type === 'team-changed' && event.topic === 'connection' && event.connected)
+      teamGate.retryNow(event.profileId);
     teamModels.heard(event)?.catch((error: unknown) =>
       log.warn('The team’s models could not be read yet; read again at the next notice', {
         event: event.type,
@@ -187,12 +196,15 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
       why,
     }),
   );
-  const teamGate = new TeamGate(team, (claim, error) =>
-    log.warn('A team claim could not be released yet; it is tried again', {
-      profileId: claim.profileId,
-      strategyId: claim.strategyId,
-      ...errorFields(error),
-    }),
+  const teamGate = new TeamGate(
+    team,
+    (claim, error) =>
+      log.warn('A team claim could not be released yet; it is tried again', {
+        profileId: claim.profileId,
+        strategyId: claim.strategyId,
+        ...errorFields(error),
+      }),
+    options.claimReleaseRetry,
   );
   const execution = new Execution({ store, connections, tracker, emit, now, team: teamGate });
   const recovery = new Recovery(store, execution);
@@ -358,6 +370,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     recovery,
     batchFlow: batches,
     teams: team,
+    teamClaims: teamGate,
     dataFolder,
     knownSecrets,
     log,

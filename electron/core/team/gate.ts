@@ -7,7 +7,12 @@ export interface TeamClaim extends ClaimRef {
   batch: boolean;
 }
 
-const RELEASE_RETRY_MS = { firstMs: 2000, maxMs: 60_000 };
+export interface ReleaseRetry {
+  firstMs: number;
+  maxMs: number;
+}
+
+const RELEASE_RETRY_MS: ReleaseRetry = { firstMs: 2000, maxMs: 60_000 };
 const NEED = 'to execute as a member of the team';
 
 /**
@@ -24,12 +29,15 @@ export class TeamGate {
   /** Releases the team store did not take yet (unreachable): tried again with a growing wait. */
   private readonly unreleased = new Map<string, { claim: ClaimRef; finding: string }>();
   private retryTimer: NodeJS.Timeout | null = null;
-  private retryWaitMs = RELEASE_RETRY_MS.firstMs;
+  private retryWaitMs: number;
 
   constructor(
     private readonly teams: TeamConnections,
     private readonly onReleaseFault: (claim: ClaimRef, error: unknown) => void = () => undefined,
-  ) {}
+    private readonly retry: ReleaseRetry = RELEASE_RETRY_MS,
+  ) {
+    this.retryWaitMs = retry.firstMs;
+  }
 
   /** The team's claim, and whether the team's policy asks for an approval of this execution. */
   admit(claim: TeamClaim): Promise<{ approvalNeeded: boolean }> | null {
@@ -99,7 +107,7 @@ export class TeamGate {
     });
     await Promise.all(tries);
     if (this.unreleased.size === 0) {
-      this.retryWaitMs = RELEASE_RETRY_MS.firstMs;
+      this.retryWaitMs = this.retry.firstMs;
       return;
     }
     if (this.retryTimer !== null) return;
@@ -108,7 +116,25 @@ export class TeamGate {
       void this.releaseAll();
     }, this.retryWaitMs);
     this.retryTimer.unref?.();
-    this.retryWaitMs = Math.min(RELEASE_RETRY_MS.maxMs, this.retryWaitMs * 2);
+    this.retryWaitMs = Math.min(this.retry.maxMs, this.retryWaitMs * 2);
+  }
+
+  /** Releases of the profile's claims the team store has not taken yet. */
+  pendingReleases(profileId: string): number {
+    return [...this.unreleased.values()].filter((u) => u.claim.profileId === profileId).length;
+  }
+
+  /**
+   * The team store answers again (the profile's listening connection is back): the releases it
+   * could not take are tried now, not after the wait that grew while it was away.
+   */
+  retryNow(profileId: string): void {
+    const waiting = [...this.unreleased.values()].some((u) => u.claim.profileId === profileId);
+    if (!waiting) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retryWaitMs = this.retry.firstMs;
+    void this.releaseAll();
   }
 
   close(): void {
