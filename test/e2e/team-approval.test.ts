@@ -140,18 +140,19 @@ describe('a team of two desks', () => {
         ['bob', 'approval.approved'],
         ['alice', 'claim.taken'],
         ['alice', 'approval.used'],
+        ['alice', 'version.executed'],
         ['alice', 'claim.released'],
       ]);
       await page.getByRole('button', { name: 'Profile activity' }).click();
       await page.getByLabel('Log of').selectOption({ label: 'Team log' });
       const log = page.getByRole('table', { name: 'Team log' });
       const total = page.getByTestId('team-activity-total');
-      await total.getByText('5 entries').waitFor();
+      await total.getByText('6 entries').waitFor();
       const cells = (seq: string) =>
         log
           .locator(`tr[data-seq="${seq}"] td`)
           .evaluateAll((tds) => tds.map((td) => td.textContent?.trim() ?? ''));
-      await log.locator(`tr[data-seq="${written[4]!.seq}"]`).waitFor();
+      await log.locator(`tr[data-seq="${written.at(-1)!.seq}"]`).waitFor();
       for (const entry of written)
         expect((await cells(entry.seq)).slice(1, 2)).toEqual([entry.member]);
       expect(await cells(written[1]!.seq)).toEqual([
@@ -162,7 +163,7 @@ describe('a team of two desks', () => {
         '—',
         `Submission ${submission.id.slice(0, 8)}: “within the band”`,
       ]);
-      // The newest rows are the first in view: alice's release, then her use of the approval.
+      // The newest rows are the first in view: alice's release, then the version executed.
       const order = await log
         .locator('tbody tr[data-seq]')
         .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-seq')));
@@ -181,7 +182,7 @@ describe('a team of two desks', () => {
       });
       const secondPreview = await a.versions.prepareExecute({ draftId: second.id });
       await a.team.submit({ draftId: second.id, planKey: secondPreview.planKey });
-      await total.getByText('6 entries').waitFor();
+      await total.getByText('7 entries').waitFor();
       const newest = (await logged()).at(-1)!;
       expect(newest).toMatchObject({ member: 'alice', kind: 'approval.submitted' });
       expect((await cells(newest.seq)).slice(1, 4)).toEqual([

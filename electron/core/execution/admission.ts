@@ -22,6 +22,8 @@ export interface TeamGatePort {
   /** Gives the claim back with what was found; resolves once the team store was asked. */
   settle(claim: TeamClaimRef, finding: string): Promise<void>;
   release(claim: TeamClaimRef, finding: string): void;
+  /** The service accepted it: the team's log records the version. */
+  executed(claim: TeamClaimRef, versionId: string): void;
 }
 
 export interface AdmissionDeps extends ConfirmationDeps {

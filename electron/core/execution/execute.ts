@@ -302,9 +302,10 @@ export class Execution {
         answerPrediction(store, sent.id, version);
       },
     );
-    // A desk in a team keeps the team's claim until the rebalance ended (desk/index.ts): while
-    // it runs, the strategy's holdings still look as before, and another desk reading them
-    // then would send on them.
+    // A desk in a team records the version in the team's log, and keeps the team's claim until
+    // the rebalance ended (desk/index.ts): while it runs, the strategy's holdings still look as
+    // before, and another desk reading them then would send on them.
+    this.deps.team?.executed(sent, version.id);
     // 5. Start following the version until its rebalance ends.
     const follow: TrackedVersion = {
       profileId: sent.profileId,

@@ -95,9 +95,11 @@ export class TeamModelCache {
         this.teams.withTeam(profileId, 'to read the team’s models', (client) => read(client)),
       );
     this.running.set(profileId, next);
-    void next.finally(() => {
+    // The caller hears the failure; this bookkeeping must not be a second, unheard one.
+    const done = () => {
       if (this.running.get(profileId) === next) this.running.delete(profileId);
-    });
+    };
+    next.then(done, done);
     return next;
   }
 

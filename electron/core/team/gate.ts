@@ -1,4 +1,5 @@
 import { DeskError, isKind } from '../../../shared/errors';
+import { canonicalJson } from '../store/repositories/activity-canonical';
 import type { TeamConnections } from './connection';
 
 /** An execution about to be read fresh and journaled (execution/execute.ts, `arm`). */
@@ -28,6 +29,8 @@ const NEED = 'to execute as a member of the team';
 export class TeamGate {
   /** Releases the team store did not take yet (unreachable): tried again with a growing wait. */
   private readonly unreleased = new Map<string, { claim: ClaimRef; finding: string }>();
+  /** Executions the service accepted whose entry the team's log has not taken yet. */
+  private readonly unrecorded = new Map<string, { claim: ClaimRef; versionId: string }>();
   private retryTimer: NodeJS.Timeout | null = null;
   private retryWaitMs: number;
 
@@ -79,6 +82,16 @@ export class TeamGate {
     await this.releaseAll();
   }
 
+  /**
+   * The service accepted the execution: the team's log records it (`version.executed`, with the
+   * version and the Idempotency-Key), before its claim's release (written in that order).
+   */
+  executed(claim: ClaimRef, versionId: string): void {
+    if (!this.teams.teamOf(claim.profileId)) return;
+    this.unrecorded.set(`${claim.profileId}/${claim.idempotencyKey}`, { claim, versionId });
+    void this.releaseAll();
+  }
+
   /** The execution settled: its claim leaves the team store, with what was found. */
   release(claim: ClaimRef, finding: string): void {
     if (!this.teams.teamOf(claim.profileId)) return;
@@ -86,9 +99,33 @@ export class TeamGate {
     void this.releaseAll();
   }
 
-  /** Resolves once every release asked so far was tried (for tests and close). */
+  /** Resolves once every entry and release asked so far was tried (for tests and close). */
   async releaseAll(): Promise<void> {
+    await Promise.all(
+      [...this.unrecorded.entries()].map(async ([key, { claim, versionId }]) => {
+        try {
+          await this.teams.withTeam(claim.profileId, 'to record an execution', (client) =>
+            client.query(
+              `INSERT INTO team.activity (desk, kind, strategy_id, version_id, payload)
+               VALUES ($1, 'version.executed', $2, $3, $4)`,
+              [
+                this.teams.deskName(),
+                claim.strategyId,
+                versionId,
+                canonicalJson({ idempotencyKey: claim.idempotencyKey }),
+              ],
+            ),
+          );
+          this.unrecorded.delete(key);
+        } catch (error) {
+          if (!this.teams.teamOf(claim.profileId)) this.unrecorded.delete(key);
+          else this.onReleaseFault(claim, error);
+        }
+      }),
+    );
     const tries = [...this.unreleased.entries()].map(async ([key, { claim, finding }]) => {
+      // Its execution's entry first: a release written before it would read out of order.
+      if (this.unrecorded.has(key)) return;
       try {
         await this.teams.withTeam(claim.profileId, 'to release a claim', (client) =>
           client.query('SELECT team.release_claim($1, $2, $3, $4)', [
@@ -106,7 +143,7 @@ export class TeamGate {
       }
     });
     await Promise.all(tries);
-    if (this.unreleased.size === 0) {
+    if (this.unreleased.size === 0 && this.unrecorded.size === 0) {
       this.retryWaitMs = this.retry.firstMs;
       return;
     }
@@ -129,7 +166,9 @@ export class TeamGate {
    * could not take are tried now, not after the wait that grew while it was away.
    */
   retryNow(profileId: string): void {
-    const waiting = [...this.unreleased.values()].some((u) => u.claim.profileId === profileId);
+    const waiting = [...this.unreleased.values(), ...this.unrecorded.values()].some(
+      (u) => u.claim.profileId === profileId,
+    );
     if (!waiting) return;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;

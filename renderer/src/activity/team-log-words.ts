@@ -11,6 +11,7 @@ export const TEAM_KIND_LABELS: Readonly<Record<string, string>> = {
   'approval.used': 'Approval used',
   'claim.taken': 'Claim taken',
   'claim.released': 'Claim released',
+  'version.executed': 'Executed',
   'model.named': 'Model named',
   'model.saved': 'Model saved',
   'model.assigned': 'Model assigned',
@@ -45,6 +46,8 @@ export function teamEntrySummary(entry: Pick<TeamActivityEntry, 'kind' | 'payloa
       return `Submission ${text('submission').slice(0, 8)}`;
     case 'claim.taken':
       return `Idempotency-Key ${text('idempotencyKey')}`;
+    case 'version.executed':
+      return `Accepted by the service; Idempotency-Key ${text('idempotencyKey')}`;
     case 'claim.released':
       return `Held by ${text('heldBy')} on ${text('heldOn')}; found ${text('found')}`;
     case 'model.named':

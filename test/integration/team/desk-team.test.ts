@@ -178,7 +178,21 @@ describe('a desk in a team, on PostgreSQL', () => {
       'approval.submitted',
       'claim.taken',
       'approval.used',
+      'version.executed',
       'claim.released',
+    ]);
+    const { rows: executed } = await owner.query(
+      "SELECT member, strategy_id, version_id, payload FROM team.activity WHERE kind = 'version.executed'",
+    );
+    expect(executed).toEqual([
+      {
+        member: 'alice',
+        strategy_id: CORE,
+        version_id: outcome.version.id,
+        payload: JSON.stringify({
+          idempotencyKey: h.desk.store.journal.get(outcome.journalId)!.idempotencyKey,
+        }),
+      },
     ]);
     expect(settledReleases().teamOf(profileId)).not.toBeNull();
   });
