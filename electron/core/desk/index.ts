@@ -155,12 +155,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     // were added): the desk's cache of the team's library reads it (`model-changed`).
     if (event.type === 'team-changed' && event.topic === 'connection' && event.connected)
       teamGate.retryNow(event.profileId);
-    teamModels.heard(event)?.catch((error: unknown) =>
-      log.warn('The team’s models could not be read yet; read again at the next notice', {
-        event: event.type,
-        ...errorFields(error),
-      }),
-    );
+    teamModels.heard(event)?.catch(teamModelsFault);
   };
   const secrets = rememberingSecrets(withKeychainFailures(options.secretStore), secretsSeen);
   const connections = new Connections(store, secrets, emit, options.clientOptions);
@@ -189,6 +184,10 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
         ...errorFields(error),
       }),
   });
+  const teamModelsFault = (error: unknown) =>
+    log.warn('The team’s models could not be read yet; read again at the next notice', {
+      ...errorFields(error),
+    });
   const teamModels = new TeamModelCache(store, team, emit, (profileId, revisionId, why) =>
     log.warn('A revision of the team’s library was left out: it cannot be trusted', {
       profileId,
@@ -292,7 +291,12 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   const bookArea = bookHandlers({ store, book, exports, now });
   const handlers: DeskHandlers = {
     profiles: profileArea,
-    strategies: strategyHandlers({ store, strategySync, tracking }),
+    strategies: strategyHandlers({
+      store,
+      strategySync,
+      tracking,
+      onAdded: (profileId) => void teamModels.strategiesAdded(profileId)?.catch(teamModelsFault),
+    }),
     drafts: draftHandlers({ store }),
     versions: versionHandlers({
       store,

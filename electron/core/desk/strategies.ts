@@ -12,12 +12,15 @@ export interface StrategyServices {
   store: Store;
   strategySync: StrategySync;
   tracking: Pick<Tracking, 'stopFollowing'>;
+  /** A strategy read into the profile for the first time (a team's assignments may name it). */
+  onAdded?: (profileId: string) => void;
 }
 
 export function strategyHandlers({
   store,
   strategySync,
   tracking,
+  onAdded,
 }: StrategyServices): DeskHandlers['strategies'] {
   const view = (profileId: string, strategyId: string) => {
     const stored = store.strategies.get(profileId, strategyId);
@@ -34,7 +37,11 @@ export function strategyHandlers({
     async list({ profileId }) {
       return strategyListItems(store, profileId);
     },
-    add: ({ profileId, strategyId }) => sync(profileId, strategyId),
+    async add({ profileId, strategyId }) {
+      const added = await sync(profileId, strategyId);
+      onAdded?.(profileId);
+      return added;
+    },
     refresh: ({ profileId, strategyId }) => sync(profileId, strategyId),
     /** Stops a refresh under way (it fails with kind `cancelled`); the cache keeps the last sync. */
     async cancelRefresh({ profileId, strategyId }) {

@@ -58,9 +58,7 @@ export class TeamModelCache {
   heard(event: DeskEvent): Promise<void> | null {
     if (event.type === 'book-job-changed') {
       const { job, profileId } = event;
-      if (job.kind !== 'add' || job.state === 'running' || !this.teams.teamOf(profileId))
-        return null;
-      return this.readAssignments(profileId);
+      return job.kind === 'add' && job.state !== 'running' ? this.strategiesAdded(profileId) : null;
     }
     if (event.type !== 'team-changed') return null;
     if (event.topic === 'model') return this.queue(event.profileId, (c) => this.models(c, event));
@@ -68,6 +66,11 @@ export class TeamModelCache {
       return this.queue(event.profileId, (c) => this.assignments(c, event.profileId));
     if (event.topic === 'connection' && event.connected) return this.readAll(event.profileId);
     return null;
+  }
+
+  /** Strategies read into the profile for the first time: the team's assignments naming them. */
+  strategiesAdded(profileId: string): Promise<void> | null {
+    return this.teams.teamOf(profileId) ? this.readAssignments(profileId) : null;
   }
 
   /** The whole library and its assignments (joining, or the listening connection back). */

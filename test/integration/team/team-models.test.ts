@@ -16,6 +16,7 @@ import { itWithPostgres as it, useTeamDatabase } from '../../support/team-cluste
  */
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
+const DIVIDEND = DEMO_STRATEGY_IDS.dividendGrowth;
 const team = useTeamDatabase();
 const db = () => team.current!;
 
@@ -166,6 +167,28 @@ describe('a team’s model library across two desks', () => {
       'model.assigned carol',
       'model.assigned dan',
     ]);
+
+    // A strategy desk B reads only after the team assigned it follows the team's model there too.
+    await b.desk.strategies.remove({ profileId: profileB, strategyId: DIVIDEND });
+    const heardMark = b.events.length;
+    await a.desk.models.assign({
+      profileId: profileA,
+      modelId: copied.id,
+      strategyIds: [DIVIDEND],
+    });
+    await b.waitFor(
+      (e) =>
+        b.events.indexOf(e) >= heardMark && e.type === 'team-changed' && e.topic === 'assignment',
+    );
+    await b.desk.strategies.add({ profileId: profileB, strategyId: DIVIDEND });
+    await b.waitFor(
+      modelChanged(
+        (e) => e.change === 'assigned' && e.strategies.some((s) => s.strategyId === DIVIDEND),
+      ),
+    );
+    expect(
+      await b.desk.models.ofStrategy({ profileId: profileB, strategyId: DIVIDEND }),
+    ).toMatchObject({ modelId: copied.id });
 
     // The team store stopped: the cache reads, a save says the team store is needed.
     await db().cluster.stop('fast');
