@@ -2,11 +2,18 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
-/** One of the project's command-line entry points (`electron/…/cli.ts`), run as npm would. */
+/**
+ * One of the project's command-line entry points (`electron/…/cli.ts`), in one Node process with
+ * tsx's loader: a signal reaches the script itself. (Through tsx's own command a SIGTERM went to
+ * its parent process first, which on a busy machine sometimes ended with the signal, 143, before
+ * the script's handler answered.)
+ */
 export function startCli(script: string, args: string[]) {
-  const child = spawn(TSX, [script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
