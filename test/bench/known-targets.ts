@@ -57,5 +57,17 @@ export async function strategiesWithKnownTargets(
     4,
     ([strategyId, versionId]) => desk.versions.import({ profileId, strategyId, versionId }),
   );
+  // The imports left the book's rows of these strategies to work out (book/rows.ts): a screen
+  // showing the book reads it after them, which works them out and announces them. Done here,
+  // so no side measured later pays for this setup (the first send's window once worked out 700
+  // rows in one go, half a second of the host).
+  if (desk.store.book.hasDirty(profileId)) {
+    const announced = nextEvent(
+      desk,
+      (e) => e.type === 'book-rows-changed' && e.profileId === profileId,
+    );
+    await desk.book.summary({ profileId });
+    await announced;
+  }
   return ids;
 }
