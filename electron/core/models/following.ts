@@ -6,6 +6,44 @@ import type { ModelLibrary } from './library';
 import { followerOf, followerView, modelChanged, type AnnounceModelChange } from './views';
 
 /**
+ * What an assignment names, checked: the model, the revision followed (pinned, or the latest:
+ * one must be saved) and the profile's strategies, each once; refused in words otherwise, with
+ * nothing assigned. The desk's own following and the team's (team-library.ts) check alike.
+ */
+export function assignable(
+  store: Store,
+  library: ModelLibrary,
+  input: {
+    profileId: string;
+    modelId: string;
+    strategyIds: readonly string[];
+    revisionId?: string | undefined;
+  },
+) {
+  const model = library.model(input.modelId);
+  const pinned = input.revisionId ?? null;
+  const revision = pinned ? library.revisionOf(pinned) : store.models.latest(model.id);
+  if (!revision)
+    throw new DeskError({
+      kind: 'invalid-input',
+      message: `“${model.name}” has no saved revision yet: save one before strategies follow it.`,
+    });
+  if (revision.modelId !== model.id)
+    throw new DeskError({
+      kind: 'invalid-input',
+      message: `Revision ${revision.number} is not a revision of “${model.name}”.`,
+    });
+  const strategyIds = [...new Set(input.strategyIds)];
+  const missing = strategyIds.filter((id) => !store.strategies.get(input.profileId, id));
+  if (missing.length > 0)
+    throw new DeskError({
+      kind: 'not-found',
+      message: `Not in this profile: ${missing.length === 1 ? 'the strategy' : 'the strategies'} ${missing.join(', ')}. Nothing was assigned.`,
+    });
+  return { model, revision, pinned, strategyIds };
+}
+
+/**
  * Which strategies follow which model, and whether each holds its revision's target (its sync
  * state, shared/models/sync.ts). A strategy follows at most one model; it follows the model's
  * latest revision, unless the assignment pins one (docs/models.md).
@@ -29,26 +67,7 @@ export class ModelFollowing {
     revisionId?: string | undefined;
   }): ModelFollower[] {
     const { profileId } = input;
-    const model = this.library.model(input.modelId);
-    const pinned = input.revisionId ?? null;
-    const revision = pinned ? this.library.revisionOf(pinned) : this.store.models.latest(model.id);
-    if (!revision)
-      throw new DeskError({
-        kind: 'invalid-input',
-        message: `“${model.name}” has no saved revision yet: save one before strategies follow it.`,
-      });
-    if (revision.modelId !== model.id)
-      throw new DeskError({
-        kind: 'invalid-input',
-        message: `Revision ${revision.number} is not a revision of “${model.name}”.`,
-      });
-    const strategyIds = [...new Set(input.strategyIds)];
-    const missing = strategyIds.filter((id) => !this.store.strategies.get(profileId, id));
-    if (missing.length > 0)
-      throw new DeskError({
-        kind: 'not-found',
-        message: `Not in this profile: ${missing.length === 1 ? 'the strategy' : 'the strategies'} ${missing.join(', ')}. Nothing was assigned.`,
-      });
+    const { model, revision, pinned, strategyIds } = assignable(this.store, this.library, input);
     const changes = strategyIds.flatMap((strategyId) => {
       const before = this.store.models.assignmentOf(profileId, strategyId);
       if (before && before.modelId === model.id && before.revisionId === pinned) return [];

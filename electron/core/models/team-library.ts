@@ -11,6 +11,7 @@ import type { Store, StoredModel } from '../store';
 import { teamKey, type TeamConnections } from '../team/connection';
 import { inTeamTransaction } from '../team/transaction';
 import type { ModelLibrary, RowsToSave } from './library';
+import { assignable } from './following';
 import type { TeamModelCache } from './team-sync';
 import { followerOf, modelSummaryView } from './views';
 
@@ -192,28 +193,12 @@ export class TeamModelLibrary {
             ? `“${model.name}” is in a team's library; this profile is not in that team.`
             : `“${model.name}” is this desk's own model: copy it into the team's library first, so every desk of the team follows the same one.`,
       });
-    const revision = input.revisionId
-      ? this.library.revisionOf(input.revisionId)
-      : this.store.models.latest(model.id);
-    if (!revision || revision.modelId !== model.id)
-      throw new DeskError({
-        kind: 'invalid-input',
-        message: revision
-          ? `Revision ${revision.number} is not a revision of “${model.name}”.`
-          : `“${model.name}” has no saved revision yet: save one before strategies follow it.`,
-      });
-    const strategyIds = [...new Set(input.strategyIds)];
-    const missing = strategyIds.filter((id) => !this.store.strategies.get(profileId, id));
-    if (missing.length > 0)
-      throw new DeskError({
-        kind: 'not-found',
-        message: `Not in this profile: ${missing.length === 1 ? 'the strategy' : 'the strategies'} ${missing.join(', ')}. Nothing was assigned.`,
-      });
+    const { strategyIds, pinned } = assignable(this.store, this.library, input);
     await this.teams.withTeam(profileId, TO_ASSIGN, (client) =>
       client.query('SELECT team.assign($1, $2, $3, $4)', [
         strategyIds,
         model.id,
-        input.revisionId ?? null,
+        pinned,
         this.teams.deskName(),
       ]),
     );

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../../../electron/host';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { createHttpBridge } from '../../../renderer/src/bridge/http-bridge';
-import { DeskError } from '../../../shared/errors';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 import {
   acceptedAtService,
@@ -15,18 +14,10 @@ import {
   itemOf,
 } from '../../support/batches';
 import { call, executePath, target, tokenFor, waitForEnd } from '../../support/sandbox-http';
+import { refusal } from '../../support/refusal';
 
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const FRESH = DEMO_STRATEGY_IDS.freshStart;
-
-async function refusal(promise: Promise<unknown>): Promise<DeskError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DeskError);
-  return error as DeskError;
-}
 
 /**
  * What the manager signs on a batch's review, held by the desk itself (docs/batches.md): an

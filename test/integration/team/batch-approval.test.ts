@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Client } from 'pg';
 import type { DeskEvent } from '../../../shared/contract';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
-import { DeskError } from '../../../shared/views';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
 import {
   acceptedAtService,
@@ -12,6 +11,7 @@ import {
   itemOf,
 } from '../../support/batches';
 import { itWithPostgres as it, useTeamDatabase } from '../../support/team-cluster';
+import { refusal } from '../../support/refusal';
 
 /**
  * A batch review submitted for approval, through the real parts: two desks (each its own SQLite
@@ -24,15 +24,6 @@ const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const FRESH = DEMO_STRATEGY_IDS.freshStart;
 const team = useTeamDatabase();
 const db = () => team.current!;
-
-async function refusal(promise: Promise<unknown>): Promise<DeskError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DeskError);
-  return error as DeskError;
-}
 
 describe('a batch approved by another member, on two desks', () => {
   let alice: DeskHarness;

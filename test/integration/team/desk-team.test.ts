@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Client } from 'pg';
 import type { DeskEvent } from '../../../shared/contract';
-import { DeskError } from '../../../shared/views';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { teamSecretKey } from '../../../electron/core/team/connection';
 import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../../support/desk-harness';
 import { itWithPostgres as it, MEMBER_PASSWORD, useTeamDatabase } from '../../support/team-cluster';
+import { refusal } from '../../support/refusal';
 
 /**
  * A desk joining its team store, through the real parts: the desk on a real SQLite file with the
@@ -17,15 +17,6 @@ import { itWithPostgres as it, MEMBER_PASSWORD, useTeamDatabase } from '../../su
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const team = useTeamDatabase();
 const db = () => team.current!;
-
-async function refusal(promise: Promise<unknown>): Promise<DeskError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DeskError);
-  return error as DeskError;
-}
 
 describe('a desk in a team, on PostgreSQL', () => {
   let h: DeskHarness;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Client } from 'pg';
 import type { DeskEvent, DeskEventOf } from '../../../shared/contract';
-import { DeskError } from '../../../shared/views';
 import { DEMO_STRATEGY_IDS } from '../../../electron/sandbox';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
 import { itWithPostgres as it, useTeamDatabase } from '../../support/team-cluster';
+import { refusal } from '../../support/refusal';
 
 /**
  * One model library for a team (docs/team.md), through the real parts: two desks, each with its
@@ -19,15 +19,6 @@ const CORE = DEMO_STRATEGY_IDS.coreEquity;
 const DIVIDEND = DEMO_STRATEGY_IDS.dividendGrowth;
 const team = useTeamDatabase();
 const db = () => team.current!;
-
-async function refusal(promise: Promise<unknown>): Promise<DeskError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DeskError);
-  return error as DeskError;
-}
 
 type ModelChanged = DeskEventOf<'model-changed'>;
 const modelChanged =
