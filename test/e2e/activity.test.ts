@@ -252,6 +252,15 @@ describe('the Activity view', () => {
       await page.getByRole('region', { name: /Activity entries/ }).focus();
       await page.keyboard.press('End');
       await activityTable(page).locator(`tr[data-seq="${oldest.entries[0]!.seq}"]`).waitFor();
+      // Its day and its time read apart ("Nov 29, 2026, 07:18:56", not "2026,07:18:56").
+      const time = await activityTable(page)
+        .locator(`tr[data-seq="${oldest.entries[0]!.seq}"] td.time`)
+        .evaluate((td) => ({
+          text: td.textContent,
+          parts: [...td.querySelectorAll('span')].map((s) => s.textContent),
+        }));
+      expect(time.parts).toHaveLength(2);
+      expect(time.text).toBe(time.parts.join(' '));
       expect(listReads).toBeLessThanOrEqual(4);
       await screenshot(page, 'activity-05-profile-end');
 

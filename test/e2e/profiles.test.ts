@@ -152,8 +152,17 @@ describe('profiles', () => {
       await prompt.waitFor({ state: 'detached' });
       expect(await secrets.get(profileId)).toBe('demo-secret');
 
+      // Profile settings come to the front from the profile's activity opened over them (the
+      // button stayed pressed there, and a click closed the settings to the book).
+      const settings = page.getByRole('button', { name: 'Profile settings' });
+      if ((await settings.getAttribute('aria-pressed')) !== 'true') await settings.click();
+      await page.getByRole('button', { name: 'Remove profile…' }).waitFor();
+      await page.getByRole('button', { name: 'Profile activity' }).click();
+      await page.getByRole('heading', { name: 'Activity', exact: true }).waitFor();
+      expect(await settings.getAttribute('aria-pressed')).toBe('false');
+
       // Remove: a confirmation that says the secret goes too; then the welcome screen again.
-      await page.getByRole('button', { name: 'Profile settings' }).click();
+      await settings.click();
       await page.getByRole('button', { name: 'Remove profile…' }).click();
       const dialog = page.getByRole('dialog', { name: /Remove the profile/ });
       await dialog.waitFor();

@@ -3,6 +3,7 @@ import type { Client } from 'pg';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
 import { openAppE2E, type AppE2E } from '../support/e2e-app';
 import { chromiumPart, collectPageProblems } from '../support/e2e-browser';
+import { layoutOf } from '../support/e2e-layout';
 import { itNeeds } from '../support/system-parts';
 import { MEMBER_PASSWORD, postgres, useTeamDatabase } from '../support/team-cluster';
 
@@ -97,6 +98,8 @@ describe('a team of two desks', () => {
       const submission = await a.team.submit({ draftId: draft.id, planKey: preview.planKey });
       const row = waiting.locator(`tr[data-submission="${submission.id}"]`);
       await row.getByText('Core Equity — Tilt').waitFor();
+      // Its weights wrap in their cell: the note and Approve are in view, nothing scrolls sideways.
+      expect(await layoutOf(page).sideways()).toBe(false);
       await row.getByLabel('Note on Core Equity — Tilt').fill('within the band');
       await row.getByRole('button', { name: 'Approve' }).click();
       const decided = page.getByRole('region', { name: 'Decided' });
@@ -163,6 +166,10 @@ describe('a team of two desks', () => {
         '—',
         `Submission ${submission.id.slice(0, 8)}: “within the band”`,
       ]);
+      // The submission is named by the same short id as its decision and its use.
+      expect((await cells(written[0]!.seq)).at(-1)).toBe(
+        `Submission ${submission.id.slice(0, 8)}: “Core Equity — Tilt”`,
+      );
       // The newest rows are the first in view: alice's release, then the version executed.
       const order = await log
         .locator('tbody tr[data-seq]')

@@ -88,6 +88,15 @@ describe('a batch submitted for approval in the app', () => {
       ]);
 
       await bob.query("SELECT team.decide($1, true, 'all four fine', 'desk-bob')", [rows[0]!.id]);
+      // The sign-off's status no longer says it waits: it tells the decision, as the notification.
+      await sign
+        .getByRole('status')
+        .filter({ hasText: /^Approved: Batch: Demo model \(revision 1\) for / })
+        .filter({
+          hasText:
+            'bob approved your submission: “all four fine”. It can be executed as submitted, once.',
+        })
+        .waitFor();
       await sign.getByRole('button', { name: 'Execute 4 strategies' }).click();
       const final = page.getByRole('dialog', { name: 'Send 4 strategies now?' });
       await final.getByRole('button', { name: 'Send 4 strategies' }).click();

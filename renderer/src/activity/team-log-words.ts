@@ -37,8 +37,11 @@ export function teamEntrySummary(entry: Pick<TeamActivityEntry, 'kind' | 'payloa
   const text = (key: string) => (typeof p[key] === 'string' ? (p[key] as string) : '');
   const note = text('note') ? `: “${text('note')}”` : '';
   switch (entry.kind) {
+    // Named by the same short id as its decision and use, so the three read as one story.
     case 'approval.submitted':
-      return `“${text('title')}”${text('kind') === 'batch' ? ' (a batch)' : ''}`;
+      return `Submission ${text('submission').slice(0, 8)}: “${text('title')}”${
+        text('kind') === 'batch' ? ' (a batch)' : ''
+      }`;
     case 'approval.approved':
     case 'approval.rejected':
       return `Submission ${text('submission').slice(0, 8)}${note}`;

@@ -55,3 +55,29 @@ export class DecisionNotices {
     this.notify(notice.title, notice.body);
   }
 }
+
+/**
+ * Follows a submission made on this desk until another member decides it: `told` gets the same
+ * words as the notification, so the status left under "Submit for approval" does not go on
+ * saying it waits. Returns the unsubscribe.
+ */
+export function followSubmission(
+  api: DeskApi,
+  profileId: string,
+  submissionId: string,
+  told: (words: string) => void,
+): () => void {
+  return api.events.on('team-changed', (event) => {
+    if (event.profileId !== profileId || event.topic !== 'submission') return;
+    if (event.key !== submissionId) return;
+    void api.team.submissions({ profileId }).then(
+      (all) => {
+        const submission = all.find((s) => s.id === submissionId);
+        const notice = submission && decisionNotice(submission, submission.submittedBy);
+        if (notice) told(`${notice.title}. ${notice.body}`);
+      },
+      // The team store unreachable: the next notice reads again; the Team screen says why.
+      () => undefined,
+    );
+  });
+}
