@@ -33,6 +33,7 @@ export class TeamGate {
   private readonly unrecorded = new Map<string, { claim: ClaimRef; versionId: string }>();
   private retryTimer: NodeJS.Timeout | null = null;
   private retryWaitMs: number;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly teams: TeamConnections,
@@ -99,8 +100,17 @@ export class TeamGate {
     void this.releaseAll();
   }
 
-  /** Resolves once every entry and release asked so far was tried (for tests and close). */
-  async releaseAll(): Promise<void> {
+  /**
+   * Resolves once every entry and release asked so far was tried (for tests and close). One
+   * flush at a time: two at once both wrote an entry still waiting (a `version.executed` twice).
+   */
+  releaseAll(): Promise<void> {
+    const next = this.flushing.then(() => this.flush());
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async flush(): Promise<void> {
     await Promise.all(
       [...this.unrecorded.entries()].map(async ([key, { claim, versionId }]) => {
         try {
