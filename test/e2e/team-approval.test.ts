@@ -163,7 +163,8 @@ describe('a team of two desks', () => {
         'bob',
         (await bob!.harness.desk.team.get({ profileId: bob!.profileId })).desk,
         'Approved',
-        '—',
+        // A draft's decision names its strategy (team migration 007).
+        'Core Equity',
         `Submission ${submission.id.slice(0, 8)}: “within the band”`,
       ]);
       // The submission is named by the same short id as its decision and its use.

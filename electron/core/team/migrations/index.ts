@@ -4,6 +4,7 @@ import batchApprovals from './003-batch-approvals';
 import batchLinesUsedTogether from './004-batch-lines-used-together';
 import modelLibrary from './005-model-library';
 import logPlans from './006-log-plans';
+import approvalsNameTheStrategy from './007-approvals-name-the-strategy';
 import type { TeamMigration } from './types';
 
 export { TEAM_ROLES, MEMBER_GROUP, groupRoleOf, type TeamRole, type TeamMigration } from './types';
@@ -16,6 +17,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   batchLinesUsedTogether,
   modelLibrary,
   logPlans,
+  approvalsNameTheStrategy,
 ];
 
 export const LATEST_TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;
