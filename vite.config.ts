@@ -26,6 +26,9 @@ export default defineConfig({
     // One stylesheet for every screen (about 9 KB gzip): a screen loaded later brings no styles
     // of its own to fetch, so the book's first draw waits for its code alone.
     cssCodeSplit: false,
+    // The bundler's notes on slow plugins (the Svelte compiler on a busy machine) are no news to
+    // whoever runs `npm start`, and they stood before the address it prints.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   server: { host: '127.0.0.1' },
 });
