@@ -142,6 +142,10 @@ export class TeamConnections {
       });
       // An idle client lost (the server restarted) is dropped by the pool; the next query opens one.
       pool.on('error', () => undefined);
+      // The pool takes its own listener off a new client as it hands it over, while the server's
+      // farewell (57P01, a store stopping) may come in the same read as the connection's ready:
+      // every client keeps an ear of its own, so that farewell is never an uncaught error.
+      pool.on('connect', (client) => client.on('error', () => undefined));
       this.pools.set(profileId, pool);
     }
     return pool;
