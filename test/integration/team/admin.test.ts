@@ -26,10 +26,10 @@ describe('npm run team', () => {
     const url = cluster.url('fresh_team');
     expect(await run(['init', url])).toMatchObject({
       code: 0,
-      out: ['The team store is at schema version 7 (was 0).'],
+      out: ['The team store is at schema version 8 (was 0).'],
     });
     expect((await run(['init', url])).out).toEqual([
-      'The team store is already at schema version 7.',
+      'The team store is already at schema version 8.',
     ]);
 
     const added = await run(['add-member', 'gina', 'approver,trader', '--name', 'Gina Ray'], {

@@ -5,6 +5,7 @@ import batchLinesUsedTogether from './004-batch-lines-used-together';
 import modelLibrary from './005-model-library';
 import logPlans from './006-log-plans';
 import approvalsNameTheStrategy from './007-approvals-name-the-strategy';
+import logEntryInOneTrigger from './008-log-entry-in-one-trigger';
 import type { TeamMigration } from './types';
 
 export { TEAM_ROLES, MEMBER_GROUP, groupRoleOf, type TeamRole, type TeamMigration } from './types';
@@ -18,6 +19,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   modelLibrary,
   logPlans,
   approvalsNameTheStrategy,
+  logEntryInOneTrigger,
 ];
 
 export const LATEST_TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;
