@@ -4,7 +4,8 @@
  *   a desk of the team as `team-changed`, against a bare LISTEN/NOTIFY round trip (median each);
  * - team_execute_vs_single_desk_ratio: executing a confirmed draft on a profile in a team (the
  *   team's claim and the approval used, its submission approved beforehand, untimed), against the
- *   same on a profile of the same desk and sandbox without a team;
+ *   same on a desk alike without a team (its own built-in sandbox alike), rounds alternating,
+ *   both services answering after SERVICE_LATENCY_MS (`…_no_latency`: after none, no goal);
  * - team_self_approvals_accepted: a member's decisions of their own submissions the team store
  *   accepted, from the desk and in raw SQL (must be 0);
  * - team_race_doubles: two desks of the team sending the same 20 strategies at once for 20
@@ -19,6 +20,8 @@ import { migrateTeamStore } from '../../electron/core/team/migrate';
 import { addMember } from '../../electron/core/team/members';
 import { openDeskHarness, type DeskHarness } from '../support/desk-harness';
 import { median } from '../support/median';
+import { sandboxAdmin } from '../support/desk-harness';
+import { SERVICE_LATENCY_MS } from '../support/sandbox-process';
 import { openRacingDesks, raceRound } from '../support/team-race';
 import { findPostgres, startPostgresCluster } from '../support/postgres-cluster';
 
@@ -26,6 +29,8 @@ const PASSWORD = 'member-password-for-bench';
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
 /** Rounds of the submission against the bare round trip (each a few milliseconds). */
 const VISIBLE_ROUNDS = 60;
+/** Rounds of an execute in the team against one on a desk without (each some milliseconds). */
+const EXECUTE_ROUNDS = 16;
 
 const RACE_STRATEGIES = 20;
 const RACE_ROUNDS = 20;
@@ -77,6 +82,7 @@ export default async function teamBench(): Promise<Record<string, number | strin
     return c;
   };
   let h: DeskHarness | undefined;
+  let alone: DeskHarness | undefined;
   try {
     const admin = await connect(cluster.url('postgres'));
     await admin.query('CREATE DATABASE team');
@@ -93,56 +99,11 @@ export default async function teamBench(): Promise<Record<string, number | strin
     const bob = await connect(cluster.url('team', 'bob', PASSWORD));
     const erin = await connect(cluster.url('team', 'erin', PASSWORD));
 
+    // Two desks alike on sandboxes alike: one in the team, one without.
     h = await openDeskHarness({ stepMs: 0 });
-    const profileId = (await h.desk.profiles.useSandbox({})).id;
-    let round = 0;
-    // Executing a confirmed draft; in the team, its submission approved first (untimed).
-    const executeOnce = async (inTeam: boolean): Promise<number> => {
-      round += 1;
-      const draft = await h!.desk.drafts.create({
-        profileId,
-        strategyId: CORE,
-        name: `Bench ${round}`,
-        start: 'target',
-      });
-      await h!.desk.drafts.saveRows({
-        draftId: draft.id,
-        rows: draft.rows.map((r, i) => ({
-          ...r,
-          weight: i === 0 ? String(3 + (round % 2)) : r.weight,
-        })),
-      });
-      const preview = await h!.desk.versions.prepareExecute({ draftId: draft.id });
-      if (inTeam) {
-        const submission = await h!.desk.team.submit({
-          draftId: draft.id,
-          planKey: preview.planKey,
-        });
-        await bob.query("SELECT team.decide($1, true, '', 'bench')", [submission.id]);
-      }
-      const started = performance.now();
-      const outcome = await h!.desk.versions.execute({
-        draftId: draft.id,
-        confirmation: { planKey: preview.planKey, acknowledgedStale: true, againAfter: null },
-      });
-      const took = performance.now() - started;
-      await h!.waitFor(
-        (e) => e.type === 'version-status-changed' && e.versionId === outcome.version.id && e.ended,
-        20_000,
-      );
-      // The claim is released once settled: the next round must not meet it.
-      for (let wait = 0; wait < 100; wait++) {
-        const { rows } = await owner.query('SELECT 1 FROM team.claims');
-        if (rows.length === 0) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return took;
-    };
-    // The same desk, profile and sandbox without a team first (one warm-up round).
-    await executeOnce(false);
-    const single: number[] = [];
-    for (let i = 0; i < 8; i++) single.push(await executeOnce(false));
-    const teamed = profileId;
+    alone = await openDeskHarness({ stepMs: 0 });
+    const teamed = (await h.desk.profiles.useSandbox({})).id;
+    const single = (await alone.desk.profiles.useSandbox({})).id;
     await h.desk.team.join({
       profileId: teamed,
       host: '127.0.0.1',
@@ -152,6 +113,72 @@ export default async function teamBench(): Promise<Record<string, number | strin
       password: PASSWORD,
       caFile: null,
     });
+    let round = 0;
+    // Executing a confirmed draft; in the team, its submission approved first (untimed).
+    const executeOnce = async (on: DeskHarness, profileId: string): Promise<number> => {
+      const inTeam = on === h;
+      round += 1;
+      const draft = await on.desk.drafts.create({
+        profileId,
+        strategyId: CORE,
+        name: `Bench ${round}`,
+        start: 'target',
+      });
+      await on.desk.drafts.saveRows({
+        draftId: draft.id,
+        rows: draft.rows.map((r, i) => ({
+          ...r,
+          weight: i === 0 ? String(3 + (round % 2)) : r.weight,
+        })),
+      });
+      const preview = await on.desk.versions.prepareExecute({ draftId: draft.id });
+      if (inTeam) {
+        const submission = await on.desk.team.submit({
+          draftId: draft.id,
+          planKey: preview.planKey,
+        });
+        await bob.query("SELECT team.decide($1, true, '', 'bench')", [submission.id]);
+      }
+      const started = performance.now();
+      const outcome = await on.desk.versions.execute({
+        draftId: draft.id,
+        confirmation: { planKey: preview.planKey, acknowledgedStale: true, againAfter: null },
+      });
+      const took = performance.now() - started;
+      await on.waitFor(
+        (e) => e.type === 'version-status-changed' && e.versionId === outcome.version.id && e.ended,
+        20_000,
+      );
+      // The claim is released once settled: the next round must not meet it.
+      for (let wait = 0; inTeam && wait < 100; wait++) {
+        const { rows } = await owner.query('SELECT 1 FROM team.claims');
+        if (rows.length === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return took;
+    };
+    // One warm-up round each, then rounds in alternating order: a busy moment of the machine
+    // weighs on both sides alike. Both services answer after the same latency (as in the other
+    // benches: a service is on another machine), then after none, which shows the team's own
+    // cost against the barest execute there is (no goal).
+    const executeRounds = async (latencyMs: number) => {
+      for (const on of [h!, alone!])
+        await sandboxAdmin(on.sandbox()!.baseUrl, 'PUT', '/sandbox/faults', {
+          latency_ms: latencyMs,
+        });
+      await executeOnce(alone!, single);
+      await executeOnce(h!, teamed);
+      const times = { alone: [] as number[], team: [] as number[] };
+      for (let i = 0; i < EXECUTE_ROUNDS; i++) {
+        if (i % 2 === 0) times.alone.push(await executeOnce(alone!, single));
+        times.team.push(await executeOnce(h!, teamed));
+        if (i % 2 === 1) times.alone.push(await executeOnce(alone!, single));
+      }
+      return { team: median(times.team), alone: median(times.alone) };
+    };
+    const real = await executeRounds(SERVICE_LATENCY_MS);
+    const bare0 = await executeRounds(0);
+
     const waitEvent = (match: (e: DeskEvent) => boolean) => h!.waitFor(match, 20_000);
     // The listening connection is up before the first round.
     await waitEvent((e) => e.type === 'team-changed' && e.topic === 'connection' && e.connected);
@@ -200,9 +227,6 @@ export default async function teamBench(): Promise<Record<string, number | strin
     }
     unsubscribe();
 
-    await executeOnce(true);
-    const team: number[] = [];
-    for (let i = 0; i < 8; i++) team.push(await executeOnce(true));
 
     // Self-approvals, from the desk (alice cannot approve at all) and in raw SQL (erin can).
     let selfAccepted = 0;
@@ -243,13 +267,15 @@ export default async function teamBench(): Promise<Record<string, number | strin
       team_approval_visible_ms: Number(median(visible).toFixed(2)),
       team_notify_round_trip_ms: Number(median(bare).toFixed(2)),
       team_approval_visible_vs_notify_ratio: Number((median(visible) / median(bare)).toFixed(2)),
-      team_execute_ms: Number(median(team).toFixed(1)),
-      single_desk_execute_ms: Number(median(single).toFixed(1)),
-      team_execute_vs_single_desk_ratio: Number((median(team) / median(single)).toFixed(2)),
+      team_execute_ms: Number(real.team.toFixed(1)),
+      single_desk_execute_ms: Number(real.alone.toFixed(1)),
+      team_execute_vs_single_desk_ratio: Number((real.team / real.alone).toFixed(2)),
+      team_execute_vs_single_desk_no_latency_ratio: Number((bare0.team / bare0.alone).toFixed(2)),
       team_self_approvals_accepted: selfAccepted + Number(decidedOwn[0].n),
     };
   } finally {
     await h?.close();
+    await alone?.close();
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
     await cluster.drop();
   }
