@@ -86,6 +86,7 @@ export const CONTRACT_METHODS = {
     'leave',
     'members',
     'submissions',
+    'submission',
     'submit',
     'decide',
     'activity',

@@ -94,6 +94,11 @@ export const teamContract = {
   members: method(profileRef, z.object({ members: z.array(teamMember), policy: approvalPolicy })),
   /** Submissions waiting for a decision, then the latest decided, newest first. */
   submissions: method(profileRef, z.array(submissionView)),
+  /** One submission as the team store holds it now (null: the team store has none by that id). */
+  submission: method(
+    z.object({ profileId: uuid, submissionId: uuid }).strict(),
+    submissionView.nullable(),
+  ),
   /** A draft's confirmation (its plan key as shown) submitted for another member's approval. */
   submit: method(
     z.object({ draftId: uuid, planKey: z.string().min(1).max(200) }).strict(),

@@ -175,6 +175,7 @@ export function createFakeDesk() {
       leave: notBuilt('team.leave'),
       members: notBuilt('team.members'),
       submissions: notBuilt('team.submissions'),
+      submission: notBuilt('team.submission'),
       submit: notBuilt('team.submit'),
       decide: notBuilt('team.decide'),
       activity: notBuilt('team.activity'),

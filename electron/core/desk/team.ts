@@ -30,6 +30,7 @@ export function teamHandlers(services: TeamServices): DeskHandlers['team'] {
     },
     members: ({ profileId }) => approvals.members(profileId),
     submissions: ({ profileId }) => approvals.submissions(profileId),
+    submission: ({ profileId, submissionId }) => approvals.submission(profileId, submissionId),
     /**
      * The confirmation the manager saw, read again (as executing will): the content submitted is
      * what executing it sends now, and the plan must still be the one shown.

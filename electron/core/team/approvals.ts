@@ -161,6 +161,17 @@ export class TeamApprovals {
     });
   }
 
+  /** One submission, whatever its age (a notice names it: the list holds only the latest). */
+  submission(profileId: string, submissionId: string): Promise<SubmissionView | null> {
+    return this.teams.withTeam(profileId, 'to read a submission', async (client) => {
+      const { rows } = await client.query<SubmissionRow>(
+        `SELECT ${SUBMISSION_COLUMNS} FROM team.submissions WHERE id = $1`,
+        [submissionId],
+      );
+      return rows[0] ? submissionOf(rows[0]) : null;
+    });
+  }
+
   /**
    * A draft's content (subject: its strategy), or a batch's (subject: the batch; its content's
    * `lines` each strategy's content, which the team store hashes one by one).

@@ -46,7 +46,7 @@ export class DecisionNotices {
     const { profileId } = event;
     const { team } = await this.api.team.get({ profileId });
     if (!team) return;
-    const submission = (await this.api.team.submissions({ profileId })).find((s) => s.id === id);
+    const submission = await this.api.team.submission({ profileId, submissionId: id });
     // Another notice of the same submission may have told it while this one read.
     if (!submission || this.told.has(id)) return;
     const notice = decisionNotice(submission, team.member);
@@ -70,9 +70,8 @@ export function followSubmission(
   return api.events.on('team-changed', (event) => {
     if (event.profileId !== profileId || event.topic !== 'submission') return;
     if (event.key !== submissionId) return;
-    void api.team.submissions({ profileId }).then(
-      (all) => {
-        const submission = all.find((s) => s.id === submissionId);
+    void api.team.submission({ profileId, submissionId }).then(
+      (submission) => {
         const notice = submission && decisionNotice(submission, submission.submittedBy);
         if (notice) told(`${notice.title}. ${notice.body}`);
       },

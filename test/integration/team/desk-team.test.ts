@@ -188,6 +188,34 @@ describe('a desk in a team, on PostgreSQL', () => {
     expect(settledReleases().teamOf(profileId)).not.toBeNull();
   });
 
+  it('reads one submission whatever its age: the list holds only the latest decided', async () => {
+    const old = await h.desk.team.submit(await confirmedDraft('6'));
+    await bob.query("SELECT team.decide($1, false, 'not today', 'desk-bob')", [old.id]);
+    // Fifty-one later decisions push it out of the list a screen shows.
+    for (let i = 0; i < 51; i++) {
+      const { rows } = await owner.query<{ id: string }>(
+        "SELECT team.submit('draft', $1, 'Later', '{}', 'desk-owner') AS id",
+        [`later-${i}`],
+      );
+      await bob.query("SELECT team.decide($1, true, '', 'desk-bob')", [rows[0]!.id]);
+    }
+    const listed = await h.desk.team.submissions({ profileId });
+    expect(listed.some((s) => s.id === old.id)).toBe(false);
+    expect(await h.desk.team.submission({ profileId, submissionId: old.id })).toMatchObject({
+      id: old.id,
+      state: 'rejected',
+      submittedBy: 'alice',
+      decidedBy: 'bob',
+      note: 'not today',
+    });
+    expect(
+      await h.desk.team.submission({
+        profileId,
+        submissionId: '00000000-0000-4000-8000-000000000000',
+      }),
+    ).toBeNull();
+  });
+
   it('refuses an approval the content no longer matches (a weight changed after approval)', async () => {
     const first = await confirmedDraft('6');
     const submitted = await h.desk.team.submit(first);

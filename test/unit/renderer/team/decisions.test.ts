@@ -61,7 +61,7 @@ describe('the decisions told on a desk', () => {
     let now = submission({ state: 'submitted', decidedBy: null, note: null });
     const fake = fakeApi({
       'team.get': () => ({ team: { member: 'alice' }, desk: 'desk-a' }),
-      'team.submissions': () => [now],
+      'team.submission': () => now,
     });
     const told: string[] = [];
     const notices = new DecisionNotices(fake.api, (title, body) => told.push(`${title} | ${body}`));
@@ -83,6 +83,6 @@ describe('the decisions told on a desk', () => {
     ]);
     // Other notices are not read for it.
     await notices.apply({ ...notice, topic: 'entry', key: '12' });
-    expect(fake.channels().filter((c) => c === 'team.submissions')).toHaveLength(3);
+    expect(fake.channels().filter((c) => c === 'team.submission')).toHaveLength(3);
   });
 });
