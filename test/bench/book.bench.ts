@@ -260,7 +260,7 @@ async function hostMemory(browser: Browser, dataDir: string) {
     const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
     await page.goto(url.href);
     await page.getByTestId('book-count').getByText('1,000 strategies').waitFor();
-    await page.getByRole('button', { name: 'Refresh all 1000' }).click();
+    await page.getByRole('button', { name: 'Refresh all 1,000' }).click();
     await page.getByText(/^Refreshed 1,000 of 1,000\.$/).waitFor({ timeout: 120_000 });
     // Scrolled to the end and back: the rows read on the way are all the screen holds.
     const scroller = page.getByRole('region', { name: /Strategies of the book/ });
