@@ -227,7 +227,6 @@ export default async function teamBench(): Promise<Record<string, number | strin
     }
     unsubscribe();
 
-
     // Self-approvals, from the desk (alice cannot approve at all) and in raw SQL (erin can).
     let selfAccepted = 0;
     for (let i = 0; i < 5; i++) {

@@ -137,7 +137,7 @@ function readKnownTarget(
  * deleted (service interface, deletion rule). So when the stored copy has ended and the plan
  * worked out from the strategy just read is still the reviewed one, reading that version again
  * tells nothing the review did not (it read both fresh); any other case reads it as a draft's
- * execute does. One request of three fewer per item: a batch's sends share the profile's
+ * execute does. One request fewer of three per item: a batch's sends share the profile's
  * request budget with its own reads (docs/batches.md).
  */
 async function readForBatchSend(

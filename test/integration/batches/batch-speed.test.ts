@@ -42,6 +42,21 @@ describe('a batch sent fast', () => {
     await sandbox?.close();
   });
 
+  /** Sends a reviewed batch: the requests the service saw while it sent, once it ended. */
+  async function send(batchId: string) {
+    const from = fake.requests.length;
+    await h.desk.batches.execute({
+      batchId,
+      unticked: [],
+      acknowledged: [],
+      stopAtFirstFailure: false,
+    });
+    await h.desk.batchFlow.sending(batchId);
+    const duringSend = fake.requests.slice(from);
+    await h.waitFor(batchEnded(batchId), 30_000);
+    return duringSend;
+  }
+
   it('journals each execution before it arrives, reads each strategy once, follows after sending', async () => {
     const batch = await h.desk.batches.review({ profileId, revisionId, strategyIds: sandbox.ids });
     expect(batch.items.map((i) => i.state)).toEqual(Array(STRATEGIES).fill('ready'));
@@ -65,16 +80,7 @@ describe('a batch sent fast', () => {
       return forward().finally(() => atService--);
     });
     const from = fake.requests.length;
-    await h.desk.batches.execute({
-      batchId: batch.id,
-      unticked: [],
-      acknowledged: [],
-      stopAtFirstFailure: false,
-    });
-    await h.desk.batchFlow.sending(batch.id);
-    const duringSend = fake.requests.slice(from);
-    const ended = h.waitFor(batchEnded(batch.id), 30_000);
-    await ended;
+    const duringSend = await send(batch.id);
     fake.answer(null);
     db.close();
 
@@ -124,16 +130,7 @@ describe('a batch sent fast', () => {
       first.quantity = new Decimal(first.quantity).div(2).toString();
       return { ...answer, body: Buffer.from(JSON.stringify(read)) };
     });
-    const from = fake.requests.length;
-    await h.desk.batches.execute({
-      batchId: batch.id,
-      unticked: [],
-      acknowledged: [],
-      stopAtFirstFailure: false,
-    });
-    await h.desk.batchFlow.sending(batch.id);
-    const duringSend = fake.requests.slice(from);
-    await h.waitFor(batchEnded(batch.id), 30_000);
+    const duringSend = await send(batch.id);
     fake.answer(null);
 
     const items = h.desk.store.batches.items(batch.id);
