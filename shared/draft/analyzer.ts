@@ -1,17 +1,9 @@
 import type { Decimal } from '../decimal';
-import { classifyTarget, type Restriction, type Violation } from '../restrictions/rules';
-import { cashOf, doubtOf, draftDiffRow, leftOutRows } from './diff';
-import { Exact, HUNDRED, ZERO, isZeroString, plain } from './exact';
-import {
-  draftErrors,
-  indexHoldings,
-  indexTarget,
-  inspectRow,
-  liquidateOnlyError,
-  rowErrors,
-  type RowCore,
-  type TargetEntry,
-} from './rules';
+import { classifyTarget, type Violation } from '../restrictions/rules';
+import { makeDraftContext, leftOutRowOf, type DraftContext } from './analyzer-context';
+import { draftDiffRow, leftOutRows } from './diff';
+import { Exact, HUNDRED, ZERO, plain } from './exact';
+import { draftErrors, inspectRow, liquidateOnlyError, rowErrors, type RowCore } from './rules';
 import type {
   AnalyzerOptions,
   DiffRow,
@@ -20,7 +12,6 @@ import type {
   DraftUpdate,
   DraftValidation,
   HeldPosition,
-  TargetDoubt,
   TargetPosition,
   ValidatedRow,
 } from './types';
@@ -73,11 +64,11 @@ export function createDraftAnalyzer(
   holdings: readonly HeldPosition[] = [],
   options: AnalyzerOptions = {},
 ): DraftAnalyzer {
-  let context = makeContext(target, holdings, options);
+  let context = makeDraftContext(target, holdings, options);
   let state: State | null = null;
   return {
     setContext(nextTarget, nextHoldings, nextOptions = {}) {
-      context = makeContext(nextTarget, nextHoldings, nextOptions);
+      context = makeDraftContext(nextTarget, nextHoldings, nextOptions);
       state = null;
     },
     analyze(rows) {
@@ -97,52 +88,6 @@ export function createDraftAnalyzer(
     },
   };
 }
-
-interface Context {
-  targetMap: Map<string, TargetEntry>;
-  held: Map<string, string>;
-  /** Where a left-out symbol's row goes: target order, then holdings order. */
-  order: Map<string, number>;
-  oldCash: string;
-  /** A current target is known here; without one no action is predicted. */
-  known: boolean;
-  /** Why the target may not be the service's: no action is predicted then. */
-  doubt: TargetDoubt | null;
-  liquidateOnly: boolean;
-  restrictions: ReadonlyMap<string, readonly Restriction[]>;
-  /** Restricted symbols held (a quantity above 0). */
-  heldRestricted: Set<string>;
-}
-
-function makeContext(
-  target: readonly TargetPosition[] | null,
-  holdings: readonly HeldPosition[],
-  options: AnalyzerOptions,
-): Context {
-  const targetMap = indexTarget(target ?? []);
-  const held = indexHoldings(holdings);
-  const order = new Map<string, number>();
-  for (const symbol of targetMap.keys()) order.set(symbol, order.size);
-  for (const [symbol, quantity] of held)
-    if (!order.has(symbol) && !isZeroString(quantity)) order.set(symbol, order.size);
-  return {
-    targetMap,
-    held,
-    order,
-    oldCash: cashOf(targetMap),
-    known: target !== null,
-    doubt: doubtOf(target !== null, options.stale === true),
-    liquidateOnly: options.liquidateOnly === true,
-    restrictions: options.restrictions ?? NO_RULES,
-    heldRestricted: new Set(
-      [...(options.restrictions?.keys() ?? [])].filter(
-        (symbol) => held.has(symbol) && !isZeroString(held.get(symbol)!),
-      ),
-    ),
-  };
-}
-
-const NO_RULES: ReadonlyMap<string, readonly Restriction[]> = new Map();
 
 /**
  * The rows against the restrictions: only the restricted symbols are looked up (their first
@@ -176,10 +121,10 @@ interface State {
   /** Rows of symbols the draft leaves out, in context order, with their order keys. */
   leftOutRows: DiffRow[];
   leftOutKeys: number[];
-  context: Context;
+  context: DraftContext;
 }
 
-function rebuild(rows: readonly DraftRowInput[], context: Context): State {
+function rebuild(rows: readonly DraftRowInput[], context: DraftContext): State {
   const state: State = {
     symbols: rows.map((r) => r.symbol),
     weights: rows.map((r) => r.weight),
@@ -284,15 +229,6 @@ function removeIndex(state: State, symbol: string, index: number): void {
   const at = searchKey(state.leftOutKeys, key);
   state.leftOutKeys.splice(at, 0, key);
   state.leftOutRows.splice(at, 0, leftOutRowOf(state.context, symbol));
-}
-
-function leftOutRowOf(context: Context, symbol: string): DiffRow {
-  return leftOutRows(
-    context.targetMap.has(symbol) ? new Map([[symbol, context.targetMap.get(symbol)!]]) : new Map(),
-    new Map([[symbol, context.held.get(symbol) ?? '0']]),
-    () => false,
-    context.doubt,
-  )[0]!;
 }
 
 /** First position whose key is >= key (keys ascending). */
