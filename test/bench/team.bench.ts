@@ -18,12 +18,12 @@ import type { DeskEvent } from '../../shared/contract';
 import { DEMO_STRATEGY_IDS } from '../../electron/sandbox';
 import { migrateTeamStore } from '../../electron/core/team/migrate';
 import { addMember } from '../../electron/core/team/members';
-import { openDeskHarness, type DeskHarness } from '../support/desk-harness';
+import { openDeskHarness, sandboxAdmin, type DeskHarness } from '../support/desk-harness';
 import { median } from '../support/median';
-import { sandboxAdmin } from '../support/desk-harness';
 import { SERVICE_LATENCY_MS } from '../support/sandbox-process';
 import { openRacingDesks, raceRound } from '../support/team-race';
 import { findPostgres, startPostgresCluster } from '../support/postgres-cluster';
+import { nextEvent } from './known-targets';
 
 const PASSWORD = 'member-password-for-bench';
 const CORE = DEMO_STRATEGY_IDS.coreEquity;
@@ -186,27 +186,9 @@ export default async function teamBench(): Promise<Record<string, number | strin
     // A bare LISTEN/NOTIFY round trip, and a submission until the desk hears of it, one after
     // the other in each round: a busy moment of the machine weighs on both sides alike. Each
     // side's moment is taken where it is heard (the client's notification, the desk's
-    // announcement), as the listener registered before the query: no list is searched for it.
+    // announcement), by a listener registered before the query: no list is searched for it.
     const listener = await connect(cluster.url('team', 'bob', PASSWORD));
     await listener.query('LISTEN bench_round_trip');
-    const heardAt = new Map<string, number>();
-    const heardWaiters = new Map<string, () => void>();
-    const unsubscribe = h.desk.subscribe((e) => {
-      if (e.type !== 'team-changed' || e.topic !== 'submission' || e.key === null) return;
-      if (!heardAt.has(e.key)) heardAt.set(e.key, performance.now());
-      heardWaiters.get(e.key)?.();
-    });
-    const deskHeard = (id: string) =>
-      new Promise<number>((resolve, reject) => {
-        const done = () => {
-          clearTimeout(timer);
-          heardWaiters.delete(id);
-          resolve(heardAt.get(id)!);
-        };
-        const timer = setTimeout(() => reject(new Error(`The desk never heard of ${id}.`)), 20_000);
-        heardWaiters.set(id, done);
-        if (heardAt.has(id)) done();
-      });
     const bare: number[] = [];
     const visible: number[] = [];
     const body = (i: number) => JSON.stringify({ round: i });
@@ -218,14 +200,21 @@ export default async function teamBench(): Promise<Record<string, number | strin
       await alice.query(`NOTIFY bench_round_trip, '${i}'`);
       bare.push((await heard) - started);
 
+      // The round's one submission is the next the desk hears of.
+      const deskHeard = nextEvent(
+        h.desk,
+        (e) => e.type === 'team-changed' && e.topic === 'submission',
+      ).then((event) => ({ event, at: performance.now() }));
       started = performance.now();
       const { rows } = await alice.query<{ id: string }>(
         "SELECT team.submit('draft', $1, 'Bench', $2, 'bench') AS id",
         [`bench-${i}`, body(i)],
       );
-      visible.push((await deskHeard(rows[0]!.id)) - started);
+      const { event, at } = await deskHeard;
+      if (event.type !== 'team-changed' || event.key !== rows[0]!.id)
+        throw new Error(`The desk heard of another submission than ${rows[0]!.id}.`);
+      visible.push(at - started);
     }
-    unsubscribe();
 
     // Self-approvals, from the desk (alice cannot approve at all) and in raw SQL (erin can).
     let selfAccepted = 0;
