@@ -5,7 +5,10 @@ import {
   chownSync,
   closeSync,
   openSync,
+  lstatSync,
   readFileSync,
+  readdirSync,
+  readlinkSync,
   statSync,
   writeFileSync,
   writeSync,
@@ -20,7 +23,7 @@ import {
   openStore,
   type Migration,
 } from '../../../../electron/core/store';
-import { tempFolder } from '../../../support/store-fixtures';
+import { seedStrategy, tempFolder } from '../../../support/store-fixtures';
 
 /** The StoreError opening `path` fails with (the test fails if it opens). */
 async function openError(path: string, options = {}): Promise<StoreError> {
@@ -40,6 +43,37 @@ describe('openStore', () => {
     folder = tempFolder();
   });
   afterEach(() => folder.cleanup());
+
+  // The statement journal of a transaction past 64 KiB goes to a temporary file unless kept
+  // in memory: a write of every page it touches, on the event loop (an execution's answer
+  // touches about fifty). Seen through the process's open files, where SQLite's unlinked
+  // temporary files still show while the transaction runs.
+  it.runIf(process.platform === 'linux')(
+    "keeps a large transaction's statement journal in memory, not in a temporary file",
+    () => {
+      const store = openStore(folder.file());
+      const { profileId } = seedStrategy(store);
+      const openTemporaryFiles = () =>
+        readdirSync('/proc/self/fd')
+          .map((fd) => `/proc/self/fd/${fd}`)
+          // The listing's own descriptor is closed by now.
+          .filter((link) => lstatSync(link, { throwIfNoEntry: false }) !== undefined)
+          .filter((link) => /etilqs_/.test(readlinkSync(link))).length;
+      const before = openTemporaryFiles();
+      const during = store.activity.record((append) => {
+        for (let i = 0; i < 300; i++)
+          append({
+            profileId,
+            kind: 'profile-created',
+            payload: { profileName: `Demo ${i}`, note: 'x'.repeat(1000) },
+          });
+        return openTemporaryFiles();
+      });
+      expect(store.activity.count({ profileId })).toBe(300);
+      store.close();
+      expect(during).toBe(before);
+    },
+  );
 
   it('turns on WAL, foreign keys and a busy timeout', () => {
     const path = folder.file();
