@@ -1,6 +1,6 @@
 import type { DraftRowInput } from '../../../shared/draft';
 import { isServiceError } from '../api';
-import type { Armed, Execution, ExecutionOutcome } from '../execution/execute';
+import type { Armed, Execution, ExecutionOutcome, SendSteps } from '../execution/execute';
 import type { ExecutionRequest } from '../execution/request';
 import type { Connections } from '../profiles/connections';
 import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
@@ -14,9 +14,10 @@ import { Run, StoppedBeforeSending } from './send-run';
  * reviewed, so a strategy changed since the review is refused there and skipped here, never
  * sent. Twice as many items are under way as are sent at once: one reads its strategy fresh,
  * checks itself against it and journals its execution (pending, on disk), or settles its answer,
- * while others are at the service (send-run.ts). The item names its journal entry from then on and is moved
- * ready -> sending at its turn, just before its entry is marked sent: a restart finds the entry
- * and settles the item from it (restart.ts). Every request of a run is in the bulk lane of the
+ * while others are at the service (send-run.ts). The item names its journal entry from then on,
+ * and moves with it: ready -> sending at its turn as the entry is marked sent, to accepted as its
+ * 202 is written (`stepsOf`); a restart finds the entry and settles the item from it
+ * (restart.ts). Every request of a run is in the bulk lane of the
  * profile's one request budget (api/budget.ts), and a 429 is paced there: the profile's budget
  * pauses for the wait its retry policy gives (Connections.pauseAfter429: the service's
  * Retry-After, bounded, with a floor), no turn is taken meanwhile and the item is ready again;
@@ -38,6 +39,12 @@ export interface SendDeps {
   announce(batchId: string, position: number | null): void;
   /** Sending stopped on a fault of the app's own (the store refused a write): logged. */
   fault(batchId: string, error: unknown): void;
+}
+
+/** Where an item's send stands: its turn taken (it reads sending), its outcome not written. */
+interface Turn {
+  sending: boolean;
+  unwritten: { error: unknown } | null;
 }
 
 /** An item another window took to send first: it is that window's to settle. */
@@ -181,8 +188,8 @@ export class BatchSender {
 
   /**
    * One item, in order: armed (the strategy and its known target read fresh, checked against
-   * the review, journaled pending and on disk, the item naming its entry), its turn taken
-   * (moved ready -> sending), sent, and its outcome kept on the item. A 429 sends it again once
+   * the review, journaled pending and on disk, the item naming its entry), its turn taken, sent
+   * (moved ready -> sending as its entry is marked sent), and its outcome kept on the item. A 429 sends it again once
    * the budget's pause is over, armed (read and checked) afresh.
    */
   private async sendOne(
@@ -192,7 +199,7 @@ export class BatchSender {
     run: Run,
   ): Promise<void> {
     const { execution } = this.deps;
-    const turn = { sending: false };
+    const turn: Turn = { sending: false, unwritten: null };
     /** The 429s answered to this item in a row. */
     let refusals = 0;
     for (;;) {
@@ -200,10 +207,13 @@ export class BatchSender {
       let outcome: ExecutionOutcome;
       try {
         armed = await execution.arm(this.requestOf(batch, item));
-        await this.takeTurn(batch, item, index, run, turn, armed);
-        outcome = await execution.send(armed);
+        await this.takeTurn(run, index, armed);
+        outcome = await execution.send(armed, this.stepsOf(batch, item, turn, armed));
       } catch (error) {
-        if (error instanceof TakenElsewhere) return;
+        if (error instanceof TakenElsewhere) {
+          if (armed) execution.withdraw(armed, 'Not sent: another window sends it.');
+          return;
+        }
         const journalId = armed?.entry.id ?? null;
         if (error instanceof StoppedBeforeSending) {
           this.settle(batch, item, turn, 'not-sent', { reason: error.message, journalId });
@@ -217,13 +227,12 @@ export class BatchSender {
         this.settleFailure(batch, item, run, turn, error, journalId);
         return;
       }
-      // Outside the try: an answer the store cannot write is a fault of the app's own (sending
-      // stops), not a refusal of this item. Its turn goes to the next once it is done.
+      // Accepted, the item with its entry (stepsOf). Outside the try: an outcome the store
+      // could not write is a fault of the app's own (sending stops), not a refusal of this item.
+      // Its turn goes to the next once it is done.
       run.accepted.push(outcome.follow);
-      this.settle(batch, item, turn, 'accepted', {
-        journalId: outcome.entry.id,
-        versionId: outcome.version.id,
-      });
+      if (turn.unwritten) throw turn.unwritten.error;
+      this.deps.announce(batch.id, item.position);
       return;
     }
   }
@@ -250,34 +259,52 @@ export class BatchSender {
   }
 
   /**
-   * Waits for the armed item's turn, then moves it ready -> sending (once, here or in another
-   * window: the move is conditional). A turn that does not come (the batch stopped) or was taken
-   * elsewhere withdraws its entry: never sent.
+   * Waits for the armed item's turn. A turn that does not come (the batch stopped) withdraws its
+   * entry: never sent.
    */
-  private async takeTurn(
-    batch: StoredBatch,
-    item: StoredBatchItem,
-    index: number,
-    run: Run,
-    turn: { sending: boolean },
-    armed: Armed,
-  ): Promise<void> {
-    const { store, execution } = this.deps;
+  private async takeTurn(run: Run, index: number, armed: Armed): Promise<void> {
     try {
       await run.takeTurn(index);
-      if (turn.sending) return;
-      if (!store.batches.move(batch.id, item.position, 'ready', 'sending'))
-        throw new TakenElsewhere();
     } catch (error) {
       // The batch's words for why (its stop), or plain ones.
-      execution.withdraw(
+      this.deps.execution.withdraw(
         armed,
         error instanceof Error && error.message ? error.message : 'Not sent.',
       );
       throw error;
     }
-    turn.sending = true;
-    this.deps.announce(batch.id, item.position);
+  }
+
+  /**
+   * The item in step with its entry, in the journal's transactions: moved ready -> sending as
+   * its entry is marked sent (once, here or in another window: the move is conditional, and one
+   * taken elsewhere sends nothing here), and to accepted as the 202 is written.
+   */
+  private stepsOf(batch: StoredBatch, item: StoredBatchItem, turn: Turn, armed: Armed): SendSteps {
+    const { store } = this.deps;
+    return {
+      sending: () => {
+        if (!store.batches.move(batch.id, item.position, 'ready', 'sending'))
+          throw new TakenElsewhere();
+        turn.sending = true;
+        // Told with the batch's next announcement, after this commit.
+        this.deps.announce(batch.id, item.position);
+      },
+      accepted: (version) => {
+        // In a savepoint of its own: an item the store refuses to move keeps the answer written
+        // (its entry accepted, its version stored), and sending stops on that fault (sendOne).
+        try {
+          store.transaction(() =>
+            store.batches.move(batch.id, item.position, 'sending', 'accepted', {
+              journalId: armed.entry.id,
+              versionId: version.id,
+            }),
+          );
+        } catch (error) {
+          turn.unwritten = { error };
+        }
+      },
+    };
   }
 
   /**
@@ -292,7 +319,7 @@ export class BatchSender {
     item: StoredBatchItem,
     index: number,
     run: Run,
-    turn: { sending: boolean },
+    turn: Turn,
     refusals: number,
     error: unknown,
     journalId: string | null,
@@ -323,7 +350,7 @@ export class BatchSender {
     batch: StoredBatch,
     item: StoredBatchItem,
     run: Run,
-    turn: { sending: boolean },
+    turn: Turn,
     error: unknown,
     journalId: string | null,
   ): void {
@@ -346,7 +373,7 @@ export class BatchSender {
   private settle(
     batch: StoredBatch,
     item: StoredBatchItem,
-    turn: { sending: boolean },
+    turn: Turn,
     to: Parameters<Store['batches']['move']>[3],
     outcome: ItemOutcome,
   ): void {

@@ -46,7 +46,8 @@ import type { Confirmation, ExecutionRequest } from './request';
  * 5. start following the version until its rebalance ends (tracking/).
  *
  * A draft's execution is arm then send. A batch arms an item while others are at the service
- * and sends it at its turn (batches/send.ts); an armed item whose turn never comes (the batch
+ * and sends it at its turn (batches/send.ts), the item moving with its entry's marks (sending,
+ * accepted) in their transactions (`SendSteps`); an armed item whose turn never comes (the batch
  * stopped) is withdrawn, never sent.
  *
  * Journal states: pending (armed) -> sent (on the wire) -> accepted (202) | rejected (a definite
@@ -89,6 +90,17 @@ export interface ExecutionOutcome {
   location: string;
   /** What following the version starts from (already followed unless `followLater`). */
   follow: TrackedVersion;
+}
+
+/**
+ * What a caller keeps in step with a send's own writes, each in the same transaction as the
+ * journal's (a batch's item: batches/send.ts), so the two never disagree, even after a crash.
+ */
+export interface SendSteps {
+  /** With the entry marked sent, before the request leaves. Throwing sends nothing. */
+  sending?(): void;
+  /** With the 202 written: the entry accepted, the version stored. */
+  accepted?(version: Version): void;
 }
 
 /**
@@ -215,9 +227,10 @@ export class Execution {
 
   /**
    * Steps 3 to 5 of an armed execution, its first send or a retry with the same key: marked
-   * sent, sent once, its answer settled, its version followed (unless `followLater`).
+   * sent, sent once, its answer settled, its version followed (unless `followLater`). `steps`:
+   * what the caller writes with the sent and accepted marks.
    */
-  async send(armed: Armed): Promise<ExecutionOutcome> {
+  async send(armed: Armed, steps: SendSteps = {}): Promise<ExecutionOutcome> {
     const key = sendingKey(armed.entry);
     // Only the call that took the key gives it back: a call refused here leaves it to its holder.
     let holds = false;
@@ -226,9 +239,9 @@ export class Execution {
       this.sending.add(key);
       holds = true;
       // 3. Marked sent, then sent. Another process sent it first: nothing leaves here.
-      const sent = this.journal.markSent(armed.entry.id, armed.first);
+      const sent = this.journal.markSent(armed.entry.id, armed.first, steps.sending);
       if (!sent) throw new ExecutionBlockedError('sent');
-      return await this.request(sent, armed.followLater);
+      return await this.request(sent, armed.followLater, steps.accepted);
     } finally {
       if (holds) this.sending.delete(key);
       this.announce(armed.entry.profileId);
@@ -256,7 +269,11 @@ export class Execution {
   }
 
   /** Steps 3 to 5 of an entry marked sent: the request, its answer, following the version. */
-  private async request(sent: JournalEntry, followLater: boolean): Promise<ExecutionOutcome> {
+  private async request(
+    sent: JournalEntry,
+    followLater: boolean,
+    accepted?: SendSteps['accepted'],
+  ): Promise<ExecutionOutcome> {
     const { store, connections, tracker } = this.deps;
     // 3. Send.
     const body = JSON.parse(sent.requestBody) as ExecuteRequest;
@@ -281,7 +298,7 @@ export class Execution {
     // or a retry after a crash): a crash leaves the entry "sent" with nothing stored, and a
     // retry with the same key replays the same version.
     const { version, location } = answer;
-    const accepted = this.journal.markAccepted(
+    const entry = this.journal.markAccepted(
       sent.id,
       {
         versionId: version.id,
@@ -300,6 +317,7 @@ export class Execution {
         // The service executes nothing while an unexecuted version is in the way: none is now.
         store.unexecuted.forgetStrategy(sent.profileId, sent.strategyId);
         answerPrediction(store, sent.id, version);
+        accepted?.(version);
       },
     );
     // A desk in a team records the version in the team's log, and keeps the team's claim until
@@ -315,7 +333,7 @@ export class Execution {
       status: version.status,
     };
     if (!followLater) tracker.track(follow);
-    return { entry: accepted, version, location, follow };
+    return { entry, version, location, follow };
   }
 
   /**

@@ -44,8 +44,10 @@ export type JournalPort = Pick<
    * execution-retried entry). Null when another process sent it meanwhile. A first send's commit
    * has no fsync of its own: its entry was durable pending, and a stop between the commit and
    * the request leaves it "sent", so unknown after a restart, never re-sent on its own.
+   * `alongside`: written in the same transaction (a batch's item moving to sending); throwing
+   * there leaves the entry as it was.
    */
-  markSent(id: string, first?: FirstSend): JournalEntry | null;
+  markSent(id: string, first?: FirstSend, alongside?: () => void): JournalEntry | null;
   /** `cause`: the failure itself, for a journal that keeps more of it than its words. */
   markUnknown(id: string, error: string, cause?: unknown): JournalEntry;
   markRejected(id: string, error: string, cause?: unknown): JournalEntry;
@@ -152,7 +154,7 @@ export function recordingJournal(
         return result;
       }, NO_FSYNC);
     },
-    markSent(id, first) {
+    markSent(id, first, alongside) {
       // Read once: nothing runs between this read and the write below (the data folder is this
       // process's alone), and the write is conditional on it still being pending or unknown.
       const before = journal.get(id);
@@ -163,6 +165,7 @@ export function recordingJournal(
         (append) => {
           const entry = journal.markSent(id);
           if (!entry) return null;
+          alongside?.();
           // The first send: the execution-sent entry, what the manager saw and acknowledged.
           if (before?.state === 'pending') {
             append(executionSent(store, entry, first ?? {}));
