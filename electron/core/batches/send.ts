@@ -1,5 +1,7 @@
 import type { DraftRowInput } from '../../../shared/draft';
+import { isKind } from '../../../shared/errors';
 import { isServiceError } from '../api';
+import { toDeskError } from '../errors';
 import type { Armed, Execution, ExecutionOutcome, SendSteps } from '../execution/execute';
 import type { ExecutionRequest } from '../execution/request';
 import type { Connections } from '../profiles/connections';
@@ -207,13 +209,14 @@ export class BatchSender {
       let outcome: ExecutionOutcome;
       try {
         armed = await execution.arm(this.requestOf(batch, item));
-        await this.takeTurn(run, index, armed);
+        await run.takeTurn(index);
         outcome = await execution.send(armed, this.stepsOf(batch, item, turn, armed));
       } catch (error) {
-        if (error instanceof TakenElsewhere) {
-          if (armed) execution.withdraw(armed, 'Not sent: another window sends it.');
-          return;
-        }
+        if (armed && !turn.sending) this.withdrawUnsent(armed, error);
+        if (error instanceof TakenElsewhere) return;
+        // The app's own failure before the request left (the store refused its claim, its turn
+        // or its sent mark): a fault, no other item is sent (sendAll).
+        if (!turn.sending && isKind(toDeskError(error), 'internal')) throw error;
         const journalId = armed?.entry.id ?? null;
         if (error instanceof StoppedBeforeSending) {
           this.settle(batch, item, turn, 'not-sent', { reason: error.message, journalId });
@@ -259,20 +262,19 @@ export class BatchSender {
   }
 
   /**
-   * Waits for the armed item's turn. A turn that does not come (the batch stopped) withdraws its
-   * entry: never sent.
+   * An armed item that did not go out (its turn did not come: the batch stopped; it was taken
+   * elsewhere; its sent mark could not be written): its entry, still pending, is withdrawn, in
+   * the batch's words for why or plain ones. Never sent.
    */
-  private async takeTurn(run: Run, index: number, armed: Armed): Promise<void> {
-    try {
-      await run.takeTurn(index);
-    } catch (error) {
-      // The batch's words for why (its stop), or plain ones.
-      this.deps.execution.withdraw(
-        armed,
-        error instanceof Error && error.message ? error.message : 'Not sent.',
-      );
-      throw error;
-    }
+  private withdrawUnsent(armed: Armed, error: unknown): void {
+    if (this.deps.store.journal.get(armed.entry.id)?.state !== 'pending') return;
+    const words =
+      error instanceof TakenElsewhere
+        ? 'Not sent: another window sends it.'
+        : error instanceof StoppedBeforeSending
+          ? error.message
+          : 'Not sent.';
+    this.deps.execution.withdraw(armed, words);
   }
 
   /**

@@ -140,4 +140,42 @@ describe('a fault of the store while a batch sends', () => {
     );
     expect(itemOf(done, FRESH).state).toBe('accepted');
   });
+
+  it('a store refusing an item its turn: nothing of it sent, its entry withdrawn, the batch stopped', async () => {
+    const batch = await review([DIVIDEND]);
+    // Its execution-sent entries so far (the first test may have sent it).
+    const sentEntriesOf = async (strategyId: string) =>
+      (
+        await h.desk.activity.list({
+          profileId,
+          kinds: ['execution-sent'],
+          strategyId,
+          offset: 0,
+          limit: 50,
+        })
+      ).entries.length;
+    const sentBefore = await sentEntriesOf(DIVIDEND);
+    db.exec(`CREATE TRIGGER refuse_turn BEFORE UPDATE OF state ON batch_items
+      WHEN NEW.state = 'sending' BEGIN SELECT RAISE(ABORT, 'simulated store failure'); END`);
+    try {
+      expect((await execute(batch.id)).state).toBe('sending');
+      await h.desk.batchFlow.sending(batch.id);
+    } finally {
+      db.exec('DROP TRIGGER refuse_turn');
+    }
+    const done = await h.desk.batches.get({ batchId: batch.id });
+    expect(done.state).toBe('stopped');
+    const item = itemOf(done, DIVIDEND);
+    expect(item.state).toBe('not-sent');
+    expect(item.reason).toBe(
+      'Not sent: sending stopped, the app failed to record it (the log says how). Review it again.',
+    );
+    // Its entry was armed (pending, on disk) and withdrawn: never marked sent, never sent.
+    expect(h.desk.store.journal.get(item.journalId!)).toMatchObject({
+      state: 'rejected',
+      attempts: 0,
+    });
+    expect(h.desk.execution.inFlight(profileId)).toEqual([]);
+    expect(await sentEntriesOf(DIVIDEND)).toBe(sentBefore);
+  });
 });
