@@ -1,7 +1,8 @@
 import type { ExclusionKind } from '../../../shared/batches/states';
 import { isKind } from '../../../shared/errors';
 import { isServiceError } from '../api';
-import { toDeskError } from '../errors';
+import { systemErrorKind, toDeskError } from '../errors';
+import { StoreError } from '../store/errors';
 import { ExecutionBlockedError } from '../execution/errors';
 
 /** How a batch's sending reads when it fails (send.ts): an item's failure, the app's own fault. */
@@ -64,4 +65,18 @@ export function faultWords(error: unknown): { item: string; batch: string } {
     item: 'the app failed to record it (the log says how)',
     batch: 'the app failed to record what it sent (the log says how)',
   };
+}
+
+/**
+ * The app's own failure, not the item's: its data file or its disk refused a write (a store, a
+ * SQLite or a file-system error). Sending stops on it (send.ts). A refusal of the service, a
+ * check that failed or the batch's stop is the item's outcome.
+ */
+export function isOwnFault(error: unknown): boolean {
+  if (isServiceError(error)) return false;
+  if (error instanceof StoreError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' && (code.startsWith('SQLITE_') || systemErrorKind(error) !== null)
+  );
 }

@@ -1,12 +1,10 @@
 import type { DraftRowInput } from '../../../shared/draft';
-import { isKind } from '../../../shared/errors';
 import { isServiceError } from '../api';
-import { toDeskError } from '../errors';
 import type { Armed, Execution, ExecutionOutcome, SendSteps } from '../execution/execute';
 import type { ExecutionRequest } from '../execution/request';
 import type { Connections } from '../profiles/connections';
 import type { ItemOutcome, Store, StoredBatch, StoredBatchItem } from '../store';
-import { settledFailure } from './outcomes';
+import { isOwnFault, settledFailure } from './outcomes';
 import { settleFromJournal } from './restart';
 import { Run, StoppedBeforeSending } from './send-run';
 
@@ -19,13 +17,13 @@ import { Run, StoppedBeforeSending } from './send-run';
  * while others are at the service (send-run.ts). The item names its journal entry from then on,
  * and moves with it: ready -> sending at its turn as the entry is marked sent, to accepted as its
  * 202 is written (`stepsOf`); a restart finds the entry and settles the item from it
- * (restart.ts). Every request of a run is in the bulk lane of the
- * profile's one request budget (api/budget.ts), and a 429 is paced there: the profile's budget
- * pauses for the wait its retry policy gives (Connections.pauseAfter429: the service's
- * Retry-After, bounded, with a floor), no turn is taken meanwhile and the item is ready again;
- * an item refused that way as often as the policy allows is not sent. Cancel stops taking items
- * (what was sent is followed); "stop at the first failure" does the same after a refusal or an
- * unclear answer.
+ * (restart.ts). Every request of a run is in the bulk lane of the profile's one request budget
+ * (api/budget.ts), and a 429 is paced there: the profile's budget pauses for the wait its retry
+ * policy gives (Connections.pauseAfter429: the service's Retry-After, bounded, with a floor), no
+ * turn is taken meanwhile and the item is ready again; an item refused that way as often as the
+ * policy allows is not sent. Cancel stops taking items (what was sent is followed); "stop at the
+ * first failure" does the same after a refusal or an unclear answer. A fault of the app's own
+ * (its store or disk refusing a write) stops sending: no other item is sent.
  */
 
 export interface SendDeps {
@@ -191,8 +189,8 @@ export class BatchSender {
   /**
    * One item, in order: armed (the strategy and its known target read fresh, checked against
    * the review, journaled pending and on disk, the item naming its entry), its turn taken, sent
-   * (moved ready -> sending as its entry is marked sent), and its outcome kept on the item. A 429 sends it again once
-   * the budget's pause is over, armed (read and checked) afresh.
+   * (moved ready -> sending as its entry is marked sent), and its outcome kept on the item. A
+   * 429 sends it again once the budget's pause is over, armed (read and checked) afresh.
    */
   private async sendOne(
     batch: StoredBatch,
@@ -216,7 +214,7 @@ export class BatchSender {
         if (error instanceof TakenElsewhere) return;
         // The app's own failure before the request left (the store refused its claim, its turn
         // or its sent mark): a fault, no other item is sent (sendAll).
-        if (!turn.sending && isKind(toDeskError(error), 'internal')) throw error;
+        if (!turn.sending && isOwnFault(error)) throw error;
         const journalId = armed?.entry.id ?? null;
         if (error instanceof StoppedBeforeSending) {
           this.settle(batch, item, turn, 'not-sent', { reason: error.message, journalId });
