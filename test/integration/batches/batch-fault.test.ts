@@ -56,6 +56,20 @@ describe('a fault of the store while a batch sends', () => {
       stopAtFirstFailure: false,
       concurrency: 1,
     });
+  /**
+   * Sends the batch while a trigger (`name`, on `table`, `when` its new row is so) refuses that
+   * write, as a failing store refuses one; the trigger is gone afterwards.
+   */
+  async function sendRefusing(batchId: string, name: string, table: string, when: string) {
+    db.exec(`CREATE TRIGGER ${name} BEFORE UPDATE OF state ON ${table} WHEN ${when}
+      BEGIN SELECT RAISE(ABORT, 'simulated store failure'); END`);
+    try {
+      expect((await execute(batchId)).state).toBe('sending');
+      await h.desk.batchFlow.sending(batchId);
+    } finally {
+      db.exec(`DROP TRIGGER ${name}`);
+    }
+  }
 
   it('ends the batch stopped, its unsent items withdrawn, the fault logged', async () => {
     const batch = await review([CORE, FRESH, DIVIDEND]);
@@ -65,15 +79,12 @@ describe('a fault of the store while a batch sends', () => {
       ['Fresh Start', 'ready'],
     ]);
     // Core Equity's answer cannot be written: the store refuses, as a full or failing disk does.
-    db.exec(`CREATE TRIGGER refuse_accepted BEFORE UPDATE OF state ON batch_items
-      WHEN NEW.state = 'accepted' AND NEW.strategy_id = '${CORE}'
-      BEGIN SELECT RAISE(ABORT, 'simulated store failure'); END`);
-    try {
-      expect((await execute(batch.id)).state).toBe('sending');
-      await h.desk.batchFlow.sending(batch.id);
-    } finally {
-      db.exec('DROP TRIGGER refuse_accepted');
-    }
+    await sendRefusing(
+      batch.id,
+      'refuse_accepted',
+      'batch_items',
+      `NEW.state = 'accepted' AND NEW.strategy_id = '${CORE}'`,
+    );
     const done = await h.desk.batches.get({ batchId: batch.id });
     expect(done.state).toBe('stopped');
     // Why it stopped is the batch's, in its words (the header) and its end's activity entry.
@@ -125,14 +136,7 @@ describe('a fault of the store while a batch sends', () => {
 
   it('a store refusing the end of sending: stopped, not left "sending", nothing unhandled', async () => {
     const batch = await review([FRESH]);
-    db.exec(`CREATE TRIGGER refuse_sent BEFORE UPDATE OF state ON batches
-      WHEN NEW.state = 'sent' BEGIN SELECT RAISE(ABORT, 'simulated store failure'); END`);
-    try {
-      expect((await execute(batch.id)).state).toBe('sending');
-      await h.desk.batchFlow.sending(batch.id);
-    } finally {
-      db.exec('DROP TRIGGER refuse_sent');
-    }
+    await sendRefusing(batch.id, 'refuse_sent', 'batches', `NEW.state = 'sent'`);
     const done = await h.desk.batches.get({ batchId: batch.id });
     expect(done.state).toBe('stopped');
     expect(done.words).toMatch(
@@ -155,14 +159,7 @@ describe('a fault of the store while a batch sends', () => {
         })
       ).entries.length;
     const sentBefore = await sentEntriesOf(DIVIDEND);
-    db.exec(`CREATE TRIGGER refuse_turn BEFORE UPDATE OF state ON batch_items
-      WHEN NEW.state = 'sending' BEGIN SELECT RAISE(ABORT, 'simulated store failure'); END`);
-    try {
-      expect((await execute(batch.id)).state).toBe('sending');
-      await h.desk.batchFlow.sending(batch.id);
-    } finally {
-      db.exec('DROP TRIGGER refuse_turn');
-    }
+    await sendRefusing(batch.id, 'refuse_turn', 'batch_items', `NEW.state = 'sending'`);
     const done = await h.desk.batches.get({ batchId: batch.id });
     expect(done.state).toBe('stopped');
     const item = itemOf(done, DIVIDEND);
