@@ -9,12 +9,16 @@ export class SseParser {
   private data: string[] = [];
 
   push(chunk: string): string[] {
-    this.buffer += chunk;
+    // One pass over the text: a chunk may gather a frame's worth of events (host/events.ts).
+    const text = this.buffer + chunk;
     const out: string[] = [];
-    let newline: number;
-    while ((newline = this.buffer.search(/\r?\n/)) >= 0) {
-      const line = this.buffer.slice(0, newline);
-      this.buffer = this.buffer.slice(newline + (this.buffer[newline] === '\r' ? 2 : 1));
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
+      const line = text.slice(
+        start,
+        newline > start && text[newline - 1] === '\r' ? newline - 1 : newline,
+      );
+      start = newline + 1;
       if (line === '') {
         if (this.data.length > 0) out.push(this.data.join('\n'));
         this.data = [];
@@ -22,6 +26,7 @@ export class SseParser {
         this.data.push(line.slice(line[5] === ' ' ? 6 : 5));
       }
     }
+    this.buffer = text.slice(start);
     return out;
   }
 }

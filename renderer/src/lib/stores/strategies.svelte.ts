@@ -6,7 +6,11 @@ const STRATEGY_KEY = 'strategy-desk.strategy';
 
 /** The selected profile's strategies (the sidebar) and the one open in the main area. */
 export class Strategies {
-  list = $state<StrategyListItem[]>([]);
+  /**
+   * Replaced whole, never changed in place: raw, so a journal event checking thousands of lines
+   * reads plain objects, and a list nothing changed in is not assigned (no screen redraws).
+   */
+  list = $state.raw<StrategyListItem[]>([]);
   loading = $state(false);
   error = $state<DeskError | null>(null);
   selectedId = $state<string | null>(null);
@@ -118,7 +122,9 @@ export class Strategies {
     if (profileId !== this.profileId) return;
     const unknown = inFlight.filter((e) => e.state === 'unknown').map((e) => e.strategyId);
     this.heardJournal = { unknown, heard };
-    this.list = this.list.map((s) => withAttention(s, unknown));
+    // A batch sends a journal event per strategy: the list is replaced only when a line changed.
+    const list = this.list.map((s) => withAttention(s, unknown));
+    if (list.some((line, i) => line !== this.list[i])) this.list = list;
   }
 
   private withHeardLines(list: StrategyListItem[], since: number): StrategyListItem[] {

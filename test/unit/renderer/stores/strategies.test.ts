@@ -15,8 +15,9 @@ import {
 beforeEach(() => vi.stubGlobal('localStorage', memoryStorage()));
 afterEach(() => vi.unstubAllGlobals());
 
-const unknown = (strategyId: string) =>
-  ({ id: 'a0000000-0000-4000-8000-000000000001', strategyId, state: 'unknown' }) as never;
+const entry = (strategyId: string, state: string) =>
+  ({ id: 'a0000000-0000-4000-8000-000000000001', strategyId, state }) as never;
+const unknown = (strategyId: string) => entry(strategyId, 'unknown');
 
 describe('the strategies store (the sidebar)', () => {
   it('lists a profile’s strategies and opens the one last open with it', async () => {
@@ -71,6 +72,18 @@ describe('the strategies store (the sidebar)', () => {
     strategies.applyJournal(PROFILE, [unknown(OTHER_STRATEGY)]);
     expect(strategies.list.map((s) => s.needsAttention)).toEqual([false, true]);
     expect(desk.channels()).toEqual(['strategies.list']);
+  });
+
+  it('leaves the list as it is when a journal event changes no line (a batch tells one per strategy)', async () => {
+    const desk = fakeApi({ 'strategies.list': () => [strategyLine()] });
+    const strategies = new Strategies(desk.api);
+    await strategies.show(PROFILE);
+    const before = strategies.list;
+    strategies.applyJournal(PROFILE, [entry(OTHER_STRATEGY, 'sent'), entry(STRATEGY, 'accepted')]);
+    expect(strategies.list).toBe(before);
+    strategies.applyJournal(PROFILE, [unknown(STRATEGY)]);
+    expect(strategies.list).not.toBe(before);
+    expect(strategies.list.map((s) => s.needsAttention)).toEqual([true]);
   });
 
   it('keeps the journal’s word over a list read before it', async () => {
