@@ -68,12 +68,15 @@ export const batchesContract = {
 };
 
 export const batchesEvents = [
-  /** A batch moved: its summary now, and the item that moved (null: the batch itself). */
+  /**
+   * A batch moved: its summary now, and the items that moved since it was last told, in their
+   * order (none: the batch itself moved).
+   */
   z.object({
     type: z.literal('batch-progress'),
     profileId: uuid,
     batchId: uuid,
     summary: batchSummary,
-    item: batchItemView.nullable(),
+    items: z.array(batchItemView),
   }),
 ] as const;

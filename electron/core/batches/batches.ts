@@ -20,7 +20,7 @@ import {
   batchViewOf,
   batchWords,
   countsOf,
-  progressEvents,
+  progressEvent,
   summaryOf,
   SUPERSEDED,
   type Warned,
@@ -318,8 +318,7 @@ export class Batches {
     const moved = [...pending.positions]
       .sort((a, b) => a - b)
       .flatMap((position) => store.batches.item(batchId, position) ?? []);
-    for (const event of progressEvents(store, batch, this.sender.pausedUntil(batchId), moved))
-      this.deps.emit(event);
+    this.deps.emit(progressEvent(store, batch, this.sender.pausedUntil(batchId), moved));
   }
 }
 

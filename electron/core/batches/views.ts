@@ -194,26 +194,24 @@ export function summaryOfCounts(
 }
 
 /**
- * A batch's progress as the hosts' event carries it: the counts by state once (never every item
- * again: a batch of hundreds moves hundreds of times), and each item that moved, in its order;
- * the batch alone when no item moved.
+ * A batch's progress as the hosts' event carries it, one event per announcement: the counts by
+ * state (never every item again: a batch of hundreds moves hundreds of times), and the items that
+ * moved since the last, in their order (none: the batch alone moved).
  */
-export function progressEvents(
+export function progressEvent(
   store: ViewStore,
   batch: StoredBatch,
   pausedUntil: string | null,
   moved: readonly StoredBatchItem[],
-): Extract<DeskEvent, { type: 'batch-progress' }>[] {
+): Extract<DeskEvent, { type: 'batch-progress' }> {
   const counts = { ...countsOf([]), ...store.batches.stateCounts(batch.id) };
-  const summary = summaryOfCounts(store, batch, counts, pausedUntil);
-  const event = (item: StoredBatchItem | null) => ({
-    type: 'batch-progress' as const,
+  return {
+    type: 'batch-progress',
     profileId: batch.profileId,
     batchId: batch.id,
-    summary,
-    item: item ? itemView(store, batch, item) : null,
-  });
-  return moved.length === 0 ? [event(null)] : moved.map(event);
+    summary: summaryOfCounts(store, batch, counts, pausedUntil),
+    items: moved.map((item) => itemView(store, batch, item)),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { SvelteSet } from 'svelte/reactivity';
-import type { BatchSummary, BatchView } from '../../../shared/batches/views';
+import type { BatchItemView, BatchSummary, BatchView } from '../../../shared/batches/views';
 import type { DeskApi, DeskEvent } from '../../../shared/contract';
 import { DeskError } from '../../../shared/errors';
 import type { ExecutePreview } from '../../../shared/views';
@@ -86,9 +86,10 @@ export class Batches {
         this.tellEnd(event.batchId, event.summary);
         return;
       }
-      const items = event.item
-        ? batch.items.map((i) => (i.position === event.item!.position ? event.item! : i))
-        : batch.items;
+      const moved: Record<number, BatchItemView> = {};
+      for (const item of event.items) moved[item.position] = item;
+      const items =
+        event.items.length > 0 ? batch.items.map((i) => moved[i.position] ?? i) : batch.items;
       this.current = { ...batch, ...event.summary, items };
       this.tellEnd(batch.id, event.summary);
       // The totals come from the versions' orders: read once the batch ended.

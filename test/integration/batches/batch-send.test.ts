@@ -158,8 +158,7 @@ describe('sending a batch', () => {
       (e) =>
         e.type === 'batch-progress' &&
         e.batchId === batch.id &&
-        e.item?.strategyId === CORE &&
-        e.item.state === 'sending',
+        e.items.some((i) => i.strategyId === CORE && i.state === 'sending'),
     );
     await h.desk.batches.execute({
       batchId: batch.id,

@@ -79,24 +79,27 @@ const batch = (more: Partial<BatchView> = {}): BatchView => ({
 
 const progress = (
   more: Partial<BatchView>,
-  changed: BatchItemView | null,
+  moved: BatchItemView[],
   batchId = BATCH,
 ): DeskEvent => ({
   type: 'batch-progress',
   profileId: PROFILE,
   batchId,
   summary: summary(more),
-  item: changed,
+  items: moved,
 });
 
 describe('the batches store', () => {
-  it('moves the batch shown as its progress events say, item by item', () => {
+  it('moves the batch shown as its progress events say, the items that moved in each', () => {
     const batches = new Batches(fakeApi().api, () => undefined);
     batches.show(batch());
+    const sending = [item(0, { state: 'sending' }), item(1, { state: 'sending' })];
+    batches.apply(progress({ words: 'sending: 0 of 2 sent' }, sending));
+    expect(batches.current?.items).toEqual(sending);
     const accepted = item(0, { state: 'accepted', versionId: VERSION, versionStatus: 'PENDING' });
-    batches.apply(progress({ sent: 1, words: 'sending: 1 of 2 sent' }, accepted));
+    batches.apply(progress({ sent: 1, words: 'sending: 1 of 2 sent' }, [accepted]));
     expect(batches.current?.words).toBe('sending: 1 of 2 sent');
-    expect(batches.current?.items).toEqual([accepted, item(1)]);
+    expect(batches.current?.items).toEqual([accepted, sending[1]]);
     // A version's status change moves its item only.
     batches.apply(statusChanged({ versionId: VERSION, status: 'COMPLETE' }));
     expect(batches.current?.items.map((i) => i.versionStatus)).toEqual(['COMPLETE', null]);
@@ -118,7 +121,7 @@ describe('the batches store', () => {
     batches.apply(
       progress(
         { id: OTHER_BATCH, endedAt: '2026-01-01T00:04:00.000Z', words: '1 sent: 1 COMPLETE' },
-        item(0),
+        [item(0)],
         OTHER_BATCH,
       ),
     );
@@ -129,8 +132,8 @@ describe('the batches store', () => {
       words: '2 sent: 1 FAILED, 1 COMPLETE',
       state: 'sent' as const,
     };
-    batches.apply(progress(end, null));
-    batches.apply(progress(end, null));
+    batches.apply(progress(end, []));
+    batches.apply(progress(end, []));
     await settle();
     expect(told).toEqual([
       'Batch of “Core model” ended: 1 sent: 1 COMPLETE',
@@ -144,7 +147,7 @@ describe('the batches store', () => {
     const told: string[] = [];
     const batches = new Batches(fakeApi().api, (title) => told.push(title));
     batches.show(batch({ endedAt: '2026-01-01T00:05:00.000Z' }));
-    batches.apply(progress({ endedAt: '2026-01-01T00:05:00.000Z' }, null));
+    batches.apply(progress({ endedAt: '2026-01-01T00:05:00.000Z' }, []));
     expect(told).toEqual([]);
     const session = { api: fakeApi().api, batches: null as Batches | null };
     const first = batchesOf(session);
