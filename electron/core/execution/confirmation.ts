@@ -89,7 +89,7 @@ async function targetUnknownToService(
   profileId: string,
   strategyId: string,
 ): Promise<boolean> {
-  const known = deps.store.versions.latestExecuted(profileId, strategyId);
+  const known = deps.store.versions.latestExecuted(profileId, strategyId, { positions: false });
   if (!known) return false;
   try {
     const version = await deps.connections.call(profileId, (c) =>
@@ -146,7 +146,8 @@ async function readForBatchSend(
   reviewedPlanKey: string,
 ): Promise<FreshRead & { plan?: Plan }> {
   const { profileId, strategyId } = request;
-  const known = deps.store.versions.latestExecuted(profileId, strategyId);
+  // Its status only: the plan below reads the version with what it needs.
+  const known = deps.store.versions.latestExecuted(profileId, strategyId, { positions: false });
   if (!known?.status || !TERMINAL_VERSION_STATUSES.has(known.status))
     return readFresh(deps, profileId, strategyId);
   await readStrategy(deps, profileId, strategyId);

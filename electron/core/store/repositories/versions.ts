@@ -282,16 +282,17 @@ export function versionsRepository({ db, now }: RepositoryContext) {
     },
     /**
      * The current target: the latest executed version, whatever its status, with positions (and
-     * its orders when asked: the holdings are checked against them).
+     * its orders when asked: the holdings are checked against them). `positions: false`: the
+     * version alone, for who needs only its id or status.
      */
     latestExecuted(
       profileId: string,
       strategyId: string,
-      include: { orders?: boolean } = {},
+      include: { orders?: boolean; positions?: boolean } = {},
     ): StoredVersion | null {
       const v = selectLatestExecuted.get(profileId, strategyId);
       if (!v) return null;
-      v.positions = selectPositions.all(profileId, v.id);
+      if (include.positions !== false) v.positions = selectPositions.all(profileId, v.id);
       if (include.orders) v.orders = selectOrders.all(profileId, v.id);
       return v;
     },

@@ -230,6 +230,9 @@ describe('versions repository', () => {
     const target = t.store.versions.latestExecuted(profileId, strategyId)!;
     expect(target.id).toBe(executedLate.id);
     expect(target.positions).toEqual(executedLate.positions);
+    // Its status alone, for the batch's check at send time: the same version, no positions read.
+    const bare = t.store.versions.latestExecuted(profileId, strategyId, { positions: false })!;
+    expect([bare.id, bare.status, bare.positions]).toEqual([target.id, target.status, undefined]);
     expect(t.store.versions.listActive().map((v) => [v.profile_id, v.id])).toEqual([
       [profileId, executedLate.id],
     ]);
