@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import {
   createHttpBridge,
   type HostState,
 } from '../../../renderer/src/bridge/http-bridge';
+import { SseParser } from '../../../renderer/src/bridge/event-stream';
 import { createFakeDesk } from '../../support/e2e-fake-desk';
 
 let dir: string;
@@ -130,5 +132,54 @@ describe('the renderer HTTP bridge against the browser host', () => {
     stopB();
     await expect.poll(() => fake.listenerCount()).toBe(0);
     expect(states[0]).toBe(true);
+  });
+});
+
+const COUNT = 100;
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The browser host's event stream on a real socket: events told one after another, each on a
+ * turn of the event loop of its own (as a batch's are), reach the page whole and in their order,
+ * gathered into a few network chunks rather than one each (the page takes every chunk as a task).
+ */
+describe('the browser host’s event stream', () => {
+  it('sends events told on separate turns in their order, gathered into few chunks', async () => {
+    const response = await new Promise<IncomingMessage>((resolve, reject) =>
+      request({
+        host: '127.0.0.1',
+        port: host.port,
+        path: '/api/events',
+        headers: { Authorization: `Bearer ${host.token}`, Accept: 'text/event-stream' },
+      })
+        .on('response', resolve)
+        .on('error', reject)
+        .end(),
+    );
+    expect(response.statusCode).toBe(200);
+    response.setEncoding('utf8');
+    const parser = new SseParser();
+    const heard: DeskEvent[] = [];
+    let chunks = 0;
+    response.on('data', (chunk: string) => {
+      const events = parser.push(chunk);
+      if (events.length > 0) chunks += 1;
+      for (const data of events) heard.push(JSON.parse(data) as DeskEvent);
+    });
+    await expect.poll(() => fake.listenerCount()).toBe(1);
+
+    const told: DeskEvent[] = [];
+    for (let rows = 1; rows <= COUNT; rows++) {
+      const event: DeskEvent = { type: 'export-progress', exportId: 'x1', rows, done: false };
+      told.push(event);
+      fake.emit(event);
+      await nextTurn();
+    }
+    await expect.poll(() => heard.length).toBe(COUNT);
+    expect(heard).toEqual(told);
+    // One write per event would make about one chunk per turn.
+    expect(chunks).toBeLessThanOrEqual(COUNT / 4);
+    response.destroy();
+    await expect.poll(() => fake.listenerCount()).toBe(0);
   });
 });
