@@ -4,11 +4,16 @@
  *   (a native modal lets it out to the page's end once, then back);
  * - when it closes (Escape, a button, or its removal), focus goes back to the control that opened
  *   it. The opener is named by the owner when the focus cannot tell it: a button that disables
- *   itself while it prepares the dialog has lost the focus by the time the dialog opens.
+ *   itself while it prepares the dialog has lost the focus by the time the dialog opens;
+ * - its owner hears it closed (`onClosed`) only while it is closed: the browser tells a close a
+ *   task later, so a dialog closed and opened again at once (a confirmation read afresh) hears a
+ *   close that is no longer true, and must stay open, its focus inside.
  */
 export interface ModalOptions {
   /** The control that opens the dialog; by default whatever has the focus as it opens. */
   opener?: () => HTMLElement | null | undefined;
+  /** The dialog closed (Escape, a button, `close()`), and has not opened again since. */
+  onClosed?: () => void;
 }
 
 const FOCUSABLE =
@@ -33,6 +38,13 @@ export function modal(dialog: HTMLDialogElement, options: ModalOptions = {}) {
     if ((event as ToggleEvent).newState !== 'open') return;
     const active = document.activeElement;
     opener = current.opener?.() ?? (active instanceof HTMLElement ? active : null);
+  };
+
+  const onClose = () => {
+    // Opened again since it closed: this close is stale.
+    if (dialog.open) return;
+    giveFocusBack();
+    current.onClosed?.();
   };
 
   const giveFocusBack = () => {
@@ -63,7 +75,7 @@ export function modal(dialog: HTMLDialogElement, options: ModalOptions = {}) {
   };
 
   dialog.addEventListener('beforetoggle', onToggle);
-  dialog.addEventListener('close', giveFocusBack);
+  dialog.addEventListener('close', onClose);
   dialog.addEventListener('keydown', onKey);
   return {
     update(next: ModalOptions = {}) {
@@ -71,7 +83,7 @@ export function modal(dialog: HTMLDialogElement, options: ModalOptions = {}) {
     },
     destroy() {
       dialog.removeEventListener('beforetoggle', onToggle);
-      dialog.removeEventListener('close', giveFocusBack);
+      dialog.removeEventListener('close', onClose);
       dialog.removeEventListener('keydown', onKey);
       // Removed while open (its owner went away): once it is out of the page, focus goes back.
       if (opener) queueMicrotask(giveFocusBack);
