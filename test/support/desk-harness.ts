@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeskEvent } from '../../shared/contract';
 import { createDesk, type Desk, type DeskOptions } from '../../electron/core/desk';
+import { LOG_FOLDER } from '../../electron/core/log/logger';
 import { openSecretStore, type SecretStore } from '../../electron/core/secrets';
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox';
 import {
@@ -75,6 +76,7 @@ export async function openDeskHarness(
       for (const w of [...waiters]) w();
     });
   listen(desk);
+  const whatHappened = () => describeLastMoments(dataDir, events);
   return {
     get desk() {
       return desk;
@@ -95,7 +97,7 @@ export async function openDeskHarness(
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`No matching desk event within ${timeoutMs} ms`));
+          reject(new Error(`No matching desk event within ${timeoutMs} ms${whatHappened()}`));
         }, timeoutMs);
         waiters.add(check);
         check();
@@ -115,6 +117,31 @@ export async function openDeskHarness(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What a wait that timed out can tell of why: the desk's last events and the warnings and errors
+ * in its log (a listener that failed is logged, not thrown). A flaky wait is a bug to find.
+ */
+function describeLastMoments(dataDir: string, events: readonly DeskEvent[]): string {
+  const last = events.slice(-8).map((e) => {
+    const fields = e as { versionId?: string; status?: string | null; ended?: boolean };
+    const of = fields.versionId ? ` ${fields.versionId.slice(0, 8)}` : '';
+    const status = 'status' in fields ? ` ${fields.status ?? 'null'}` : '';
+    return `${e.type}${of}${status}${fields.ended ? ' ended' : ''}`;
+  });
+  let logged: string[] = [];
+  try {
+    const folder = join(dataDir, LOG_FOLDER);
+    logged = readdirSync(folder)
+      .sort()
+      .flatMap((f) => readFileSync(join(folder, f), 'utf8').split('\n'))
+      .filter((line) => /"level":(40|50|60)/.test(line))
+      .slice(-5);
+  } catch {
+    // No log yet: the events say what there is.
+  }
+  return `; last events: ${last.join(', ') || 'none'}; log: ${logged.join(' | ') || 'no warning'}`;
 }
 
 /** Calls a sandbox admin route. */
