@@ -1,10 +1,18 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BookSort } from '../../../shared/book/flags';
 import type { DeskEvent, DeskEventOf } from '../../../shared/contract';
 import { Throttle } from '../../../shared/throttle';
 import type { BookBatch } from './jobs';
+import type { WorkedOut } from './rows';
 
 /** How often progress and the rows it changed are announced while reads go on. */
 const ANNOUNCE_EVERY_MS = 150;
+
+/**
+ * Rows worked out in one turn of the event loop before an announcement on the timer: a few
+ * milliseconds, so an answer that arrives meanwhile (a batch's 202) waits for no long task.
+ */
+export const ROWS_PER_TURN = 8;
 
 /** What an announcement tells of the rows, composed in one call (queries.ts). */
 export interface AnnouncedRows {
@@ -15,6 +23,8 @@ export interface AnnouncedRows {
     places: Set<BookSort>,
     added: boolean,
   ): DeskEventOf<'book-rows-changed'> | null;
+  /** Works out the first `limit` marked rows of the profile; `more` when marks are left. */
+  workOutSome(profileId: string, limit: number): WorkedOut & { more: boolean };
 }
 
 interface Pending {
@@ -36,6 +46,8 @@ interface Pending {
  */
 export class BookAnnouncer {
   private readonly pending = new Map<string, Pending>();
+  /** Profiles whose marked rows the timer is working out, a few per turn. */
+  private readonly working = new Set<string>();
   /** Cancelled jobs whose committed strategies wait for the disk: their end is told after. */
   readonly settling = new Set<BookBatch>();
   private closed = false;
@@ -116,7 +128,7 @@ export class BookAnnouncer {
     let pending = this.pending.get(profileId);
     if (!pending) {
       pending = {
-        throttle: new Throttle(ANNOUNCE_EVERY_MS, () => this.fromTimer(profileId)),
+        throttle: new Throttle(ANNOUNCE_EVERY_MS, () => void this.fromTimer(profileId)),
         rows: new Set(),
         places: new Set(),
         added: false,
@@ -128,15 +140,30 @@ export class BookAnnouncer {
   }
 
   /**
-   * The throttle's run, on a timer: a store that cannot be written now (another process's long
-   * write, a fault) leaves the rows marked for the next announcement, never an exception out of
-   * a timer, which would end the app.
+   * The throttle's run, on a timer: the marked rows worked out ROWS_PER_TURN at a time, each
+   * in its own turn of the loop, then all told in one announcement (one run at a time; what moves
+   * meanwhile joins it). A store that cannot be written now (another process's long write, a
+   * fault) leaves the rows marked for the next announcement, never an exception out of a timer,
+   * which would end the app.
    */
-  private fromTimer(profileId: string): void {
+  private async fromTimer(profileId: string): Promise<void> {
+    if (this.working.has(profileId)) return;
+    this.working.add(profileId);
     try {
+      for (;;) {
+        const { strategyIds, places, more } = this.book.workOutSome(profileId, ROWS_PER_TURN);
+        const pending = this.of(profileId);
+        for (const id of strategyIds) pending.rows.add(id);
+        for (const sort of places) pending.places.add(sort);
+        if (!more) break;
+        await nextTurn();
+        if (this.closed) return;
+      }
       this.now(profileId);
     } catch (error) {
       this.onFault?.(profileId, error);
+    } finally {
+      this.working.delete(profileId);
     }
   }
 }

@@ -14,7 +14,7 @@ import { followerOf } from '../models/views';
 import type { BookFilter, BookOrder, BookRowRead, Store } from '../store';
 import { BookAnnouncer } from './announce';
 import { exposureOf } from './exposure';
-import { bringUpToDate } from './rows';
+import { bringUpToDate, workOutSome, type WorkedOut } from './rows';
 import type { HeldBookSettings } from './settings';
 
 export interface BookQueriesDeps {
@@ -160,6 +160,10 @@ export class BookQueries {
       counts: this.countsNow(profileId),
       placesMoved: BOOK_SORTS.filter((sort) => places.has(sort)),
     };
+  }
+
+  workOutSome(profileId: string, limit: number): WorkedOut & { more: boolean } {
+    return workOutSome(this.deps.store, this.deps.now(), profileId, limit);
   }
 
   private countsNow(profileId: string): BookCounts {

@@ -68,12 +68,31 @@ export interface WorkedOut {
  * (`placesMoved`): a screen showing the book in another order has nothing to read again.
  */
 export function bringUpToDate(store: Store, at: string, profileId?: string): WorkedOut {
+  return workOut(store, at, profileId);
+}
+
+/**
+ * Works out the first `limit` marked rows of a profile, in one transaction; `more` when marks are
+ * left. For work in the background (the announcer's timer): each call is short, and whoever
+ * reads the book brings the rest up to date first (`bringUpToDate`).
+ */
+export function workOutSome(
+  store: Store,
+  at: string,
+  profileId: string,
+  limit: number,
+): WorkedOut & { more: boolean } {
+  const worked = workOut(store, at, profileId, limit);
+  return { ...worked, more: store.book.hasDirty(profileId) };
+}
+
+function workOut(store: Store, at: string, profileId?: string, limit?: number): WorkedOut {
   const places = new Set<BookSort>();
   if (profileId !== undefined && !store.book.hasDirty(profileId))
     return { strategyIds: [], places };
   const strategyIds = store.transaction(() => {
     const done: string[] = [];
-    for (const mark of store.book.dirty(profileId)) {
+    for (const mark of store.book.dirty(profileId, limit)) {
       const row = workOutRow(store, mark.profile_id, mark.strategy_id, at);
       if (row) {
         placesMoved(store.book.orderKeys(mark.profile_id, mark.strategy_id), row, places);

@@ -18,6 +18,7 @@ import activityFilters from './016-activity-filters';
 import batchSuperseded from './017-batch-superseded';
 import attentionMarks from './018-attention-marks';
 import teamModels from './019-team-models';
+import bookJournalMarks from './020-book-journal-marks';
 
 export { APPLICATION_ID, type Migration } from './types';
 
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   batchSuperseded,
   attentionMarks,
   teamModels,
+  bookJournalMarks,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -85,16 +85,19 @@ export function bookRepository({ db }: RepositoryContext) {
         computed_at = excluded.computed_at`);
 
   return {
-    /** Strategies whose rows are to be worked out again (a profile's, or every profile's). */
-    dirty(profileId?: string): { profile_id: string; strategy_id: string }[] {
+    /**
+     * Strategies whose rows are to be worked out again (a profile's, or every profile's); of a
+     * profile, the first `limit` of them in strategy order (all when none is given).
+     */
+    dirty(profileId?: string, limit = -1): { profile_id: string; strategy_id: string }[] {
       if (profileId === undefined)
         return prepared('SELECT profile_id, strategy_id FROM book_dirty').all() as {
           profile_id: string;
           strategy_id: string;
         }[];
       return prepared(
-        'SELECT profile_id, strategy_id FROM book_dirty WHERE profile_id = ? ORDER BY strategy_id',
-      ).all(profileId) as { profile_id: string; strategy_id: string }[];
+        'SELECT profile_id, strategy_id FROM book_dirty WHERE profile_id = ? ORDER BY strategy_id LIMIT ?',
+      ).all(profileId, limit) as { profile_id: string; strategy_id: string }[];
     },
     hasDirty(profileId: string): boolean {
       return (
