@@ -184,10 +184,17 @@ export function recordedStrategyName(row: ActivityRow, p: Payload = payloadOf(ro
 export function summaryOf(
   row: ActivityRow,
   latestLinked: ActivityRow | null,
-  /** The execution an answer, retry, dismissal or end refers to (its name stands for theirs). */
-  referred: ActivityRow | null = null,
+  /**
+   * The execution an answer, retry, dismissal or end refers to (its name stands for theirs), or
+   * how to read it when the entry names no strategy itself.
+   */
+  referred: ActivityRow | null | (() => ActivityRow | null) = null,
 ): ActivityEntrySummary {
   const p = payloadOf(row);
+  const referredName = () => {
+    const entry = typeof referred === 'function' ? referred() : referred;
+    return entry ? recordedStrategyName(entry) : null;
+  };
   // An edited file may hold any value of any type: the view shows it as text (an index as 0).
   const orNull = (value: unknown) => (value === null ? null : String(value));
   return {
@@ -198,8 +205,7 @@ export function summaryOf(
     profileId: row.profile_id,
     profileName: text(p.profileName),
     strategyId: orNull(row.strategy_id),
-    strategyName:
-      recordedStrategyName(row, p) ?? (referred ? recordedStrategyName(referred) : null),
+    strategyName: recordedStrategyName(row, p) ?? referredName(),
     versionId: orNull(row.version_id),
     summary: summaryLine(row, p),
     outcome:

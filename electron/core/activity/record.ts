@@ -27,7 +27,7 @@ function profileNameOf(store: Store, profileId: string): string {
 }
 
 function strategyNameOf(store: Store, profileId: string, strategyId: string): string | null {
-  return store.strategies.get(profileId, strategyId)?.name ?? null;
+  return store.strategies.nameOf(profileId, strategyId);
 }
 
 const positionsOf = (positions: readonly VersionPosition[] | undefined) =>

@@ -266,7 +266,7 @@ function executionSent(
       profileName: profile?.name ?? '',
       environment: profile?.environment ?? null,
       baseUrl: profile?.baseUrl ?? null,
-      strategyName: store.strategies.get(entry.profileId, entry.strategyId)?.name ?? null,
+      strategyName: store.strategies.nameOf(entry.profileId, entry.strategyId),
       journalId: entry.id,
       draftId: entry.draftId,
       draftName: draft?.name ?? null,

@@ -115,7 +115,7 @@ export class ModelFollowing {
       const before = this.store.models.assignmentOf(profileId, strategyId);
       const model = before ? this.store.models.get(before.modelId) : null;
       if (!model) return [];
-      const strategyName = this.store.strategies.get(profileId, strategyId)?.name ?? '';
+      const strategyName = this.store.strategies.nameOf(profileId, strategyId) ?? '';
       return [{ strategyId, strategyName, model }];
     });
     recordUnassigned(this.store, profileId, changes, () => {

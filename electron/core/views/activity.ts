@@ -10,12 +10,16 @@ export function activitySummary(
   store: Store,
   row: ActivityRow,
   /** The entry it refers to, when the caller has read it already. */
-  referred: ActivityRow | null = row.refers_to === null ? null : store.activity.get(row.refers_to),
+  referred?: ActivityRow | null,
 ) {
   return summaryOf(
     row,
     row.kind === 'execution-sent' ? store.activity.latestReferringTo(row.seq) : null,
-    referred,
+    // Read only when the entry names no strategy itself: a batch's execution refers to the
+    // batch's review, whose payload lists every line.
+    referred !== undefined
+      ? referred
+      : () => (row.refers_to === null ? null : store.activity.get(row.refers_to)),
   );
 }
 

@@ -93,6 +93,24 @@ describe('how an activity entry reads', () => {
     expect(summaryOf(sent, accepted).outcome).toBe('Accepted as pending');
   });
 
+  it('reads the entry referred to only for a name the entry does not hold itself', () => {
+    const sent = row('execution-sent', { profileName: 'Demo', strategyName: 'Core Equity' });
+    const answered = row('execution-answered', { result: 'accepted', status: 'PENDING' });
+    const reads: number[] = [];
+    const reading = (entry: ActivityRow) => () => {
+      reads.push(entry.seq);
+      return entry;
+    };
+    // A batch's execution names its strategy; the batch's review it refers to (every line) is
+    // not read for it.
+    const review = row('batch-reviewed', { profileName: 'Demo', lines: [] });
+    expect(summaryOf(sent, null, reading(review)).strategyName).toBe('Core Equity');
+    expect(reads).toEqual([]);
+    // An answer takes its execution's name.
+    expect(summaryOf(answered, null, reading(sent)).strategyName).toBe('Core Equity');
+    expect(reads).toEqual([sent.seq]);
+  });
+
   it('names a replaced secret without ever holding it', () => {
     const changed = row('profile-changed', {
       profileName: 'Demo',
