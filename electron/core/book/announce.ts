@@ -157,7 +157,8 @@ export class BookAnnouncer {
         for (const sort of places) pending.places.add(sort);
         if (!more) break;
         await nextTurn();
-        if (this.closed) return;
+        // Closed, or the profile forgotten (removed) meanwhile: nothing to tell.
+        if (this.closed || !this.pending.has(profileId)) return;
       }
       this.now(profileId);
     } catch (error) {

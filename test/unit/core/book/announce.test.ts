@@ -47,6 +47,17 @@ function countTurns(log: string[]) {
   return () => (going = false);
 }
 
+/** Resolves once the timer's run worked out its first piece (looked at each turn of the loop). */
+function firstPieceWorkedOut(log: string[]) {
+  return new Promise<void>((resolve) => {
+    const look = () => {
+      if (log.length > 0) resolve();
+      else setImmediate(look);
+    };
+    look();
+  });
+}
+
 const rowsOf = (events: DeskEvent[]) =>
   events.flatMap((e) => (e.type === 'book-rows-changed' ? e.rows.map((r) => r.strategyId) : []));
 
@@ -83,18 +94,25 @@ describe('the book’s announcer', () => {
     const announcer = new BookAnnouncer(fakeBook(marked, log), (e) => events.push(e));
     announcer.soon(PROFILE);
     // As soon as the first piece is worked out, the job ends and is told at once.
-    await new Promise<void>((resolve) => {
-      const look = () => {
-        if (log.length > 0) resolve();
-        else setImmediate(look);
-      };
-      look();
-    });
+    await firstPieceWorkedOut(log);
     announcer.now(PROFILE);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     expect(events.map((e) => e.type)).toEqual(['book-rows-changed']);
     expect(rowsOf(events)).toEqual(all);
+  });
+
+  it('stops working out once its profile is forgotten (removed), and tells nothing of it', async () => {
+    const marked = Array.from({ length: 4 * ROWS_PER_TURN }, (_, i) => `s${i}`);
+    const log: string[] = [];
+    const events: DeskEvent[] = [];
+    const announcer = new BookAnnouncer(fakeBook(marked, log), (e) => events.push(e));
+    announcer.soon(PROFILE);
+    await firstPieceWorkedOut(log);
+    announcer.forget(PROFILE);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(log).toEqual([`worked out ${ROWS_PER_TURN}`]);
+    expect(events).toEqual([]);
   });
 
   it('stops working out once closed, and tells nothing after', async () => {
@@ -103,13 +121,7 @@ describe('the book’s announcer', () => {
     const events: DeskEvent[] = [];
     const announcer = new BookAnnouncer(fakeBook(marked, log), (e) => events.push(e));
     announcer.soon(PROFILE);
-    await new Promise<void>((resolve) => {
-      const look = () => {
-        if (log.length > 0) resolve();
-        else setImmediate(look);
-      };
-      look();
-    });
+    await firstPieceWorkedOut(log);
     announcer.close();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(log).toEqual([`worked out ${ROWS_PER_TURN}`]);
