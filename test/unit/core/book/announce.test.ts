@@ -47,11 +47,11 @@ function countTurns(log: string[]) {
   return () => (going = false);
 }
 
-/** Resolves once the timer's run worked out its first piece (looked at each turn of the loop). */
-function firstPieceWorkedOut(log: string[]) {
+/** Resolves once `done` says so, looked at each turn of the loop. */
+function until(done: () => boolean) {
   return new Promise<void>((resolve) => {
     const look = () => {
-      if (log.length > 0) resolve();
+      if (done()) resolve();
       else setImmediate(look);
     };
     look();
@@ -70,7 +70,7 @@ describe('the book’s announcer', () => {
     const announcer = new BookAnnouncer(fakeBook(marked, log), (e) => events.push(e));
     announcer.soon(PROFILE);
     const stop = countTurns(log);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await until(() => events.length > 0);
     stop();
 
     const chunks = log.filter((l) => l.startsWith('worked out'));
@@ -94,7 +94,7 @@ describe('the book’s announcer', () => {
     const announcer = new BookAnnouncer(fakeBook(marked, log), (e) => events.push(e));
     announcer.soon(PROFILE);
     // As soon as the first piece is worked out, the job ends and is told at once.
-    await firstPieceWorkedOut(log);
+    await until(() => log.length > 0);
     announcer.now(PROFILE);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -102,27 +102,17 @@ describe('the book’s announcer', () => {
     expect(rowsOf(events)).toEqual(all);
   });
 
-  it('stops working out once its profile is forgotten (removed), and tells nothing of it', async () => {
+  it.each([
+    ['its profile is forgotten (removed)', (a: BookAnnouncer) => a.forget(PROFILE)],
+    ['the desk closes', (a: BookAnnouncer) => a.close()],
+  ])('stops working out once %s, and tells nothing after', async (_when, stop) => {
     const marked = Array.from({ length: 4 * ROWS_PER_TURN }, (_, i) => `s${i}`);
     const log: string[] = [];
     const events: DeskEvent[] = [];
     const announcer = new BookAnnouncer(fakeBook(marked, log), (e) => events.push(e));
     announcer.soon(PROFILE);
-    await firstPieceWorkedOut(log);
-    announcer.forget(PROFILE);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(log).toEqual([`worked out ${ROWS_PER_TURN}`]);
-    expect(events).toEqual([]);
-  });
-
-  it('stops working out once closed, and tells nothing after', async () => {
-    const marked = Array.from({ length: 4 * ROWS_PER_TURN }, (_, i) => `s${i}`);
-    const log: string[] = [];
-    const events: DeskEvent[] = [];
-    const announcer = new BookAnnouncer(fakeBook(marked, log), (e) => events.push(e));
-    announcer.soon(PROFILE);
-    await firstPieceWorkedOut(log);
-    announcer.close();
+    await until(() => log.length > 0);
+    stop(announcer);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(log).toEqual([`worked out ${ROWS_PER_TURN}`]);
     expect(events).toEqual([]);
