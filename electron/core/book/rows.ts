@@ -63,30 +63,17 @@ export interface WorkedOut {
 
 /**
  * Works out again every marked row of a profile (or of every profile), in one transaction, so
- * the book is read whole and consistent. Marks of strategies no longer held are dropped.
- * Returns the strategies whose rows were worked out, and the sorts whose keys moved among them
- * (`placesMoved`): a screen showing the book in another order has nothing to read again.
+ * the book is read whole and consistent; of a profile, only the first `limit` when one is given.
+ * Marks of strategies no longer held are dropped. Returns the strategies whose rows were worked
+ * out, and the sorts whose keys moved among them (`placesMoved`): a screen showing the book in
+ * another order has nothing to read again.
  */
-export function bringUpToDate(store: Store, at: string, profileId?: string): WorkedOut {
-  return workOut(store, at, profileId);
-}
-
-/**
- * Works out the first `limit` marked rows of a profile, in one transaction; `more` when marks are
- * left. For work in the background (the announcer's timer): each call is short, and whoever
- * reads the book brings the rest up to date first (`bringUpToDate`).
- */
-export function workOutSome(
+export function bringUpToDate(
   store: Store,
   at: string,
-  profileId: string,
-  limit: number,
-): WorkedOut & { more: boolean } {
-  const worked = workOut(store, at, profileId, limit);
-  return { ...worked, more: store.book.hasDirty(profileId) };
-}
-
-function workOut(store: Store, at: string, profileId?: string, limit?: number): WorkedOut {
+  profileId?: string,
+  limit?: number,
+): WorkedOut {
   const places = new Set<BookSort>();
   if (profileId !== undefined && !store.book.hasDirty(profileId))
     return { strategyIds: [], places };
@@ -103,6 +90,21 @@ function workOut(store: Store, at: string, profileId?: string, limit?: number): 
     return done;
   });
   return { strategyIds, places };
+}
+
+/**
+ * Works out the first `limit` marked rows of a profile; `more` when marks are left. For work in
+ * the background (the announcer's timer): each call is short, and whoever reads the book brings
+ * the rest up to date first (`bringUpToDate`).
+ */
+export function workOutSome(
+  store: Store,
+  at: string,
+  profileId: string,
+  limit: number,
+): WorkedOut & { more: boolean } {
+  const worked = bringUpToDate(store, at, profileId, limit);
+  return { ...worked, more: store.book.hasDirty(profileId) };
 }
 
 /**
