@@ -208,7 +208,7 @@ export class BatchSender {
       try {
         armed = await execution.arm(this.requestOf(batch, item));
         await run.takeTurn(index);
-        outcome = await execution.send(armed, this.stepsOf(batch, item, turn, armed));
+        outcome = await execution.send(armed, this.stepsOf(batch, item, turn, armed, run, index));
       } catch (error) {
         if (armed && !turn.sending) this.withdrawUnsent(armed, error);
         if (error instanceof TakenElsewhere) return;
@@ -278,11 +278,22 @@ export class BatchSender {
   /**
    * The item in step with its entry, in the journal's transactions: moved ready -> sending as
    * its entry is marked sent (once, here or in another window: the move is conditional, and one
-   * taken elsewhere sends nothing here), and to accepted as the 202 is written.
+   * taken elsewhere sends nothing here), and to accepted as the 202 is written; its turn given
+   * to the next as the 202 comes.
    */
-  private stepsOf(batch: StoredBatch, item: StoredBatchItem, turn: Turn, armed: Armed): SendSteps {
+  private stepsOf(
+    batch: StoredBatch,
+    item: StoredBatchItem,
+    turn: Turn,
+    armed: Armed,
+    run: Run,
+    index: number,
+  ): SendSteps {
     const { store } = this.deps;
     return {
+      // The answer is in: the next item is marked sent and its request leaves before this 202's
+      // writing, in the same turn of the event loop (SendSteps.answered).
+      answered: () => run.giveBack(index),
       sending: () => {
         if (!store.batches.move(batch.id, item.position, 'ready', 'sending'))
           throw new TakenElsewhere();
