@@ -40,9 +40,10 @@ import type { Confirmation, ExecutionRequest } from './request';
  * `send(armed) -> ExecutionOutcome`
  * 3. mark it sent (the commit comes before the request; the entry is on disk already) and send
  *    it, once;
- * 4. settle the answer: a 202 stores the version, forgets the unexecuted versions it replaced and
- *    answers the prediction, in the transaction that marks the entry accepted; a refusal naming
- *    an unexecuted version in the way is noted; no definite answer leaves the outcome unknown;
+ * 4. settle the answer: a 202 (once a batch's next item took its turn: `SendSteps.answered`)
+ *    stores the version, forgets the unexecuted versions it replaced and answers the prediction,
+ *    in the transaction that marks the entry accepted; a refusal naming an unexecuted version in
+ *    the way is noted; no definite answer leaves the outcome unknown;
  * 5. start following the version until its rebalance ends (tracking/).
  *
  * A draft's execution is arm then send. A batch arms an item while others are at the service
