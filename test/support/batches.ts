@@ -56,3 +56,11 @@ export const itemOf = (batch: BatchView, strategyId: string) => {
   expect(item, `an item for ${strategyId}`).toBeDefined();
   return item!;
 };
+
+/** How many items were sending in each progress of the batch the screens were told of since `from`. */
+export const sendingTold = (h: Pick<DeskHarness, 'events'>, batchId: string, from: number) =>
+  h.events
+    .slice(from)
+    .flatMap((e) =>
+      e.type === 'batch-progress' && e.batchId === batchId ? [e.summary.counts.sending ?? 0] : [],
+    );

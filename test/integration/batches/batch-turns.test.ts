@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
-import { executeToEnd } from '../../support/batches';
-import { isExecute, startFakeService, type FakeService } from '../../support/fake-service';
-import { manyStrategiesSandbox, profileWithCopies } from '../../support/many-strategies';
+import { describe, expect, it } from 'vitest';
+import { executeToEnd, sendingTold } from '../../support/batches';
+import { copiesBehindFakeForSuite } from '../../support/copies-behind-fake';
+import { isExecute } from '../../support/fake-service';
 
 const STRATEGIES = 4;
 
@@ -13,43 +12,32 @@ const STRATEGIES = 4;
  * process) reads the desk's store as each execute arrives, as a screen's request would.
  */
 describe("a batch's turns", () => {
-  let sandbox: Awaited<ReturnType<typeof manyStrategiesSandbox>>;
-  let fake: FakeService;
-  let h: DeskHarness;
-  let profileId: string;
-
-  beforeAll(async () => {
-    sandbox = await manyStrategiesSandbox(STRATEGIES, 0);
-    fake = await startFakeService({ upstream: sandbox.baseUrl });
-    h = await openDeskHarness({ stepMs: 0 });
-    profileId = await profileWithCopies(h.desk, { ...sandbox, baseUrl: fake.baseUrl });
-  });
-  afterAll(async () => {
-    await h?.close();
-    await fake?.close();
-    await sandbox?.close();
-  });
+  const s = copiesBehindFakeForSuite(STRATEGIES);
 
   it('the next item is marked sent before the answer before it is written, never two sending at 1', async () => {
-    const { id: modelId, rows } = await h.desk.models.create({
+    const { id: modelId, rows } = await s.h.desk.models.create({
       name: 'Turns model',
-      start: { kind: 'strategy', profileId, strategyId: sandbox.ids[0]! },
+      start: { kind: 'strategy', profileId: s.profileId, strategyId: s.sandbox.ids[0]! },
     });
     const moved = rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '19' } : r));
-    const revisionId = (await h.desk.models.saveRevision({ modelId, rows: moved })).latest!.id;
-    const batch = await h.desk.batches.review({ profileId, revisionId, strategyIds: sandbox.ids });
+    const revisionId = (await s.h.desk.models.saveRevision({ modelId, rows: moved })).latest!.id;
+    const batch = await s.h.desk.batches.review({
+      profileId: s.profileId,
+      revisionId,
+      strategyIds: s.sandbox.ids,
+    });
     expect(batch.items.map((i) => i.state)).toEqual(Array(STRATEGIES).fill('ready'));
 
-    const items = () => h.desk.store.batches.items(batch.id);
+    const items = () => s.h.desk.store.batches.items(batch.id);
     const nextArmed = (position: number) => {
       const next = items().find((i) => i.position > position);
       if (!next) return true;
       return (
-        next.journalId !== null && h.desk.store.journal.get(next.journalId)?.state === 'pending'
+        next.journalId !== null && s.h.desk.store.journal.get(next.journalId)?.state === 'pending'
       );
     };
     const sendingSeen: number[] = [];
-    fake.answer(async (req, forward) => {
+    s.fake.answer(async (req, forward) => {
       if (!isExecute(req)) return forward();
       sendingSeen.push(items().filter((i) => i.state === 'sending').length);
       // The answer goes back once the next item is armed (journaled pending): its turn can come
@@ -59,13 +47,13 @@ describe("a batch's turns", () => {
         await new Promise((wait) => setTimeout(wait, 5));
       return forward();
     });
-    const progress = h.events.length;
-    const done = await executeToEnd(h, batch, { concurrency: 1 });
-    fake.answer(null);
+    const progress = s.h.events.length;
+    const done = await executeToEnd(s.h, batch, { concurrency: 1 });
+    s.fake.answer(null);
     expect(done.items.map((i) => i.state)).toEqual(Array(STRATEGIES).fill('accepted'));
 
     // Each item's sent entry comes before the answered entry of the item before it.
-    const { activity } = h.desk.store;
+    const { activity } = s.h.desk.store;
     const seqs = done.items
       .sort((a, b) => a.position - b.position)
       .map((item) => {
@@ -80,13 +68,7 @@ describe("a batch's turns", () => {
     // execute arrived, not the screens told of the progress.
     expect(sendingSeen).toHaveLength(STRATEGIES);
     expect(Math.max(...sendingSeen)).toBe(1);
-    const told = h.events
-      .slice(progress)
-      .flatMap((e) =>
-        e.type === 'batch-progress' && e.batchId === batch.id
-          ? [e.summary.counts.sending ?? 0]
-          : [],
-      );
+    const told = sendingTold(s.h, batch.id, progress);
     expect(Math.max(...told)).toBeLessThanOrEqual(1);
   });
 });

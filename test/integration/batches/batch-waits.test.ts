@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskEvent } from '../../../shared/contract';
 import type { BatchView } from '../../../shared/batches/views';
 import { openDeskHarness, type DeskHarness } from '../../support/desk-harness';
-import { executeToEnd, itemOf } from '../../support/batches';
+import { executeToEnd, itemOf, sendingTold } from '../../support/batches';
 import { jobEnded } from '../../support/book';
 import {
   isExecute,
@@ -12,6 +12,7 @@ import {
   type SeenRequest,
 } from '../../support/fake-service';
 import { manyStrategiesSandbox, profileWithCopies } from '../../support/many-strategies';
+import { copiesBehindFakeForSuite } from '../../support/copies-behind-fake';
 import { executePath } from '../../support/sandbox-http';
 
 const STRATEGIES = 4;
@@ -145,13 +146,7 @@ describe('a batch and the book under 429s', () => {
     expect(sendingSeen).toHaveLength(2 * STRATEGIES);
     expect(Math.max(...sendingSeen)).toBeLessThanOrEqual(2);
     // And every progress the screens were told of.
-    const told = h.events
-      .slice(progress)
-      .flatMap((e) =>
-        e.type === 'batch-progress' && e.batchId === batch.id
-          ? [e.summary.counts.sending ?? 0]
-          : [],
-      );
+    const told = sendingTold(h, batch.id, progress);
     expect(told.length).toBeGreaterThan(0);
     expect(Math.max(...told)).toBeLessThanOrEqual(2);
   });
@@ -185,77 +180,77 @@ describe('a batch and the book under 429s', () => {
  * refresh for the maximum at most, and Cancel ends the wait at once, long before it would end.
  */
 describe('a long wait cancelled', () => {
-  let sandbox: Awaited<ReturnType<typeof manyStrategiesSandbox>>;
-  let fake: FakeService;
-  let h: DeskHarness;
-  let profileId: string;
+  // Each on a desk of its own: the profile's budget holds a 429's pause for all its requests.
+  describe('a batch', () => {
+    const s = copiesBehindFakeForSuite(2);
 
-  beforeAll(async () => {
-    sandbox = await manyStrategiesSandbox(2, 0);
-    fake = await startFakeService({ upstream: sandbox.baseUrl });
-    h = await openDeskHarness({ stepMs: 0 });
-    profileId = await profileWithCopies(h.desk, { ...sandbox, baseUrl: fake.baseUrl });
-  });
-  afterAll(async () => {
-    await h?.close();
-    await fake?.close();
-    await sandbox?.close();
-  });
-
-  it('a batch waiting out Retry-After: 3600 is cancelled at once', async () => {
-    const model = await h.desk.models.create({
-      name: 'Cancel model',
-      start: { kind: 'strategy', profileId, strategyId: sandbox.ids[0]! },
+    it('a batch waiting out Retry-After: 3600 is cancelled at once', async () => {
+      const model = await s.h.desk.models.create({
+        name: 'Cancel model',
+        start: { kind: 'strategy', profileId: s.profileId, strategyId: s.sandbox.ids[0]! },
+      });
+      const rows = model.rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '18' } : r));
+      const revisionId = (await s.h.desk.models.saveRevision({ modelId: model.id, rows })).latest!
+        .id;
+      const batch = await s.h.desk.batches.review({
+        profileId: s.profileId,
+        revisionId,
+        strategyIds: s.sandbox.ids,
+      });
+      let refusedAt = 0;
+      s.fake.answer((req, forward) => {
+        if (!isExecute(req)) return forward();
+        refusedAt ||= Date.now();
+        return tooMany('3600');
+      });
+      const paused = s.h.waitFor(
+        (e: DeskEvent) =>
+          e.type === 'batch-progress' && e.batchId === batch.id && e.summary.pausedUntil !== null,
+      );
+      await s.h.desk.batches.execute({
+        batchId: batch.id,
+        unticked: [],
+        acknowledged: [],
+        stopAtFirstFailure: false,
+        concurrency: 1,
+      });
+      const event = (await paused) as Extract<DeskEvent, { type: 'batch-progress' }>;
+      const until = Date.parse(event.summary.pausedUntil!);
+      // The policy's maximum (30 s) after the refusal, not an hour.
+      expect(until - refusedAt).toBeGreaterThanOrEqual(29_000);
+      expect(until - refusedAt).toBeLessThan(40_000);
+      await s.h.desk.batches.cancel({ batchId: batch.id });
+      await s.h.desk.batchFlow.sending(batch.id);
+      expect(Date.now()).toBeLessThan(until);
+      s.fake.answer(null);
+      const done = await s.h.desk.batches.get({ batchId: batch.id });
+      expect(done.state).toBe('cancelled');
+      expect(done.items.map((i) => i.state)).toEqual(['not-sent', 'not-sent']);
     });
-    const rows = model.rows.map((r) => (r.symbol === 'AAPL' ? { ...r, weight: '18' } : r));
-    const revisionId = (await h.desk.models.saveRevision({ modelId: model.id, rows })).latest!.id;
-    const batch = await h.desk.batches.review({ profileId, revisionId, strategyIds: sandbox.ids });
-    let refusedAt = 0;
-    fake.answer((req, forward) => {
-      if (!isExecute(req)) return forward();
-      refusedAt ||= Date.now();
-      return tooMany('3600');
-    });
-    const paused = h.waitFor(
-      (e: DeskEvent) =>
-        e.type === 'batch-progress' && e.batchId === batch.id && e.summary.pausedUntil !== null,
-    );
-    await h.desk.batches.execute({
-      batchId: batch.id,
-      unticked: [],
-      acknowledged: [],
-      stopAtFirstFailure: false,
-      concurrency: 1,
-    });
-    const event = (await paused) as Extract<DeskEvent, { type: 'batch-progress' }>;
-    const until = Date.parse(event.summary.pausedUntil!);
-    // The policy's maximum (30 s) after the refusal, not an hour.
-    expect(until - refusedAt).toBeGreaterThanOrEqual(29_000);
-    expect(until - refusedAt).toBeLessThan(40_000);
-    await h.desk.batches.cancel({ batchId: batch.id });
-    await h.desk.batchFlow.sending(batch.id);
-    expect(Date.now()).toBeLessThan(until);
-    fake.answer(null);
-    const done = await h.desk.batches.get({ batchId: batch.id });
-    expect(done.state).toBe('cancelled');
-    expect(done.items.map((i) => i.state)).toEqual(['not-sent', 'not-sent']);
   });
 
-  it('a refresh read waiting out Retry-After: 3600 is cancelled at once', async () => {
-    let refusedAt = 0;
-    fake.answer((req, forward) => {
-      if (req.method !== 'GET' || !req.path.includes(`/strategies/${sandbox.ids[1]!}`))
-        return forward();
-      refusedAt ||= Date.now();
-      return tooMany('3600');
+  describe('a refresh', () => {
+    const s = copiesBehindFakeForSuite(2);
+
+    it('a refresh read waiting out Retry-After: 3600 is cancelled at once', async () => {
+      let refusedAt = 0;
+      s.fake.answer((req, forward) => {
+        if (req.method !== 'GET' || !req.path.includes(`/strategies/${s.sandbox.ids[1]!}`))
+          return forward();
+        refusedAt ||= Date.now();
+        return tooMany('3600');
+      });
+      const job = await s.h.desk.book.refresh({
+        profileId: s.profileId,
+        selection: { kind: 'all' },
+      });
+      while (refusedAt === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await s.h.desk.book.cancelRefresh({ profileId: s.profileId });
+      const ended = await jobEnded(s.h, job.id, 20_000);
+      // Long before the policy's 30 s would have passed.
+      expect(Date.now() - refusedAt).toBeLessThan(20_000);
+      s.fake.answer(null);
+      expect(ended.state).toBe('cancelled');
     });
-    const job = await h.desk.book.refresh({ profileId, selection: { kind: 'all' } });
-    while (refusedAt === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    await h.desk.book.cancelRefresh({ profileId });
-    const ended = await jobEnded(h, job.id, 20_000);
-    // Long before the policy's 30 s would have passed.
-    expect(Date.now() - refusedAt).toBeLessThan(20_000);
-    fake.answer(null);
-    expect(ended.state).toBe('cancelled');
   });
 });
