@@ -43,8 +43,7 @@ describe("a batch's turns", () => {
       // The answer goes back once the next item is armed (journaled pending): its turn can come
       // as this answer does.
       const sending = items().find((i) => i.state === 'sending')!;
-      for (let waited = 0; !nextArmed(sending.position) && waited < 10_000; waited += 5)
-        await new Promise((wait) => setTimeout(wait, 5));
+      await expect.poll(() => nextArmed(sending.position)).toBe(true);
       return forward();
     });
     const progress = s.h.events.length;
