@@ -174,17 +174,14 @@ describe('a batch killed mid-send, then the app restarted', () => {
       stopAtFirstFailure: false,
       concurrency: 1,
     });
-    // The moment of the stop: the item ready again, naming its entry refused by the 429.
-    const waitingAgain = () =>
+    // The moment of the stop: the item ready again, naming its entry refused by the 429. Polled
+    // as "item state/entry state", so a wait that never ends says where the item went instead.
+    const itemAndEntry = () =>
       h.desk.store.batches
         .items(batch.id)
-        .some(
-          (i) =>
-            i.state === 'ready' &&
-            i.journalId !== null &&
-            h.desk.store.journal.get(i.journalId)?.state === 'rejected',
-        );
-    await expect.poll(waitingAgain, { timeout: 10_000, interval: 5 }).toBe(true);
+        .map((i) => `${i.state}/${i.journalId && h.desk.store.journal.get(i.journalId)?.state}`)
+        .join(', ');
+    await expect.poll(itemAndEntry, { timeout: 10_000, interval: 5 }).toBe('ready/rejected');
     // Stopped there, as a crash would leave it (the file as it was, then the app started again).
     const file = join(h.dataDir, 'strategy-desk.sqlite');
     const copy = `${file}.at-stop`;
